@@ -1,0 +1,1 @@
+"""tensorvm compiler: StableHLO text -> IR -> passes -> codegen -> .vmfb."""

@@ -1,0 +1,1 @@
+"""Compiler IR: values, ops, blocks, regions, types, attributes."""

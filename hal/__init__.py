@@ -1,0 +1,1 @@
+"""Hardware abstraction layer: drivers, devices, buffers, queues."""

@@ -1,0 +1,1 @@
+"""tensorvm runtime: VM, native modules, user API, CLIs."""

@@ -1,0 +1,1 @@
+"""The .vmfb contract: container format, bytecode ISA, element types."""

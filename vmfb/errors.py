@@ -1,0 +1,17 @@
+"""Errors for defective .vmfb files and bytecode."""
+
+
+class VmfbError(ValueError):
+    """A .vmfb file (or bytes claiming to be one) is malformed or damaged."""
+
+
+class VerificationError(VmfbError):
+    """Bytecode failed load-time verification."""
+
+    def __init__(self, message: str, function: str | None = None, pc: int | None = None):
+        where = ""
+        if function is not None:
+            where = f"in function '{function}'" + (f" at pc {pc}" if pc is not None else "") + ": "
+        super().__init__(where + message)
+        self.function = function
+        self.pc = pc
