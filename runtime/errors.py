@@ -1,0 +1,46 @@
+"""Runtime error types (internals.md section 1).
+
+``VmTrap`` is the one error VM code can raise by itself; it carries where it
+happened (function, pc) so a user can find the instruction in a disassembly.
+"""
+from __future__ import annotations
+
+
+class VmTrap(RuntimeError):
+    """A runtime failure inside VM code: ``function``, ``pc``, ``message``,
+    ``code`` (the ``fail`` code, or None for traps the VM raises itself).
+
+    ``function``/``pc`` may be filled in after construction (the interpreter
+    knows the location, the helper that raised does not); ``str()`` always
+    shows the current location.
+    """
+
+    def __init__(self, message: str, function: str | None = None, pc: int | None = None,
+                 code: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.function = function
+        self.pc = pc
+        self.code = code
+
+    def __str__(self) -> str:
+        where = ""
+        if self.function is not None:
+            where = f"in function '{self.function}'"
+            if self.pc is not None:
+                where += f" at pc {self.pc}"
+            where += ": "
+        code = f" (code {self.code})" if self.code is not None else ""
+        return f"VM trap {where}{self.message}{code}"
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.function, self.pc, self.code))
+
+
+class InvalidArgumentError(ValueError):
+    """Wrong argument count, shape or dtype: names the argument, expected and actual."""
+
+
+class LinkError(ValueError):
+    """A context could not link a module: an import is missing or its signature
+    differs from the export's.  The message names both sides."""
