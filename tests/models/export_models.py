@@ -1,0 +1,317 @@
+"""Export the model fixtures in this folder from JAX (run once; commit the outputs).
+
+    python tests/models/export_models.py [names...]
+
+Needs JAX on CPU. For each model writes `<name>.mlir` (StableHLO text from
+`jax.jit(f).lower(*specs).as_text()`, weights closed over as numpy arrays so
+they are `stablehlo.constant`s) and `<name>.npz` (`arg0..argN` inputs,
+`out0..outM` JAX's results), then `manifest.json` (shapes, dtypes, op counts,
+tolerances). Every weight and input comes from a seeded numpy Generator, so
+re-running reproduces the files (up to JAX version changes in the text).
+Refuses to write text with ops outside func/stablehlo (chlo, custom_call).
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from fixtures import op_counts  # noqa: E402
+
+MAX_BYTES = 1 << 20
+F32_TOL = {"rtol": 1e-4, "atol": 1e-5}
+
+
+def rng(seed: int) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def dense(g: np.random.Generator, fan_in: int, fan_out: int):
+    w = (g.standard_normal((fan_in, fan_out)) * np.sqrt(2.0 / fan_in)).astype(np.float32)
+    b = (g.standard_normal((fan_out,)) * 0.1).astype(np.float32)
+    return w, b
+
+
+# ---------------------------------------------------------------- models
+# Each builder returns (fn, inputs, tolerance, note). fn closes over numpy weights.
+
+
+def build_mlp():
+    import jax.numpy as jnp
+
+    g = rng(1)
+    layers = [dense(g, a, b) for a, b in [(64, 64), (64, 32), (32, 10)]]
+
+    def mlp(x):
+        for w, b in layers[:-1]:
+            x = jnp.maximum(x @ w + b, 0.0)
+        w, b = layers[-1]
+        return x @ w + b
+
+    x = g.random((8, 64), dtype=np.float32)
+    return mlp, [x], F32_TOL, "64->64->32->10 relu MLP (the digits sample's shape), batch 8, random weights"
+
+
+def build_transformer_block():
+    import jax
+    import jax.numpy as jnp
+
+    batch, seq, dim, heads, hidden = 2, 16, 32, 4, 128
+    head_dim = dim // heads
+    g = rng(2)
+    ln1_g = (1 + 0.1 * g.standard_normal(dim)).astype(np.float32)
+    ln1_b = (0.1 * g.standard_normal(dim)).astype(np.float32)
+    ln2_g = (1 + 0.1 * g.standard_normal(dim)).astype(np.float32)
+    ln2_b = (0.1 * g.standard_normal(dim)).astype(np.float32)
+    w_qkv, b_qkv = dense(g, dim, 3 * dim)
+    w_o, b_o = dense(g, dim, dim)
+    w_1, b_1 = dense(g, dim, hidden)
+    w_2, b_2 = dense(g, hidden, dim)
+    causal = np.tril(np.ones((seq, seq), dtype=bool))
+
+    def layernorm(x, gamma, beta, eps=1e-5):
+        mean = jnp.mean(x, axis=-1, keepdims=True)
+        centered = x - mean
+        var = jnp.mean(centered * centered, axis=-1, keepdims=True)  # jnp.square lowers to chlo.square
+        return (x - mean) * jax.lax.rsqrt(var + eps) * gamma + beta
+
+    def attention(x):
+        qkv = x @ w_qkv + b_qkv                                    # [B,S,3D]
+        qkv = qkv.reshape(batch, seq, 3, heads, head_dim)
+        q, k, v = qkv[:, :, 0], qkv[:, :, 1], qkv[:, :, 2]          # [B,S,H,Dh]
+        scores = jnp.einsum("bqhd,bkhd->bhqk", q, k) / np.float32(np.sqrt(head_dim))
+        scores = jnp.where(causal, scores, np.float32(-1e9))
+        probs = jax.nn.softmax(scores, axis=-1)
+        out = jnp.einsum("bhqk,bkhd->bqhd", probs, v).reshape(batch, seq, dim)
+        return out @ w_o + b_o
+
+    def block(x):
+        x = x + attention(layernorm(x, ln1_g, ln1_b))
+        h = jax.nn.gelu(layernorm(x, ln2_g, ln2_b) @ w_1 + b_1, approximate=True)
+        return x + h @ w_2 + b_2
+
+    x = g.standard_normal((batch, seq, dim), dtype=np.float32)
+    return block, [x], F32_TOL, ("pre-LN transformer block: D=32, 4 heads, S=16, B=2, causal softmax "
+                                 "attention, MLP 32->128->32 with tanh-approximated gelu")
+
+
+def build_cnn_dot():
+    """3x3 'same' convolutions as im2col (pad + slice + concatenate) and dot_general."""
+    import jax.numpy as jnp
+
+    g = rng(3)
+    n, h, w, c0, c1, c2 = 2, 8, 8, 1, 8, 16
+    k1 = (g.standard_normal((9 * c0, c1)) * np.sqrt(2 / (9 * c0))).astype(np.float32)
+    b1 = (0.1 * g.standard_normal(c1)).astype(np.float32)
+    k2 = (g.standard_normal((9 * c1, c2)) * np.sqrt(2 / (9 * c1))).astype(np.float32)
+    b2 = (0.1 * g.standard_normal(c2)).astype(np.float32)
+    wf, bf = dense(g, (h // 2) * (w // 2) * c2, 10)
+
+    def conv3x3(x, kmat, bias):
+        nb, hh, ww, _ = x.shape
+        xp = jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+        patches = jnp.concatenate(
+            [xp[:, dy:dy + hh, dx:dx + ww, :] for dy in range(3) for dx in range(3)], axis=-1)
+        y = jnp.einsum("nhwk,kc->nhwc", patches, kmat)
+        return jnp.maximum(y + bias, 0.0)
+
+    def maxpool2(x):
+        nb, hh, ww, cc = x.shape
+        return jnp.max(x.reshape(nb, hh // 2, 2, ww // 2, 2, cc), axis=(2, 4))
+
+    def cnn(x):
+        y = conv3x3(x, k1, b1)
+        y = maxpool2(conv3x3(y, k2, b2))
+        return y.reshape(n, -1) @ wf + bf
+
+    x = g.random((n, h, w, c0), dtype=np.float32)
+    return cnn, [x], F32_TOL, ("two 3x3 same convolutions as im2col (pad, slice, concatenate) + "
+                               "dot_general, relu, 2x2 max pool as reshape + reduce max, dense to 10")
+
+
+def build_cnn_conv():
+    import jax.numpy as jnp
+    from jax import lax
+
+    g = rng(4)
+    n, h, w, c0, c1, c2 = 2, 8, 8, 1, 8, 16
+    k1 = (g.standard_normal((3, 3, c0, c1)) * np.sqrt(2 / (9 * c0))).astype(np.float32)
+    b1 = (0.1 * g.standard_normal(c1)).astype(np.float32)
+    k2 = (g.standard_normal((3, 3, c1, c2)) * np.sqrt(2 / (9 * c1))).astype(np.float32)
+    b2 = (0.1 * g.standard_normal(c2)).astype(np.float32)
+    wf, bf = dense(g, (h // 2) * (w // 2) * c2, 10)
+    dn = ("NHWC", "HWIO", "NHWC")
+
+    def conv(x, k, b):
+        y = lax.conv_general_dilated(x, k, window_strides=(1, 1), padding="SAME", dimension_numbers=dn)
+        return jnp.maximum(y + b, 0.0)
+
+    def maxpool2(x):
+        return lax.reduce_window(x, -np.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+    def cnn(x):
+        y = maxpool2(conv(conv(x, k1, b1), k2, b2))
+        return y.reshape(n, -1) @ wf + bf
+
+    x = g.random((n, h, w, c0), dtype=np.float32)
+    return cnn, [x], F32_TOL, ("same CNN as cnn_dot but with stablehlo.convolution (NHWC/HWIO) "
+                               "and reduce_window max pooling")
+
+
+def build_multi_result():
+    import jax.numpy as jnp
+    from jax import lax
+
+    def f(x, i):
+        a = jnp.tanh(x) * 2.0 + i.astype(jnp.float32)[None, :]           # f32 [4,8]
+        b = jnp.clip(i * 3 + 1, -10, 10)                                    # i32 [8]
+        c = jnp.sum(x * x)                                                  # f32 []
+        return a, b, c
+
+    g = rng(5)
+    x = g.standard_normal((4, 8), dtype=np.float32)
+    i = g.integers(-5, 6, size=(8,), dtype=np.int32)
+    return f, [x, i], F32_TOL, "2 inputs (f32[4,8], i32[8]) -> 3 results f32[4,8], i32[8], f32[] (scalar)"
+
+
+def build_elementwise_zoo():
+    """Unary, binary, compare, select, clamp, convert, bitwise ops over f32, f64, i32 and i1."""
+    import jax.numpy as jnp
+    from jax import lax
+
+    def zoo(a, b, c, d, i, j):
+        # a, b: f32[16]; c, d: f64[16]; i, j: i32[16] (j has no zeros)
+        pos = jnp.abs(a) + 0.5
+        f32 = [
+            jnp.abs(a), -a, jnp.exp(a), jnp.log(pos), jnp.log1p(jnp.abs(a)), jnp.expm1(a),
+            jnp.sqrt(pos), lax.rsqrt(pos), lax.cbrt(a), jnp.tanh(a), lax.logistic(a),
+            jnp.sin(a), jnp.cos(a), jnp.tan(a * 0.5), jnp.floor(a), jnp.ceil(a),
+            lax.round(a, lax.RoundingMethod.TO_NEAREST_EVEN),
+            lax.round(a, lax.RoundingMethod.AWAY_FROM_ZERO), jnp.sign(a),
+            a + b, a - b, a * b, a / b, jnp.maximum(a, b), jnp.minimum(a, b),
+            lax.pow(pos, b), jnp.arctan2(a, b), lax.rem(a, b),
+            lax.clamp(np.float32(-0.5), a, np.float32(0.5)),
+            lax.select(a > b, a, b * 2.0),
+            lax.convert_element_type(i, jnp.float32),
+            lax.convert_element_type(c, jnp.float32),
+        ]
+        f64 = [
+            c + d, c * d, c / d, jnp.exp(c), jnp.log(jnp.abs(c) + 1.0), jnp.sqrt(jnp.abs(d)),
+            jnp.tanh(c), jnp.maximum(c, d), lax.select(c <= d, c, d),
+            lax.convert_element_type(a, jnp.float64),
+        ]
+        i32 = [
+            i + j, i - j, i * j, lax.div(i, j), lax.rem(i, j), -i, jnp.abs(i), jnp.sign(i),
+            jnp.maximum(i, j), jnp.minimum(i, j), lax.clamp(np.int32(-3), i, np.int32(3)),
+            i & j, i | j, i ^ j, ~i,
+            lax.shift_left(i, np.int32(2)), lax.shift_right_arithmetic(i, np.int32(1)),
+            lax.shift_right_logical(i, np.int32(1)), lax.population_count(i),
+            lax.convert_element_type(a * 10.0, jnp.int32),  # truncation toward zero
+            lax.select(i == j, i, j),
+        ]
+        preds = [
+            a < b, a <= b, a == b, a != b, a >= b, a > b, c < d, i < j, i >= j,
+            jnp.isfinite(a / (b - b)),  # inf and nan
+            (a < b) & (i > 0), (a < b) | (i > 0), (a < b) ^ (i > 0), ~(a < b),
+        ]
+        return tuple(f32 + f64 + i32 + preds)
+
+    g = rng(6)
+    n = 16
+    a = g.uniform(-3, 3, n).astype(np.float32)
+    a[:4] = [0.5, -0.5, 1.5, -2.5]  # ties for the rounding ops
+    b = g.uniform(-3, 3, n).astype(np.float32)
+    b[np.abs(b) < 0.1] = 0.7
+    b[4] = a[4]  # one equal pair for == / !=
+    c = g.uniform(-3, 3, n)
+    d = g.uniform(0.5, 3, n) * g.choice([-1.0, 1.0], n)
+    i = g.integers(-50, 50, n, dtype=np.int32)
+    i[0] = np.iinfo(np.int32).min // 2
+    j = g.integers(1, 9, n, dtype=np.int32) * g.choice(np.array([-1, 1], np.int32), n)
+    j[5] = i[5]
+    return zoo, [a, b, c, d, i, j], F32_TOL, "about 75 elementwise results over f32, f64, i32 and i1"
+
+
+def build_add4():
+    def add(x, y):
+        return x + y
+    g = rng(7)
+    return add, [g.random(4, dtype=np.float32), g.random(4, dtype=np.float32)], F32_TOL, \
+        "x + y on tensor<4xf32>: per-call overhead benchmark"
+
+
+def build_matmul512():
+    import jax.numpy as jnp
+
+    def matmul(x, y):
+        return jnp.matmul(x, y, precision="highest")
+    g = rng(8)
+    # small integers, so the f32 result is exact and independent of summation order
+    x = g.integers(-2, 3, (512, 512)).astype(np.float32)
+    y = g.integers(-2, 3, (512, 512)).astype(np.float32)
+    return matmul, [x, y], {"rtol": 0.0, "atol": 0.0}, \
+        "512x512 @ 512x512 f32 dot_general of two arguments (inputs are small integers: exact)"
+
+
+BUILDERS = {
+    "mlp": build_mlp,
+    "transformer_block": build_transformer_block,
+    "cnn_dot": build_cnn_dot,
+    "cnn_conv": build_cnn_conv,
+    "multi_result": build_multi_result,
+    "elementwise_zoo": build_elementwise_zoo,
+    "add4": build_add4,
+    "matmul512": build_matmul512,
+}
+NEEDS_X64 = {"elementwise_zoo"}
+
+
+def export(name: str) -> dict:
+    import jax
+
+    jax.config.update("jax_enable_x64", name in NEEDS_X64)
+    fn, inputs, tol, note = BUILDERS[name]()
+    specs = [jax.ShapeDtypeStruct(x.shape, x.dtype) for x in inputs]
+    text = jax.jit(fn).lower(*specs).as_text(dialect="stablehlo")
+    ops = op_counts(text)
+    bad = sorted(op for op in ops if op.split(".")[0] not in ("func", "stablehlo"))
+    if bad or "custom_call" in text:
+        raise SystemExit(f"{name}: ops outside func/stablehlo: {bad or 'custom_call'}")
+    if len(text) > MAX_BYTES:
+        raise SystemExit(f"{name}: {len(text)} bytes of text, limit {MAX_BYTES}")
+    outs = jax.jit(fn)(*inputs)
+    outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+    outs = [np.asarray(o) for o in outs]
+    for x, s in zip(inputs, specs):
+        assert x.dtype == s.dtype
+    (HERE / f"{name}.mlir").write_text(text)
+    arrays = {f"arg{k}": x for k, x in enumerate(inputs)}
+    arrays.update({f"out{k}": o for k, o in enumerate(outs)})
+    np.savez_compressed(HERE / f"{name}.npz", **arrays)
+    sig = lambda xs: [f"{x.dtype}{list(x.shape)}" for x in xs]  # noqa: E731
+    print(f"{name}: {len(text)} bytes, {len(inputs)} args, {len(outs)} results; {ops}")
+    return {"note": note, "inputs": sig(inputs), "outputs": sig(outs), "ops": ops,
+            "tolerance": tol, "mlir_bytes": len(text), "x64": name in NEEDS_X64}
+
+
+def main(argv: list[str]) -> int:
+    import jax
+
+    jax.config.update("jax_platforms", "cpu")
+    names = argv or list(BUILDERS)
+    manifest_path = HERE / "manifest.json"
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"models": {}}
+    for name in names:
+        manifest["models"][name] = export(name)
+    manifest["models"] = {k: manifest["models"][k] for k in BUILDERS if k in manifest["models"]}
+    manifest["jax_version"] = jax.__version__
+    manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
