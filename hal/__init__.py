@@ -1,1 +1,21 @@
-"""Hardware abstraction layer: drivers, devices, buffers, queues."""
+"""Hardware abstraction layer: drivers, devices, buffers, queues.
+
+Imports nothing else of tensorvm.  Start with ``create_device("local-task")``;
+see docs/hal.md.
+"""
+from .allocator import Allocator, HostAllocator
+from .buffer import Buffer, BufferView, MemoryType
+from .command_buffer import CommandBuffer
+from .device import Device
+from .errors import DeviceUnavailableError, HalError, HalTimeoutError
+from .executable import Executable
+from .registry import (available_drivers, create_device, get_driver, register_driver,
+                       registered_drivers)
+from .semaphore import Fence, Semaphore
+
+__all__ = [
+    "Allocator", "HostAllocator", "Buffer", "BufferView", "MemoryType", "CommandBuffer",
+    "Device", "DeviceUnavailableError", "HalError", "HalTimeoutError", "Executable",
+    "available_drivers", "create_device", "get_driver", "register_driver",
+    "registered_drivers", "Fence", "Semaphore",
+]

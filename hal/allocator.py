@@ -1,0 +1,76 @@
+"""Allocators: where buffers come from.
+
+``HostAllocator`` serves the CPU drivers.  Allocations are numpy ``uint8``
+arrays aligned to 64 bytes (a cache line, and enough for any SIMD load the
+generated C may use).  ``import_host`` wraps caller memory without copying
+when it is C-contiguous, so constants from an mmap'd module and user numpy
+arrays reach kernels directly.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .buffer import HOST_MEMORY, Buffer, MemoryType
+from .errors import HalError
+
+ALIGNMENT = 64
+
+
+def aligned_bytes(size: int, alignment: int = ALIGNMENT) -> np.ndarray:
+    """A zero-filled uint8 array of ``size`` bytes whose data pointer is aligned."""
+    raw = np.zeros(size + alignment, dtype=np.uint8)
+    start = (-raw.ctypes.data) % alignment
+    return raw[start:start + size]
+
+
+class Allocator:
+    """Base class: drivers implement ``allocate`` and ``import_host``."""
+
+    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> Buffer:
+        raise NotImplementedError
+
+    def import_host(self, obj, writable: bool = False) -> Buffer:
+        raise NotImplementedError
+
+
+class HostAllocator(Allocator):
+    """Allocator over host memory (CPU devices: device-local == host-local)."""
+
+    def __init__(self, device_name: str = "cpu"):
+        self.device_name = device_name
+
+    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> Buffer:
+        """A zero-filled buffer of ``size`` bytes.  Every memory type is served
+        by the same host memory, so the buffer reports all of them."""
+        if not isinstance(size, (int, np.integer)) or size < 0:
+            raise HalError(f"allocation size must be a non-negative int, got {size!r}")
+        MemoryType(memory_type)  # validates the flags
+        return Buffer(aligned_bytes(int(size)), HOST_MEMORY, True, self)
+
+    def import_host(self, obj, writable: bool = False) -> Buffer:
+        """Wrap a numpy array, bytes, bytearray or memoryview as a buffer.
+
+        Zero-copy when the memory is C-contiguous; the buffer is read-only when
+        the source is.  ``writable=True`` demands a writable, zero-copy import
+        (the caller expects to see the device's writes) and raises otherwise.
+        Non-contiguous sources are copied into a fresh read-only buffer."""
+        try:
+            arr = obj if isinstance(obj, np.ndarray) else np.asarray(memoryview(obj))
+        except TypeError as e:
+            raise HalError(f"import_host: cannot import {type(obj).__name__}: {e}") from None
+        if not arr.flags.c_contiguous:
+            if writable:
+                raise HalError("import_host(writable=True) needs C-contiguous memory "
+                               "(a copy would hide the device's writes)")
+            arr = np.ascontiguousarray(arr)
+            arr.flags.writeable = False
+        source_writable = bool(arr.flags.writeable)
+        if writable and not source_writable:
+            raise HalError("import_host(writable=True): the source memory is read-only")
+        try:
+            storage = arr.reshape(-1).view(np.uint8)
+        except ValueError:      # e.g. 0-d or odd itemsize views
+            storage = np.frombuffer(memoryview(arr).cast("B"), dtype=np.uint8)
+        if not source_writable and storage.flags.writeable:
+            storage.flags.writeable = False
+        return Buffer(storage, HOST_MEMORY, source_writable, self)

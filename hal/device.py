@@ -1,0 +1,123 @@
+"""The device base class: what every driver's device offers (internals §5).
+
+A device owns an allocator, loads executables (cached per device by content
+hash), creates command buffers, semaphores and fences, and runs queue
+operations.  Queue operations never block the caller on their wait fence:
+they are ordered on the device's queue, start once the wait fence is
+signalled, and signal (or fail) the signal fence when done.  A failed wait
+fence fails the signal fence with the same error, so failures flow through a
+chain of submissions instead of stalling it.
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+
+from .command_buffer import CommandBuffer
+from .errors import HalError
+from .semaphore import Fence, Semaphore
+
+
+class Device:
+    """Base device; drivers implement the ``_``-prefixed hooks."""
+
+    def __init__(self, name: str, allocator):
+        self.name = name
+        self.allocator = allocator
+        self._exe_cache = {}
+        self._exe_lock = threading.Lock()
+        self.closed = False
+
+    # -- executables -----------------------------------------------------
+    def supported_formats(self) -> list:
+        """Executable formats this device loads, most preferred first."""
+        raise NotImplementedError
+
+    def load_executable(self, name: str, format: str, data, entry_points, target=None):
+        """Load (or fetch from this device's cache) an executable variant."""
+        formats = self.supported_formats()
+        if format not in formats:
+            raise HalError(f"device '{self.name}' cannot load executable '{name}' of format "
+                           f"'{format}'; it takes {formats}")
+        entry_points = [str(e) for e in entry_points]
+        key = (format, hashlib.sha256(data).digest(), tuple(entry_points))
+        with self._exe_lock:
+            exe = self._exe_cache.get(key)
+            if exe is None:
+                exe = self._load_executable(name, format, data, entry_points, dict(target or {}))
+                self._exe_cache[key] = exe
+        return exe
+
+    def _load_executable(self, name, format, data, entry_points, target):
+        raise NotImplementedError
+
+    # -- object factories --------------------------------------------------
+    def create_command_buffer(self) -> CommandBuffer:
+        return CommandBuffer(self)
+
+    def create_semaphore(self, initial: int = 0) -> Semaphore:
+        return Semaphore(initial)
+
+    def create_fence(self) -> Fence:
+        """A fence over a fresh semaphore at timepoint 1, ready to be signalled."""
+        return Fence([(Semaphore(0), 1)])
+
+    def _prepare_commands(self, commands):
+        """Turn recorded commands into the driver's replayable program."""
+        raise NotImplementedError
+
+    # -- queue -------------------------------------------------------------
+    def queue_execute(self, wait, signal, command_buffers) -> None:
+        """Run finalized command buffers in order after ``wait``; then signal."""
+        programs = []
+        for cb in command_buffers:
+            if not isinstance(cb, CommandBuffer):
+                raise HalError(f"queue_execute: expected CommandBuffers, got {type(cb).__name__}")
+            if cb.device is not self:
+                raise HalError("queue_execute: command buffer was recorded for another device")
+            if not cb.finalized:
+                raise HalError("queue_execute: command buffer must be finalized before submission")
+            programs.append(cb.program)
+        self._submit(self._check_fence(wait, "wait"), self._check_fence(signal, "signal"),
+                     self._program_runner(programs) if programs else None)
+
+    def queue_alloca(self, wait, signal, size: int):
+        """A buffer that is usable once ``signal`` is reached."""
+        buffer = self.allocator.allocate(size)
+        self._submit(self._check_fence(wait, "wait"), self._check_fence(signal, "signal"), None)
+        return buffer
+
+    def queue_dealloca(self, wait, signal, buffer) -> None:
+        """Release ``buffer`` once ``wait`` is reached, then signal."""
+        if buffer is not None and not hasattr(buffer, "release"):
+            raise HalError(f"queue_dealloca: expected a Buffer, got {type(buffer).__name__}")
+        self._submit(self._check_fence(wait, "wait"), self._check_fence(signal, "signal"),
+                     buffer.release if buffer is not None else None)
+
+    def _check_fence(self, fence, what):
+        if fence is not None and not isinstance(fence, Fence):
+            raise HalError(f"{what} fence must be a Fence or None, got {type(fence).__name__}")
+        if self.closed:
+            raise HalError(f"device '{self.name}' is closed")
+        return fence
+
+    def _program_runner(self, programs):
+        raise NotImplementedError
+
+    def _submit(self, wait, signal, work) -> None:
+        """Queue ``work()`` (None: nothing) after ``wait``; signal/fail ``signal``."""
+        raise NotImplementedError
+
+    # -- lifetime ------------------------------------------------------------
+    def close(self) -> None:
+        """Stop the device's threads; pending work fails its fences."""
+        self.closed = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.name}>"

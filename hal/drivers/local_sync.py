@@ -1,0 +1,104 @@
+"""``local-sync``: the CPU driver that runs work inline on the calling thread.
+
+Lowest latency and easiest to debug: a submission whose wait fence is already
+signalled runs inside ``queue_execute``.  A submission that must wait is kept
+in a FIFO and runs on whichever thread signals the fence it waits on (the
+queue never blocks the submitter, so a host thread that signals later cannot
+deadlock against itself).  Order is FIFO: a later submission never overtakes
+an earlier one, whatever their wait fences.
+"""
+from __future__ import annotations
+
+import collections
+import threading
+
+from ..errors import HalError
+from .cpu_device import CpuDevice, run_submission
+
+
+class LocalSyncDevice(CpuDevice):
+    """CPU device executing submissions inline."""
+
+    def __init__(self, name: str = "local-sync"):
+        super().__init__(name)
+        self._pending = collections.deque()
+        self._lock = threading.Lock()
+        self._pumping = False
+
+    def _program_runner(self, programs):
+        if len(programs) == 1:
+            return programs[0].run_inline
+
+        def run():
+            for p in programs:
+                p.run_inline()
+        return run
+
+    def _submit(self, wait, signal, work) -> None:
+        with self._lock:
+            if not self._pending and not self._pumping and (wait is None or wait.is_settled):
+                self._pumping = True          # fast path: run right here
+                fast = True
+            else:
+                self._pending.append((wait, signal, work))
+                fast = False
+        if fast:
+            try:
+                run_submission(wait, signal, work)
+            finally:
+                with self._lock:
+                    self._pumping = False
+        self._pump()
+
+    def _pump(self, _exc=None) -> None:
+        """Run pending submissions in order while their waits are settled."""
+        with self._lock:
+            if self._pumping:
+                return                       # that thread will see our item
+            self._pumping = True
+        try:
+            while True:
+                with self._lock:
+                    if not self._pending:
+                        self._pumping = False
+                        return
+                    wait, signal, work = self._pending[0]
+                    blocked = wait is not None and not wait.is_settled
+                    if blocked:
+                        self._pumping = False
+                    else:
+                        self._pending.popleft()
+                if blocked:
+                    wait.on_ready(self._pump)   # may call back at once: fine
+                    return
+                run_submission(wait, signal, work)
+        except BaseException:
+            with self._lock:
+                self._pumping = False
+            raise
+
+    def close(self) -> None:
+        """Fail submissions still waiting; the device takes no more work."""
+        super().close()
+        with self._lock:
+            pending, self._pending = list(self._pending), collections.deque()
+        for _, signal, _ in pending:
+            if signal is not None:
+                signal.fail(HalError(f"device '{self.name}' was closed before the work ran"))
+
+
+class LocalSyncDriver:
+    """Driver entry for ``local-sync`` (no URI options)."""
+
+    name = "local-sync"
+
+    def availability(self):
+        return None
+
+    def enumerate(self) -> list:
+        return [{"path": "", "name": "local-sync", "description": "CPU, inline on the caller"}]
+
+    def create_device(self, path: str = "", **options):
+        if path or options:
+            raise HalError(f"local-sync takes no device path or options (got {path!r} {options})")
+        return LocalSyncDevice()

@@ -1,0 +1,40 @@
+"""HAL error types (internals.md §1).
+
+Every HAL failure is a ``HalError``; callers catch one type and get a message
+a user can act on.  Failures that travel through semaphores are re-raised by
+each waiter as a fresh ``HalError`` carrying the original message, with the
+original exception chained as ``__cause__``.
+"""
+from __future__ import annotations
+
+
+class HalError(RuntimeError):
+    """A HAL operation failed (bad argument, device failure, failed kernel)."""
+
+
+class DeviceUnavailableError(HalError):
+    """A driver or device cannot be created here; the message says why."""
+
+
+class HalTimeoutError(HalError):
+    """A wait did not finish within its timeout."""
+
+
+def describe(exc: BaseException) -> str:
+    """The message a waiter re-raises for ``exc``: HAL errors keep their text,
+    anything else is prefixed with its type so the cause stays visible."""
+    if isinstance(exc, HalError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def rethrow(exc: BaseException) -> HalError:
+    """A new error of the same HAL kind as ``exc`` (HalError otherwise), safe to
+    raise from many threads at once (the stored original is never re-raised)."""
+    cls = type(exc) if isinstance(exc, HalError) else HalError
+    try:
+        err = cls(describe(exc))
+    except TypeError:               # subclass with a custom constructor
+        err = HalError(describe(exc))
+    err.__cause__ = exc
+    return err
