@@ -1,0 +1,97 @@
+"""local-task specifics: worker spreading, inline tiny dispatches, async queue."""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import tensorvm.hal as hal
+from hal_kernels import ENTRIES, compile_so, have_cc
+
+pytestmark = pytest.mark.skipif(not have_cc(), reason="no C compiler for the test kernels")
+
+
+@pytest.fixture
+def dev4():
+    d = hal.create_device("local-task://4")
+    yield d
+    d.close()
+
+
+def _load(d):
+    return d.load_executable("k", d.supported_formats()[0], compile_so(), ENTRIES, {})
+
+
+def _record_tids(d, exe, workgroups):
+    tids = d.allocator.allocate(8 * workgroups)
+    calls = d.allocator.allocate(4)
+    cb = d.create_command_buffer()
+    cb.dispatch(exe, exe.entry_ordinal("record_tid"), (workgroups, 1, 1), [],
+                [(tids, 0, None), (calls, 0, None)])
+    cb.finalize()
+    f = d.create_fence()
+    d.queue_execute(None, f, [cb])
+    f.wait(5)
+    return (np.frombuffer(tids.read(), np.int64),
+            int(np.frombuffer(calls.read(), np.uint32)[0]))
+
+
+def test_workgroups_spread_over_workers_one_call_each(dev4):
+    assert dev4.workers == 4
+    tids, calls = _record_tids(dev4, _load(dev4), 64)
+    assert calls == 4                       # one native call per worker range
+    assert len(set(tids.tolist())) > 1      # ... on more than one thread
+    # contiguous ranges: each thread's workgroups form one run
+    runs = 1 + int(np.count_nonzero(tids[1:] != tids[:-1]))
+    assert runs <= 4
+
+
+def test_tiny_dispatch_runs_inline_on_queue_thread(dev4):
+    tids, calls = _record_tids(dev4, _load(dev4), 1)
+    assert calls == 1
+    queue_tids = {t.native_id for t in threading.enumerate() if t.name.endswith("-queue")}
+    assert int(tids[0]) in queue_tids
+
+
+def test_single_worker_device_runs_on_queue_thread():
+    with hal.create_device("local-task://1") as d:
+        tids, calls = _record_tids(d, _load(d), 32)
+        assert calls == 1 and len(set(tids.tolist())) == 1
+
+
+def test_submission_returns_immediately():
+    with hal.create_device("local-task://2") as d:
+        exe = _load(d)
+        cb = d.create_command_buffer()
+        for _ in range(20):   # 20 barrier-separated dispatches of >= 2 ms each
+            cb.execution_barrier()
+            cb.dispatch(exe, exe.entry_ordinal("record_tid"), (8, 1, 1), [],
+                        [(d.allocator.allocate(64), 0, None), (d.allocator.allocate(4), 0, None)])
+        cb.finalize()
+        f = d.create_fence()
+        t0 = time.monotonic()
+        d.queue_execute(None, f, [cb])
+        assert time.monotonic() - t0 < 0.02
+        assert not f.is_signaled
+        f.wait(5)
+
+
+def test_uri_parsing_and_close():
+    with pytest.raises(hal.HalError, match="worker count"):
+        hal.create_device("local-task://many")
+    with pytest.raises(hal.HalError, match="at least 1"):
+        hal.create_device("local-task://0")
+    d = hal.create_device("local-task")
+    assert d.workers >= 1
+    gate = d.create_fence()
+    cb = d.create_command_buffer()
+    cb.finalize()
+    f = d.create_fence()
+    d.queue_execute(gate, f, [cb])
+    d.close()
+    with pytest.raises(hal.HalError, match="closed"):
+        f.wait(5)
+    with pytest.raises(hal.HalError, match="closed"):
+        d.queue_execute(None, None, [cb])
