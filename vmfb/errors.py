@@ -15,3 +15,12 @@ class VerificationError(VmfbError):
         super().__init__(where + message)
         self.function = function
         self.pc = pc
+
+
+class AssemblyError(VmfbError):
+    """VM assembly text is malformed; ``line`` and ``column`` are 1-based."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+        where = f"line {line}:{column}: " if line is not None else ""
+        super().__init__(where + message)
+        self.message, self.line, self.column = message, line, column

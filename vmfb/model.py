@@ -1,0 +1,145 @@
+"""The in-memory form of a .vmfb module (docs/internals.md section 2).
+
+Plain dataclasses: the compiler and the assembler build them, the container
+writer serialises them, the reader returns them with every ``data``/``code``
+field as a read-only ``memoryview`` into the file bytes (zero copy).
+
+Calling-convention strings (``"rri*I->r"``) are parsed here as well, because
+the assembler, the container reader and the runtime all need the same rules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .errors import VmfbError
+from .isa import BANKS, CHAR_BANK
+
+
+@dataclass
+class FunctionDef:
+    name: str
+    signature: str                 # calling convention, e.g. "rr->r"
+    registers: dict                # {"i32": n, "i64": n, "f32": n, "f64": n, "ref": n}
+    code: bytes | memoryview = b""
+    exported: bool = False
+    reflection: dict | None = None  # {"args": [{"name","dtype","shape"}], "results": [...]}
+
+
+@dataclass
+class ImportDef:
+    module: str                    # "hal"
+    name: str                      # "buffer_view.create"
+    signature: str                 # "rIIi*I->r"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+@dataclass
+class GlobalDef:
+    name: str
+    bank: str                      # one of isa.BANKS
+    initial: int | float | None = None   # ref globals start null
+
+
+@dataclass
+class RodataDef:
+    name: str
+    data: bytes | memoryview
+    alignment: int = 64
+
+
+@dataclass
+class EntryPoint:
+    name: str                      # symbol name inside the executable
+    bindings: int                  # number of buffer bindings
+    constants: int                 # number of 32-bit push constants
+
+
+@dataclass
+class ExecutableVariant:
+    format: str                    # "cpu-c-x86_64", "opencl-c", "cuda-ptx"
+    target: dict                   # {"triple": ..., "features": [...]}
+    entry_points: list             # [EntryPoint]; ordinal = position
+    data: bytes | memoryview = b""
+
+
+@dataclass
+class ExecutableDef:
+    name: str
+    variants: list                 # [ExecutableVariant]
+
+
+@dataclass
+class ModuleDef:
+    name: str
+    version: int = 1
+    requirements: dict = field(default_factory=dict)   # {"dtypes": [...], "features": [...]}
+    functions: list = field(default_factory=list)
+    imports: list = field(default_factory=list)
+    globals: list = field(default_factory=list)
+    rodata: list = field(default_factory=list)
+    executables: list = field(default_factory=list)
+    strings: list = field(default_factory=list)
+
+    def function_index(self, name: str) -> int:
+        """Ordinal of the function called ``name`` (KeyError if absent)."""
+        for i, f in enumerate(self.functions):
+            if f.name == name:
+                return i
+        raise KeyError(name)
+
+
+class Param(NamedTuple):
+    """One position of a calling convention: a bank, possibly a variadic run."""
+    bank: str
+    variadic: bool = False
+
+    def __str__(self) -> str:
+        from .isa import BANK_CHAR
+        return ("*" if self.variadic else "") + BANK_CHAR[self.bank]
+
+
+class Signature(NamedTuple):
+    args: tuple      # of Param
+    results: tuple   # of Param (never variadic)
+
+    def __str__(self) -> str:
+        return "".join(map(str, self.args)) + "->" + "".join(map(str, self.results))
+
+
+def parse_signature(text: str, allow_variadic: bool = True) -> Signature:
+    """Parse a calling-convention string; VmfbError names the defect.
+
+    ``allow_variadic`` is False for bytecode functions: only imports take
+    variadic (``*x``) runs, and only among their arguments.
+    """
+    if not isinstance(text, str):
+        raise VmfbError(f"signature must be a string, got {type(text).__name__}")
+    if text.count("->") != 1:
+        raise VmfbError(f"signature {text!r} must contain exactly one '->'")
+    arg_text, res_text = text.split("->")
+
+    def parts(s: str, results: bool) -> tuple:
+        out, i = [], 0
+        while i < len(s):
+            variadic = s[i] == "*"
+            if variadic:
+                if results or not allow_variadic:
+                    raise VmfbError(f"signature {text!r}: variadic '*' is not allowed here")
+                i += 1
+            if i >= len(s) or s[i] not in CHAR_BANK:
+                bad = s[i] if i < len(s) else "end of string"
+                raise VmfbError(f"signature {text!r}: expected one of 'iIfFr', got {bad!r}")
+            out.append(Param(CHAR_BANK[s[i]], variadic))
+            i += 1
+        return tuple(out)
+
+    return Signature(parts(arg_text, False), parts(res_text, True))
+
+
+def empty_registers() -> dict:
+    """A register-count dict with every bank at zero."""
+    return {b: 0 for b in BANKS}
