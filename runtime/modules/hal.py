@@ -1,0 +1,273 @@
+"""The ``hal`` native VM module: VM calls -> HAL objects (internals.md §6).
+
+Compiled host code imports these functions as ``hal.<name>``; each is called
+as ``fn(state, *args)`` with variadic runs as lists.  Refs are the HAL's own
+Python objects (Device, Buffer, BufferView, CommandBuffer, Executable, Fence),
+so nothing is wrapped or looked up per call.  ``fence.await`` never blocks the
+interpreter thread: if the fences are not yet signalled it returns
+``Suspend(fence, timeout_ms)`` and the VM parks the invocation.
+"""
+from __future__ import annotations
+
+import threading
+
+from tensorvm import hal
+from tensorvm.hal import Buffer, BufferView, CommandBuffer, Executable, Fence, HalError
+from tensorvm.hal.errors import rethrow
+from tensorvm.runtime.errors import InvalidArgumentError
+from tensorvm.runtime.vm.native import NativeModule, Suspend
+from tensorvm.vmfb import element_types
+
+
+class HalState:
+    """Per-context state: the device and the executables loaded for it."""
+
+    __slots__ = ("_device", "_executables", "_lock")
+
+    def __init__(self, device):
+        if isinstance(device, str):
+            device = hal.create_device(device)
+        self._device = device
+        self._executables = {}      # id(ExecutableDef) -> (ExecutableDef, Executable)
+        self._lock = threading.Lock()
+
+    @property
+    def device(self):
+        if self._device is None:
+            raise HalError("this VM context has no HAL device; create the context with "
+                           "device=... (e.g. hal.create_device('local-task'))")
+        return self._device
+
+
+def _need(obj, cls, fn: str, what: str):
+    if not isinstance(obj, cls):
+        got = "null" if obj is None else type(obj).__name__
+        raise HalError(f"hal.{fn}: {what} must be a {cls.__name__}, got {got}")
+    return obj
+
+
+def _device(state, obj, fn):
+    return _need(obj, hal.Device, fn, "device")
+
+
+def _text(ref) -> str:
+    if isinstance(ref, str):
+        return ref
+    if isinstance(ref, (bytes, bytearray, memoryview)):
+        return bytes(ref).decode("utf-8", "replace")
+    return str(ref)
+
+
+def _tensor_type(shape, type_name) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + type_name + ">"
+
+
+def _dtype_name(dtype) -> str:
+    try:
+        return element_types.from_numpy(dtype).name
+    except KeyError:
+        return str(dtype)
+
+
+def _etype(type_id: int, fn: str):
+    et = element_types.BY_ID.get(type_id)
+    if et is None:
+        raise HalError(f"hal.{fn}: unknown element type id {type_id}")
+    return et
+
+
+# -- device / executables / allocation -------------------------------------------
+def device_get(state):
+    return state.device
+
+
+def executable_load(state, device, exe_def):
+    _device(state, device, "executable.load")
+    key = id(exe_def)
+    with state._lock:
+        hit = state._executables.get(key)
+    if hit is not None and hit[0] is exe_def and hit[1].device is device:
+        return hit[1]
+    formats = device.supported_formats()
+    variants = list(getattr(exe_def, "variants", None) or ())
+    name = getattr(exe_def, "name", "?")
+    for v in variants:
+        if v.format in formats:
+            exe = device.load_executable(name, v.format, v.data,
+                                         [ep.name for ep in v.entry_points], v.target)
+            with state._lock:
+                state._executables[key] = (exe_def, exe)
+            return exe
+    raise HalError(f"executable '{name}' has no variant this device can run: the module "
+                   f"carries {[v.format for v in variants]}, device '{device.name}' takes "
+                   f"{formats}; recompile with a matching target")
+
+
+def allocator_allocate(state, device, size):
+    return _device(state, device, "allocator.allocate").allocator.allocate(size)
+
+
+def allocator_import(state, device, rodata):
+    return _device(state, device, "allocator.import").allocator.import_host(rodata)
+
+
+# -- buffer views ------------------------------------------------------------------
+def buffer_view_assert(state, view, name, type_id, dims):
+    et = _etype(type_id, "buffer_view.assert")
+    arg = _text(name)
+    expected = _tensor_type(dims, et.name)
+    if not isinstance(view, BufferView):
+        got = "null" if view is None else type(view).__name__
+        raise InvalidArgumentError(f"argument '{arg}': expected {expected}, got {got}")
+    if view.shape != tuple(dims) or view.dtype != element_types.numpy_dtype(et):
+        raise InvalidArgumentError(f"argument '{arg}': expected {expected}, got "
+                                   f"{_tensor_type(view.shape, _dtype_name(view.dtype))}")
+
+
+def buffer_view_buffer(state, view):
+    return _need(view, BufferView, "buffer_view.buffer", "view").buffer
+
+
+def buffer_view_dim(state, view, index):
+    shape = _need(view, BufferView, "buffer_view.dim", "view").shape
+    if not 0 <= index < len(shape):
+        raise HalError(f"hal.buffer_view.dim: index {index} out of range for rank {len(shape)}")
+    return shape[index]
+
+
+def buffer_view_create(state, buffer, offset, length, type_id, dims):
+    _need(buffer, Buffer, "buffer_view.create", "buffer")
+    et = _etype(type_id, "buffer_view.create")
+    if offset != 0 or length != buffer.byte_length:
+        buffer = buffer.subspan(offset, length)
+    return BufferView(buffer, dims, element_types.numpy_dtype(et))
+
+
+# -- command buffers -----------------------------------------------------------------
+def command_buffer_create(state, device):
+    return _device(state, device, "command_buffer.create").create_command_buffer()
+
+
+def _cb(obj, fn):
+    return _need(obj, CommandBuffer, fn, "command buffer")
+
+
+def command_buffer_dispatch(state, cb, exe, entry, wx, wy, wz, constants, buffers, ranges):
+    _cb(cb, "command_buffer.dispatch")
+    _need(exe, Executable, "command_buffer.dispatch", "executable")
+    if len(ranges) != 2 * len(buffers):
+        raise HalError(f"hal.command_buffer.dispatch: {len(buffers)} buffers need "
+                       f"{2 * len(buffers)} offset/length values, got {len(ranges)}")
+    bindings = [(b, ranges[2 * i], ranges[2 * i + 1]) for i, b in enumerate(buffers)]
+    cb.dispatch(exe, entry, (wx, wy, wz), constants, bindings)
+
+
+def command_buffer_barrier(state, cb):
+    _cb(cb, "command_buffer.barrier").execution_barrier()
+
+
+def command_buffer_fill(state, cb, buffer, offset, length, pattern, pattern_bytes):
+    if pattern_bytes not in (1, 2, 4):
+        raise HalError(f"hal.command_buffer.fill: pattern size must be 1, 2 or 4 bytes, "
+                       f"got {pattern_bytes}")
+    value = (pattern & ((1 << (8 * pattern_bytes)) - 1)).to_bytes(pattern_bytes, "little")
+    _cb(cb, "command_buffer.fill").fill(buffer, offset, length, value)
+
+
+def command_buffer_copy(state, cb, src, src_offset, dst, dst_offset, length):
+    _cb(cb, "command_buffer.copy").copy(src, src_offset, dst, dst_offset, length)
+
+
+def command_buffer_finalize(state, cb):
+    _cb(cb, "command_buffer.finalize").finalize()
+
+
+# -- fences and queue ------------------------------------------------------------------
+def fence_create(state, device):
+    return _device(state, device, "fence.create").create_fence()
+
+
+def fence_await(state, timeout_ms, fences):
+    live = [_need(f, Fence, "fence.await", "fence") for f in fences if f is not None]
+    for f in live:
+        failure = f.failure
+        if failure is not None:
+            raise rethrow(failure)
+    if all(f.is_signaled for f in live):
+        return 0
+    waitable = live[0] if len(live) == 1 else Fence.join(live)
+    return Suspend(waitable, timeout_ms)
+
+
+def _fence_or_null(f, fn, what):
+    return None if f is None else _need(f, Fence, fn, what)
+
+
+def queue_execute(state, device, wait, signal, cbs):
+    fn = "device.queue.execute"
+    _device(state, device, fn).queue_execute(_fence_or_null(wait, fn, "wait fence"),
+                                              _fence_or_null(signal, fn, "signal fence"), cbs)
+
+
+def queue_alloca(state, device, wait, signal, size):
+    fn = "device.queue.alloca"
+    return _device(state, device, fn).queue_alloca(_fence_or_null(wait, fn, "wait fence"),
+                                                   _fence_or_null(signal, fn, "signal fence"),
+                                                   size)
+
+
+def queue_dealloca(state, device, wait, signal, buffer):
+    fn = "device.queue.dealloca"
+    _device(state, device, fn).queue_dealloca(_fence_or_null(wait, fn, "wait fence"),
+                                              _fence_or_null(signal, fn, "signal fence"),
+                                              _need(buffer, Buffer, fn, "buffer"))
+
+
+def _load(buffer, offset, size, fn):
+    return int.from_bytes(_need(buffer, Buffer, fn, "buffer").read(offset, size),
+                          "little", signed=True)
+
+
+def buffer_load_i32(state, buffer, offset):
+    return _load(buffer, offset, 4, "buffer.load.i32")
+
+
+def buffer_load_i64(state, buffer, offset):
+    return _load(buffer, offset, 8, "buffer.load.i64")
+
+
+FUNCTIONS = {
+    "device.get": ("->r", device_get),
+    "executable.load": ("rr->r", executable_load),
+    "allocator.allocate": ("rI->r", allocator_allocate),
+    "allocator.import": ("rr->r", allocator_import),
+    "buffer_view.assert": ("rri*I->", buffer_view_assert),
+    "buffer_view.buffer": ("r->r", buffer_view_buffer),
+    "buffer_view.dim": ("ri->I", buffer_view_dim),
+    "buffer_view.create": ("rIIi*I->r", buffer_view_create),
+    "command_buffer.create": ("r->r", command_buffer_create),
+    "command_buffer.dispatch": ("rriiii*i*r*I->", command_buffer_dispatch),
+    "command_buffer.barrier": ("r->", command_buffer_barrier),
+    "command_buffer.fill": ("rrIIii->", command_buffer_fill),
+    "command_buffer.copy": ("rrIrII->", command_buffer_copy),
+    "command_buffer.finalize": ("r->", command_buffer_finalize),
+    "fence.create": ("r->r", fence_create),
+    "fence.await": ("i*r->i", fence_await),
+    "device.queue.execute": ("rrr*r->", queue_execute),
+    "device.queue.alloca": ("rrrI->r", queue_alloca),
+    "device.queue.dealloca": ("rrrr->", queue_dealloca),
+    "buffer.load.i32": ("rI->i", buffer_load_i32),
+    "buffer.load.i64": ("rI->I", buffer_load_i64),
+}
+
+
+class HalModule(NativeModule):
+    """The ``hal`` module; its state is the context's device (``context.device``)."""
+
+    name = "hal"
+
+    def functions(self) -> dict:
+        return dict(FUNCTIONS)
+
+    def create_state(self, context) -> HalState:
+        return HalState(getattr(context, "device", None))
