@@ -1,1 +1,1 @@
-"""compiler/passes."""
+"""Compiler passes: small objects with a name, options and ``run(module)``."""

@@ -1,0 +1,63 @@
+"""The compiler's public entry points: StableHLO text in, .vmfb bytes out."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from .errors import CompileError
+
+TARGETS = ("cpu",)
+
+
+@dataclass
+class CompileOptions:
+    targets: tuple = ("cpu",)
+    cpu: str = "host"               # "host" (this machine's ISA) or "generic" or a -march name
+    module_name: str | None = None
+    verify_each: bool = False       # re-verify the IR after every pass
+    dump_ir_after: list = field(default_factory=list)   # pass names, or ["all"]
+    keep_source: bool = False       # keep generated C in the result stats
+
+
+@dataclass
+class CompileResult:
+    vmfb: bytes
+    stats: dict
+
+
+def compile_str(text: str, targets=("cpu",), *, filename: str = "<input>", **options) -> bytes:
+    """Compile StableHLO MLIR text to a .vmfb module (bytes)."""
+    return compile_text(text, CompileOptions(targets=tuple(targets), **options), filename).vmfb
+
+
+def compile_file(path, output=None, targets=("cpu",), **options) -> bytes:
+    """Compile the MLIR file at ``path``; write the module to ``output`` if given."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise CompileError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise CompileError(f"{path} is not UTF-8 text (byte {e.start}); is it an MLIR "
+                           "bytecode file? Pass the textual form") from None
+    data = compile_str(text, targets, filename=os.fspath(path), **options)
+    if output is not None:
+        with open(output, "wb") as f:
+            f.write(data)
+    return data
+
+
+def compile_text(text: str, options: CompileOptions, filename: str = "<input>") -> CompileResult:
+    from .frontend.parser import parse_module
+    module = parse_module(text, filename=filename)
+    return compile_module(module, options)
+
+
+def compile_module(module, options: CompileOptions | None = None) -> CompileResult:
+    """Compile a parsed IR module (the conformance runner rewrites IR first)."""
+    from .pipeline import run_pipeline
+    options = options or CompileOptions()
+    for t in options.targets:
+        if t not in TARGETS:
+            raise CompileError(f"unknown target '{t}'; available targets: {', '.join(TARGETS)}")
+    return run_pipeline(module, options)

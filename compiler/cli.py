@@ -1,0 +1,70 @@
+"""``tensorvm-compile``: StableHLO MLIR file -> .vmfb, IREE-style flags.
+
+    tensorvm-compile model.mlir -o model.vmfb --targets=cpu
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .api import TARGETS, CompileOptions, compile_text
+from .errors import CompileError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tensorvm-compile",
+                                description="Compile StableHLO MLIR text to a .vmfb module.")
+    p.add_argument("input", help="MLIR text file ('-' for standard input)")
+    p.add_argument("-o", "--output", help="output .vmfb path (default: input with .vmfb)")
+    p.add_argument("--targets", default="cpu",
+                   help=f"comma-separated targets ({', '.join(TARGETS)}); default cpu")
+    p.add_argument("--cpu", default="host",
+                   help="CPU code: 'host' (this machine's ISA, default), 'generic', or a -march name")
+    p.add_argument("--module-name", help="name recorded in the module (default: the MLIR module's)")
+    p.add_argument("--verify-each", action="store_true", help="re-verify the IR after every pass")
+    p.add_argument("--dump-ir-after", action="append", default=[], metavar="PASS",
+                   help="print the IR to stderr after PASS ('all' for every pass)")
+    p.add_argument("--print-stats", action="store_true",
+                   help="print dispatch counts, transient bytes and pass timings as JSON")
+    p.add_argument("--dump-c", metavar="PATH", help="write the generated C kernels to PATH")
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.input == "-":
+            text, name = sys.stdin.read(), "<stdin>"
+        else:
+            try:
+                with open(args.input, encoding="utf-8") as f:
+                    text = f.read()
+            except (OSError, UnicodeDecodeError) as e:
+                raise CompileError(f"cannot read {args.input}: {e}") from None
+            name = args.input
+        options = CompileOptions(targets=tuple(t for t in args.targets.split(",") if t),
+                                 cpu=args.cpu, module_name=args.module_name,
+                                 verify_each=args.verify_each, dump_ir_after=args.dump_ir_after,
+                                 keep_source=bool(args.dump_c))
+        result = compile_text(text, options, name)
+        out = args.output or (name.rsplit(".", 1)[0] + ".vmfb" if name != "<stdin>" else "out.vmfb")
+        with open(out, "wb") as f:
+            f.write(result.vmfb)
+        if args.dump_c:
+            with open(args.dump_c, "w") as f:
+                f.write(result.stats.get("c_source", ""))
+        if args.print_stats:
+            stats = {k: v for k, v in result.stats.items() if k not in ("c_source", "vm_assembly")}
+            print(json.dumps(stats, indent=2, default=str))
+    except CompileError as e:
+        print(f"tensorvm-compile: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"tensorvm-compile: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,374 @@
+"""Element-wise body emission shared by every C-like target.
+
+``BodyEmitter.value(v, idx)`` returns a C expression for the element of SSA
+value ``v`` at the multi-index ``idx`` (a tuple of C int64 expressions),
+emitting the statements it needs.  Producers are pulled through their index
+maps (broadcast, transpose, slice, pad, ...), so fused ops cost no memory
+traffic; reductions and contractions open loops in place.  Results are
+cached per (value, index) inside lexical scopes, so a value read twice at
+one index is computed once.
+"""
+from __future__ import annotations
+
+from ..dialects import stablehlo as shlo
+from ..errors import UnsupportedOpError
+from ..ir.attributes import DenseElementsAttr, ints
+from . import scalar
+
+
+def linearize(idx, shape) -> str:
+    """Row-major linear offset of ``idx`` in ``shape`` as a C expression."""
+    expr = None
+    for i, d in zip(idx, shape):
+        if expr is None:
+            expr = i
+        elif d == 1:
+            continue
+        elif expr == "0":
+            expr = i
+        else:
+            expr = f"({expr}) * {d} + {i}" if i != "0" else f"({expr}) * {d}"
+    return expr if expr is not None else "0"
+
+
+def _enum(attr, default=None):
+    return getattr(attr, "value", attr) if attr is not None else default
+
+
+class _Scope:
+    __slots__ = ("cache", "parent")
+
+    def __init__(self, parent=None):
+        self.cache = {}
+        self.parent = parent
+
+    def get(self, key):
+        s = self
+        while s is not None:
+            hit = s.cache.get(key)
+            if hit is not None:
+                return hit
+            s = s.parent
+        return None
+
+
+class BodyEmitter:
+    """Emits C statements; ``bindings`` maps region block arguments to the
+    name of the pointer that holds them."""
+
+    def __init__(self, bindings: dict, indent: int = 1):
+        self.bindings = bindings
+        self.lines: list[str] = []
+        self.decls: list[str] = []        # file-scope declarations (constant tables)
+        self.depth = indent
+        self.scope = _Scope()
+        self.counter = 0
+
+    # -- statements ---------------------------------------------------------------
+    def fresh(self, prefix="t") -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def line(self, text: str) -> None:
+        self.lines.append("  " * self.depth + text)
+
+    def tmp(self, ctype: str, expr: str) -> str:
+        if _is_atom(expr):
+            return expr
+        name = self.fresh()
+        self.line(f"const {ctype} {name} = {expr};")
+        return name
+
+    def var(self, ctype: str, init: str) -> str:
+        name = self.fresh("v")
+        self.line(f"{ctype} {name} = {init};")
+        return name
+
+    def open(self, header: str) -> None:
+        self.line(header + " {")
+        self.depth += 1
+        self.scope = _Scope(self.scope)
+
+    def close(self) -> None:
+        self.depth -= 1
+        self.line("}")
+        self.scope = self.scope.parent
+
+    def bind(self, value, idx, expr) -> None:
+        self.scope.cache[(value, tuple(idx))] = expr
+
+    # -- values ---------------------------------------------------------------------
+    def value(self, v, idx) -> str:
+        idx = tuple(idx)
+        hit = self.scope.get((v, idx))
+        if hit is not None:
+            return hit
+        if v in self.bindings:
+            expr = self._load(v, idx)
+            self.scope.cache[(v, idx)] = expr
+            return expr
+        op = v.defining_op
+        if op is None:
+            raise UnsupportedOpError("block argument", f"{v} is not bound in this kernel")
+        exprs = self._compute(op, idx)
+        for r, e in zip(op.results, exprs):
+            self.scope.cache[(r, idx)] = e
+        return exprs[v.index]
+
+    def _load(self, v, idx) -> str:
+        ptr = self.bindings[v]
+        el = v.type.element
+        raw = f"{ptr}[{linearize(idx, v.type.shape)}]"
+        if el == "f16":
+            raw = f"tvm_f16_to_f32({raw})"
+        elif el == "bf16":
+            raw = f"tvm_bf16_to_f32({raw})"
+        return self.tmp(scalar.ctype(el), raw)
+
+    def store_expr(self, element: str, expr: str) -> str:
+        if element == "f16":
+            return f"tvm_f32_to_f16({expr})"
+        if element == "bf16":
+            return f"tvm_f32_to_bf16({expr})"
+        return expr
+
+    def _compute(self, op, idx) -> list:
+        name = op.name
+        el = op.results[0].type.element if op.results else None
+        ct = scalar.ctype(el) if el else None
+        if name == "stablehlo.constant":
+            return [self._constant(op, idx)]
+        if name == "stablehlo.convert":
+            src = op.operands[0].type.element
+            return [self.tmp(ct, scalar.convert(src, el, self.value(op.operands[0], idx)))]
+        if name == "stablehlo.compare":
+            a, b = (self.value(x, idx) for x in op.operands)
+            src = op.operands[0].type.element
+            e = scalar.compare(_enum(op.attr("comparison_direction")),
+                               _enum(op.attr("compare_type")), src, a, b)
+            return [self.tmp("uint8_t", e)]
+        if name in shlo.UNARY_ELEMENTWISE:
+            src = op.operands[0].type.element
+            return [self.tmp(ct, scalar.unary(op.short_name, src, self.value(op.operands[0], idx)))]
+        if name in shlo.BINARY_ELEMENTWISE:
+            a, b = (self.value(x, idx) for x in op.operands)
+            return [self.tmp(ct, scalar.binary(op.short_name, el, a, b))]
+        if name == "stablehlo.select":
+            p, a, b = (self.value(x, _bcast(x, idx)) for x in op.operands)
+            return [self.tmp(ct, f"({p} ? {a} : {b})")]
+        if name == "stablehlo.clamp":
+            lo, x, hi = (self.value(v, _bcast(v, idx)) for v in op.operands)
+            m = self.tmp(ct, scalar.binary("maximum", el, x, lo))
+            return [self.tmp(ct, scalar.binary("minimum", el, m, hi))]
+        handler = getattr(self, "_op_" + op.short_name, None)
+        if op.dialect != "stablehlo" or handler is None:
+            raise UnsupportedOpError(name, "no kernel lowering", op.location)
+        return handler(op, idx)
+
+    # -- index remapping ops ------------------------------------------------------------
+    def _op_broadcast_in_dim(self, op, idx):
+        x = op.operands[0]
+        dims = ints(op.attr("broadcast_dimensions"))
+        src = tuple("0" if x.type.shape[k] == 1 else idx[d] for k, d in enumerate(dims))
+        return [self.value(x, src)]
+
+    def _op_reshape(self, op, idx):
+        x = op.operands[0]
+        if x.type.shape == op.result.type.shape:
+            return [self.value(x, idx)]
+        lin = self.tmp("int64_t", linearize(idx, op.result.type.shape))
+        return [self.value(x, self._delinearize(lin, x.type.shape))]
+
+    @staticmethod
+    def _delinearize(lin, shape):
+        """Multi-index of row-major offset ``lin`` in ``shape``."""
+        out, stride = [], 1
+        for k in range(len(shape) - 1, -1, -1):
+            d = shape[k]
+            q = lin if stride == 1 else f"({lin} / {stride})"
+            out.append("0" if d == 1 else (q if k == 0 else f"({q} % {d})"))
+            stride *= d
+        return tuple(reversed(out))
+
+    def _op_transpose(self, op, idx):
+        perm = ints(op.attr("permutation"))
+        src = [None] * len(perm)
+        for i, p in enumerate(perm):
+            src[p] = idx[i]
+        return [self.value(op.operands[0], src)]
+
+    def _op_slice(self, op, idx):
+        start = ints(op.attr("start_indices"))
+        strides = ints(op.attr("strides")) or (1,) * len(start)
+        src = tuple(_affine(i, s, st) for i, s, st in zip(idx, strides, start))
+        return [self.value(op.operands[0], src)]
+
+    def _op_reverse(self, op, idx):
+        dims = set(ints(op.attr("dimensions")))
+        shape = op.result.type.shape
+        src = tuple(f"({shape[k] - 1} - {i})" if k in dims else i for k, i in enumerate(idx))
+        return [self.value(op.operands[0], src)]
+
+    def _op_iota(self, op, idx):
+        d = ints(op.attr("iota_dimension"))[0]
+        el = op.result.type.element
+        return [self.tmp(scalar.ctype(el), scalar.convert("i64", el, idx[d]))]
+
+    def _op_pad(self, op, idx):
+        x, pad = op.operands
+        low = ints(op.attr("edge_padding_low"))
+        interior = ints(op.attr("interior_padding"))
+        el = op.result.type.element
+        conds, src = [], []
+        for k, i in enumerate(idx):
+            t = f"({i} - {low[k]})" if low[k] else i
+            step = interior[k] + 1
+            dim = x.type.shape[k]
+            if low[k] == 0 and interior[k] == 0 and op.result.type.shape[k] == dim:
+                src.append(i)
+                continue
+            conds.append(f"{t} >= 0")
+            if step != 1:
+                conds.append(f"{t} % {step} == 0")
+                src.append(f"({t} / {step})")
+                conds.append(f"{t} / {step} < {dim}")
+            else:
+                src.append(t)
+                conds.append(f"{t} < {dim}")
+        if not conds:
+            return [self.value(x, src)]
+        pv = self.value(pad, ())
+        r = self.var(scalar.ctype(el), pv)
+        self.open(f"if ({' && '.join(conds)})")
+        self.line(f"{r} = {self.value(x, src)};")
+        self.close()
+        return [r]
+
+    def _op_concatenate(self, op, idx):
+        d = ints(op.attr("dimension"))[0]
+        el = op.result.type.element
+        parts = [(v, v.type.shape[d]) for v in op.operands if v.type.shape[d] > 0]
+        r = self.var(scalar.ctype(el), "0")
+        offset = 0
+        for n, (v, size) in enumerate(parts):
+            src = list(idx)
+            src[d] = f"({idx[d]} - {offset})" if offset else idx[d]
+            cond = f"({idx[d]} < {offset + size})"
+            last = n == len(parts) - 1
+            self.open(("if " if n == 0 else "else if ") + cond if not last
+                      else ("if (1)" if n == 0 else "else"))
+            self.line(f"{r} = {self.value(v, src)};")
+            self.close()
+            offset += size
+        return [r]
+
+    # -- constants ------------------------------------------------------------------------
+    def _constant(self, op, idx):
+        attr = op.attr("value")
+        el = op.result.type.element
+        if not isinstance(attr, DenseElementsAttr):
+            raise UnsupportedOpError("stablehlo.constant", f"value {attr!r}")
+        arr = attr.array
+        if arr.size == 0:
+            return scalar.literal(el, 0)
+        if attr.is_splat:
+            return scalar.literal(el, _py(arr.flat[0], el))
+        name = self.fresh("k")
+        vals = ", ".join(scalar.literal(el, _py(v, el)) for v in arr.reshape(-1))
+        self.decls.append(f"static const {scalar.ctype(el)} {name}[{arr.size}] = {{{vals}}};")
+        return self.tmp(scalar.ctype(el), f"{name}[{linearize(idx, arr.shape)}]")
+
+    # -- reductions -------------------------------------------------------------------------
+    def _op_reduce(self, op, idx):
+        n = len(op.operands) // 2
+        inputs, inits = op.operands[:n], op.operands[n:]
+        dims = ints(op.attr("dimensions"))
+        body = op.regions[0].blocks[0]
+        accs = [self.var(scalar.ctype(i.type.element), self.value(i, ())) for i in inits]
+        shape = inputs[0].type.shape
+        loop_vars = {}
+        for d in dims:
+            lv = self.fresh("r")
+            loop_vars[d] = lv
+            self.open(f"for (int64_t {lv} = 0; {lv} < {shape[d]}; ++{lv})")
+        it = iter(idx)
+        src = tuple(loop_vars[k] if k in loop_vars else next(it) for k in range(len(shape)))
+        xs = [self.value(x, src) for x in inputs]
+        new = self.region_call(body, accs + xs)
+        for a, v in zip(accs, new):
+            self.line(f"{a} = {v};")
+        for _ in dims:
+            self.close()
+        return accs
+
+    def region_call(self, block, args) -> list:
+        """Evaluate a scalar region (reduce/sort bodies) on C expressions."""
+        self.scope = _Scope(self.scope)
+        for a, e in zip(block.arguments, args):
+            self.bind(a, (), e)
+        ret = block.terminator
+        outs = [self.value(v, ()) for v in ret.operands]
+        outs = [self.tmp(scalar.ctype(v.type.element), o) if not _is_atom(o) else o
+                for v, o in zip(ret.operands, outs)]
+        self.scope = self.scope.parent
+        return outs
+
+    def _op_dot_general(self, op, idx):
+        lhs, rhs = op.operands
+        dn = op.attr("dot_dimension_numbers").fields
+        lb, rb = dn.get("lhs_batching_dimensions", ()), dn.get("rhs_batching_dimensions", ())
+        lc, rc = dn.get("lhs_contracting_dimensions", ()), dn.get("rhs_contracting_dimensions", ())
+        el = op.result.type.element
+        ct = scalar.ctype(el)
+        lfree = [d for d in range(lhs.type.rank) if d not in lb and d not in lc]
+        rfree = [d for d in range(rhs.type.rank) if d not in rb and d not in rc]
+        it = iter(idx)
+        lidx, ridx = [None] * lhs.type.rank, [None] * rhs.type.rank
+        for a, b in zip(lb, rb):
+            lidx[a] = ridx[b] = next(it)
+        for d in lfree:
+            lidx[d] = next(it)
+        for d in rfree:
+            ridx[d] = next(it)
+        acc = self.var(ct, scalar.literal(el, 0))
+        for a, b in zip(lc, rc):
+            lv = self.fresh("k")
+            lidx[a] = ridx[b] = lv
+            self.open(f"for (int64_t {lv} = 0; {lv} < {lhs.type.shape[a]}; ++{lv})")
+        x = scalar.convert(lhs.type.element, el, self.value(lhs, lidx))
+        y = scalar.convert(rhs.type.element, el, self.value(rhs, ridx))
+        prod = scalar.binary("multiply", el, x, y)
+        self.line(f"{acc} = {scalar.binary('add', el, acc, prod)};")
+        for _ in lc:
+            self.close()
+        return [acc]
+
+
+def _bcast(v, idx):
+    """Index for an operand that may be a rank-0 stand-in (select/clamp)."""
+    return () if v.type.rank == 0 else idx
+
+
+def _affine(i, stride, start):
+    e = i if stride == 1 else f"{i} * {stride}"
+    return f"({e} + {start})" if start else e
+
+
+def _is_atom(expr: str) -> bool:
+    return expr.replace("_", "a").isalnum() or _is_number(expr)
+
+
+def _is_number(expr: str) -> bool:
+    try:
+        float(expr.rstrip("f"))
+        return True
+    except ValueError:
+        return False
+
+
+def _py(v, el):
+    if el == "i1":
+        return bool(v)
+    if el.startswith(("i", "si", "ui")):
+        return int(v)
+    return float(v)

@@ -1,0 +1,235 @@
+"""CPU target: kernels rendered as C functions over a range of workgroups,
+built into one shared object per module by the system C compiler."""
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+
+from tensorvm.vmfb.model import EntryPoint
+
+from ..errors import CompileError
+from . import scalar
+from .body import BodyEmitter, linearize
+from .kernel import Kernel, workgroup_plan
+
+ABI = """
+typedef struct tvm_dispatch_state {
+  void* const* bindings;
+  const uint64_t* binding_lengths;
+  const uint32_t* constants;
+  uint32_t workgroup_count[3];
+} tvm_dispatch_state_t;
+"""
+
+PROLOGUE = "#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" + ABI + scalar.HELPERS
+
+MR = 4      # rows of a contraction register block
+NT = 256    # columns of a contraction tile (accumulators stay in L1)
+
+
+def _pointer_decls(kernel: Kernel, em: BodyEmitter) -> list[str]:
+    lines = []
+    for k, v in enumerate(kernel.inputs):
+        st = scalar.STORAGE_TYPE.get(v.type.element) or scalar.ctype(v.type.element)
+        em.bindings[v] = f"b{k}"
+        lines.append(f"  const {st}* restrict b{k} = (const {st}*)st->bindings[{k}];")
+    base = len(kernel.inputs)
+    for j, v in enumerate(kernel.outputs):
+        st = scalar.STORAGE_TYPE.get(v.type.element) or scalar.ctype(v.type.element)
+        lines.append(f"  {st}* restrict o{j} = ({st}*)st->bindings[{base + j}];")
+    return lines
+
+
+def render_loop_kernel(kernel: Kernel):
+    """C source of a loop kernel and its workgroup count."""
+    em = BodyEmitter({}, indent=4)
+    head = _pointer_decls(kernel, em)
+    shape = kernel.shape
+    rpw, chunk, chunks, count = workgroup_plan(kernel)
+    out = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+    out += head
+    if not shape:
+        em.depth = 2
+        vals = [em.value(v, ()) for v in kernel.outputs]
+        stores = [f"o{j}[0] = {em.store_expr(v.type.element, e)};"
+                  for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
+        out.append("  if (wg_begin < wg_end) {")
+        out += em.lines + ["    " + s for s in stores] + ["  }", "  return 0;", "}"]
+        return em.decls, "\n".join(out), count
+    rows = 1
+    for d in shape[:-1]:
+        rows *= d
+    inner = shape[-1]
+    idx = tuple(f"i{k}" for k in range(len(shape)))
+    vals = [em.value(v, idx) for v in kernel.outputs]
+    stores = [f"o{j}[row * {inner} + i{len(shape) - 1}] = {em.store_expr(v.type.element, e)};"
+              for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
+    out += [
+        "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
+        f"    const int64_t r0 = (int64_t)(wg / {chunks}) * {rpw};",
+        f"    const int64_t r1 = r0 + {rpw} < {rows} ? r0 + {rpw} : {rows};",
+        f"    const int64_t c0 = (int64_t)(wg % {chunks}) * {chunk};",
+        f"    const int64_t c1 = c0 + {chunk} < {inner} ? c0 + {chunk} : {inner};",
+        "    for (int64_t row = r0; row < r1; ++row) {",
+    ]
+    out += ["      " + s for s in _delinearize_decls("row", shape[:-1], "i")]
+    out.append(f"      for (int64_t i{len(shape) - 1} = c0; i{len(shape) - 1} < c1; ++i{len(shape) - 1}) {{")
+    out += ["  " + line for line in em.lines]
+    out += ["        " + s for s in stores]
+    out += ["      }", "    }", "  }", "  return 0;", "}"]
+    return em.decls, "\n".join(out), count
+
+
+def _delinearize_decls(lin, shape, prefix, start=0) -> list[str]:
+    decls, stride = [], 1
+    for k in range(len(shape) - 1, -1, -1):
+        d = shape[k]
+        q = lin if stride == 1 else f"({lin} / {stride})"
+        e = "0" if d == 1 else (q if k == 0 else f"{q} % {d}")
+        decls.append(f"const int64_t {prefix}{start + k} = {e};")
+        stride *= d
+    return list(reversed(decls))
+
+
+def render_contraction_kernel(kernel: Kernel):
+    """Register-blocked batched matmul with the elementwise epilogue fused."""
+    c = kernel.contraction
+    em = BodyEmitter({}, indent=5)
+    head = _pointer_decls(kernel, em)
+    ct = scalar.ctype(c.op.result.type.element)
+    lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
+    (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
+    rows = c.B * c.M
+    rpw = max(MR, min(rows, (4096 * 64) // max(1, c.K * c.N) // MR * MR or MR))
+    count = -(-rows // rpw) if rows else 0
+    nt = min(NT, max(1, c.N))
+    # Epilogue: out index from (b, m + i, n0 + j).
+    bsz, msz, nsz = c.out_groups
+    idx_decls = (_delinearize_decls("b", bsz, "e", 0)
+                 + _delinearize_decls("(m + i)", msz, "e", len(bsz))
+                 + _delinearize_decls("(n0 + j)", nsz, "e", len(bsz) + len(msz)))
+    idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
+    em.bind(c.op.result, idx, "acc[i][j]")
+    out_v = kernel.outputs[0]
+    val = em.value(out_v, idx)
+    store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
+    rn = f"(n0 + j) * {rsn}" if rsn != 1 else "n0 + j"
+    src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+    src += head
+    src += [
+        f"  {ct} acc[{MR}][{nt}];",
+        "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
+        f"    const int64_t r0 = (int64_t)wg * {rpw};",
+        f"    const int64_t r1 = r0 + {rpw} < {rows} ? r0 + {rpw} : {rows};",
+        "    for (int64_t r = r0; r < r1;) {",
+        f"      const int64_t b = r / {c.M}, m = r % {c.M};",
+        f"      int64_t nr = {MR};",
+        "      if (nr > r1 - r) nr = r1 - r;",
+        f"      if (nr > {c.M} - m) nr = {c.M} - m;",
+        f"      const {ct}* restrict lp = {lhs} + b * {lsb} + m * {lsm};",
+        f"      for (int64_t n0 = 0; n0 < {c.N}; n0 += {nt}) {{",
+        f"        const int64_t nn = {c.N} - n0 < {nt} ? {c.N} - n0 : {nt};",
+        "        for (int64_t i = 0; i < nr; ++i) for (int64_t j = 0; j < nn; ++j) acc[i][j] = 0;",
+        f"        if (nr == {MR}) {{",
+        f"          for (int64_t k = 0; k < {c.K}; ++k) {{",
+        f"            const {ct}* restrict rp = {rhs} + b * {rsb} + k * {rsk};",
+    ]
+    src += [f"            const {ct} a{i} = lp[{i} * {lsm} + k * {lsk}];" for i in range(MR)]
+    src += [
+        "            for (int64_t j = 0; j < nn; ++j) {",
+        f"              const {ct} y = rp[{rn}];",
+    ]
+    src += [f"              acc[{i}][j] += a{i} * y;" for i in range(MR)]
+    src += [
+        "            }",
+        "          }",
+        "        } else {",
+        "          for (int64_t i = 0; i < nr; ++i) {",
+        f"            for (int64_t k = 0; k < {c.K}; ++k) {{",
+        f"              const {ct}* restrict rp = {rhs} + b * {rsb} + k * {rsk};",
+        f"              const {ct} a = lp[i * {lsm} + k * {lsk}];",
+        f"              for (int64_t j = 0; j < nn; ++j) acc[i][j] += a * rp[{rn}];",
+        "            }",
+        "          }",
+        "        }",
+        "        for (int64_t i = 0; i < nr; ++i) {",
+        "          for (int64_t j = 0; j < nn; ++j) {",
+    ]
+    src += ["            " + d for d in idx_decls]
+    src += ["  " + line for line in em.lines]
+    src += ["            " + store, "          }", "        }", "      }", "      r += nr;",
+            "    }", "  }", "  return 0;", "}"]
+    return em.decls, "\n".join(src), count
+
+
+def render_kernel(kernel: Kernel):
+    if kernel.contraction is not None:
+        return render_contraction_kernel(kernel)
+    return render_loop_kernel(kernel)
+
+
+# -- building ----------------------------------------------------------------------------
+def cpu_format() -> str:
+    return f"cpu-c-{platform.machine()}"
+
+
+def _host_features() -> list[str]:
+    wanted = ("sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "neon", "asimd")
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(("flags", "Features")):
+                    flags = set(line.split(":", 1)[1].split())
+                    return sorted(w for w in wanted if w in flags)
+    except OSError:
+        pass
+    return []
+
+
+def compiler_flags(cpu: str) -> tuple[list[str], dict]:
+    """cc flags and the variant's target description for ``cpu``
+    ("host": this machine's features, "generic": the baseline ISA)."""
+    if cpu == "host":
+        return ["-march=native"], {"triple": f"{platform.machine()}-linux-gnu", "cpu": "host",
+                                   "features": _host_features()}
+    if cpu == "generic":
+        return [], {"triple": f"{platform.machine()}-linux-gnu", "cpu": "generic", "features": []}
+    return [f"-march={cpu}"], {"triple": f"{platform.machine()}-linux-gnu", "cpu": cpu, "features": []}
+
+
+def build_shared_object(source: str, cpu: str = "host") -> tuple[bytes, dict]:
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        raise CompileError("the cpu target needs a C compiler (cc, gcc or clang) on PATH, "
+                           "or set CC")
+    flags, target = compiler_flags(cpu)
+    with tempfile.TemporaryDirectory(prefix="tensorvm-") as tmp:
+        c_path = os.path.join(tmp, "kernels.c")
+        so_path = os.path.join(tmp, "kernels.so")
+        with open(c_path, "w") as f:
+            f.write(source)
+        cmd = [cc, "-O3", "-std=gnu11", "-fPIC", "-shared", "-fno-math-errno",
+               "-fno-trapping-math", "-fvisibility=hidden", *flags, c_path, "-o", so_path, "-lm"]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CompileError(f"C compiler failed on generated kernels ({' '.join(cmd[:2])}...):\n"
+                               + proc.stderr[-4000:])
+        with open(so_path, "rb") as f:
+            return f.read(), target
+
+
+def build_cpu_executable(kernels: list[Kernel], cpu: str = "host"):
+    """(shared object bytes, target, entry points, workgroup counts)."""
+    decls, funcs, counts, entries = [], [], [], []
+    for k in kernels:
+        d, f, n = render_kernel(k)
+        decls += d
+        funcs.append("__attribute__((visibility(\"default\")))\n" + f)
+        counts.append(n)
+        entries.append(EntryPoint(k.name, k.num_bindings, 0))
+    source = PROLOGUE + "\n".join(decls) + "\n\n" + "\n\n".join(funcs) + "\n"
+    data, target = build_shared_object(source, cpu)
+    return data, target, entries, counts, source

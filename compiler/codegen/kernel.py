@@ -1,0 +1,175 @@
+"""Kernel IR: what one dispatch computes, independent of the target.
+
+A ``Kernel`` names its bindings (captured inputs, then outputs), the root op
+whose results it stores, the iteration space (the root's result shape) and,
+where it applies, a contraction (a dot_general with strided operands whose
+consumers form an elementwise epilogue).  Targets render it: the CPU as a
+loop nest over a range of workgroups, GPUs as one work item per element.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..dialects import stablehlo as shlo
+from ..ir.attributes import ints
+
+# Work (element-ops) a CPU workgroup should carry: big enough to amortise a
+# worker hand-off, small enough to balance across workers.
+WORKGROUP_WORK = 1 << 15
+
+
+@dataclass
+class Contraction:
+    """dot_general as batched (B x M x K) . (B x K x N) over strided buffers."""
+    op: object
+    lhs: object
+    rhs: object
+    B: int
+    M: int
+    N: int
+    K: int
+    lhs_strides: tuple   # (batch, m, k) element strides
+    rhs_strides: tuple   # (batch, k, n)
+    out_groups: tuple    # (batch dims, m dims, n dims) sizes, in result order
+
+
+@dataclass
+class Kernel:
+    name: str
+    inputs: list          # region block arguments, binding order
+    outputs: list         # yielded values (all results of ``root``)
+    root: object
+    shape: tuple          # iteration space
+    work: int             # estimated element-ops per output element
+    contraction: Contraction | None = None
+
+    @property
+    def num_bindings(self) -> int:
+        return len(self.inputs) + len(self.outputs)
+
+
+def build_kernel(dispatch) -> Kernel:
+    block = dispatch.regions[0].blocks[0]
+    outs = list(block.terminator.operands)
+    root = outs[0].defining_op
+    work = 1
+    for op in block.operations:
+        if op.name == "stablehlo.reduce":
+            shape = op.operands[0].type.shape
+            for d in ints(op.attr("dimensions")):
+                work *= max(1, shape[d])
+        elif op.name == "stablehlo.dot_general":
+            dn = op.attr("dot_dimension_numbers").fields
+            for d in dn.get("lhs_contracting_dimensions", ()):
+                work *= max(1, op.operands[0].type.shape[d])
+    kernel = Kernel(dispatch.attributes["name"], list(block.arguments), outs, root,
+                    tuple(outs[0].type.shape), work)
+    kernel.contraction = _find_contraction(root, set(block.arguments))
+    return kernel
+
+
+def _find_contraction(root, captured) -> Contraction | None:
+    """The dot_general reached from ``root`` through same-shape elementwise
+    ops, if its operands are captured buffers and its layout is strided."""
+    dot, op = None, root
+    while dot is None:
+        if op is None:
+            return None
+        if op.name == "stablehlo.dot_general":
+            dot = op
+            break
+        if op.name not in shlo.ELEMENTWISE or len(op.results) != 1:
+            return None
+        shape = op.result.type.shape
+        nxt = [v.defining_op for v in op.operands
+               if v.type.shape == shape and v.defining_op is not None
+               and (v.defining_op.name in shlo.ELEMENTWISE or v.defining_op.name == "stablehlo.dot_general")
+               and _reaches_dot(v.defining_op)]
+        if len(nxt) != 1:
+            return None
+        op = nxt[0]
+    lhs, rhs = dot.operands
+    if lhs not in captured or rhs not in captured:
+        return None
+    el = dot.result.type.element
+    if el not in ("f32", "f64") or lhs.type.element != el or rhs.type.element != el:
+        return None
+    dn = dot.attr("dot_dimension_numbers").fields
+    lb, rb = tuple(dn.get("lhs_batching_dimensions", ())), tuple(dn.get("rhs_batching_dimensions", ()))
+    lc, rc = tuple(dn.get("lhs_contracting_dimensions", ())), tuple(dn.get("rhs_contracting_dimensions", ()))
+    lfree = tuple(d for d in range(lhs.type.rank) if d not in lb and d not in lc)
+    rfree = tuple(d for d in range(rhs.type.rank) if d not in rb and d not in rc)
+    ls = _strides(lhs.type.shape)
+    rs = _strides(rhs.type.shape)
+    groups = []
+    for dims_l, dims_r in ((lb, rb), (lc, rc)):
+        gl = _collapse(dims_l, lhs.type.shape, ls)
+        gr = _collapse(dims_r, rhs.type.shape, rs)
+        if gl is None or gr is None:
+            return None
+        groups.append((gl, gr))
+    gm = _collapse(lfree, lhs.type.shape, ls)
+    gn = _collapse(rfree, rhs.type.shape, rs)
+    if gm is None or gn is None:
+        return None
+    (b_l, b_r), (k_l, k_r) = groups
+    B, M, N, K = b_l[0], gm[0], gn[0], k_l[0]
+    sizes = lambda dims, shape: tuple(shape[d] for d in dims)
+    return Contraction(dot, lhs, rhs, B, M, N, K,
+                       (b_l[1], gm[1], k_l[1]), (b_r[1], k_r[1], gn[1]),
+                       (sizes(lb, lhs.type.shape), sizes(lfree, lhs.type.shape),
+                        sizes(rfree, rhs.type.shape)))
+
+
+def _reaches_dot(op, depth=0) -> bool:
+    if op.name == "stablehlo.dot_general":
+        return True
+    if depth > 32 or op.name not in shlo.ELEMENTWISE:
+        return False
+    return any(v.defining_op is not None and v.type.shape == op.result.type.shape
+               and _reaches_dot(v.defining_op, depth + 1) for v in op.operands)
+
+
+def _strides(shape):
+    out, s = [], 1
+    for d in reversed(shape):
+        out.append(s)
+        s *= d
+    return tuple(reversed(out))
+
+
+def _collapse(dims, shape, strides):
+    """(size, stride) of ``dims`` viewed as one dimension, or None when they
+    are not one uniformly strided run in the buffer."""
+    dims = [d for d in dims if shape[d] != 1]
+    if not dims:
+        return (1, 0)
+    size = 1
+    for d in dims:
+        size *= shape[d]
+    for a, b in zip(dims, dims[1:]):
+        if strides[a] != strides[b] * shape[b]:
+            return None
+    return (size, strides[dims[-1]])
+
+
+def workgroup_plan(kernel: Kernel):
+    """(rows per workgroup, inner chunk, chunks per row, workgroup count) for
+    a loop kernel; rows are all dims but the last."""
+    shape = kernel.shape
+    if not shape:
+        return 1, 1, 1, 1
+    inner = shape[-1]
+    rows = 1
+    for d in shape[:-1]:
+        rows *= d
+    if rows == 0 or inner == 0:
+        return 1, max(inner, 1), 1, 0
+    per_row = inner * kernel.work
+    if per_row >= WORKGROUP_WORK and inner > 1:
+        chunk = max(16, WORKGROUP_WORK // max(kernel.work, 1))
+        chunk = min(inner, (chunk + 15) // 16 * 16)
+        chunks = -(-inner // chunk)
+        return 1, chunk, chunks, rows * chunks
+    rpw = max(1, WORKGROUP_WORK // per_row)
+    return rpw, inner, 1, -(-rows // rpw)

@@ -1,0 +1,226 @@
+"""Scalar semantics of StableHLO element ops, as C expressions.
+
+One table serves every C-like target (C, OpenCL C, CUDA C): each entry turns
+operand expressions (already-evaluated C temporaries) into one C expression.
+Integer arithmetic goes through unsigned types so overflow wraps instead of
+being undefined; division, shifts and float->int conversion follow StableHLO's
+defined results (x/0 == -1, x%0 == x, INT_MIN/-1 == INT_MIN, shifts past the
+width give 0 or the sign fill, conversions saturate and map NaN to 0).
+"""
+from __future__ import annotations
+
+from ..errors import UnsupportedOpError
+from ..ir.types import bit_width, is_float, is_integer, is_unsigned
+
+CTYPE = {
+    "i1": "uint8_t", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
+    "si8": "int8_t", "si16": "int16_t", "si32": "int32_t", "si64": "int64_t",
+    "ui8": "uint8_t", "ui16": "uint16_t", "ui32": "uint32_t", "ui64": "uint64_t",
+    "f32": "float", "f64": "double",
+}
+# Types a kernel can hold in registers; loads and stores of other storage
+# types (f16, bf16) convert through these.
+COMPUTE_TYPE = dict(CTYPE, f16="float", bf16="float")
+STORAGE_TYPE = dict(CTYPE, f16="uint16_t", bf16="uint16_t")
+
+
+def ctype(element: str) -> str:
+    try:
+        return COMPUTE_TYPE[element]
+    except KeyError:
+        raise UnsupportedOpError("element type", f"'{element}' is not supported by the C backend yet") from None
+
+
+def utype(element: str) -> str:
+    """The unsigned C type of the same width (for wrapping arithmetic)."""
+    return {8: "uint8_t", 16: "uint16_t", 32: "uint32_t", 64: "uint64_t", 1: "uint8_t"}[bit_width(element)]
+
+
+def _fsuffix(element: str) -> str:
+    return "f" if ctype(element) == "float" else ""
+
+
+def _wrap(element, a, b, op):
+    return f"(({ctype(element)})(({utype(element)}){a} {op} ({utype(element)}){b}))"
+
+
+def binary(name: str, element: str, a: str, b: str) -> str:
+    """C expression for ``name(a, b)`` on elements of type ``element``."""
+    ct = ctype(element)
+    if is_float(element):
+        f = _fsuffix(element)
+        table = {
+            "add": f"({a} + {b})", "subtract": f"({a} - {b})",
+            "multiply": f"({a} * {b})", "divide": f"({a} / {b})",
+            "remainder": f"fmod{f}({a}, {b})",
+            "maximum": f"tvm_fmax{f}({a}, {b})", "minimum": f"tvm_fmin{f}({a}, {b})",
+            "power": f"pow{f}({a}, {b})", "atan2": f"atan2{f}({a}, {b})",
+        }
+    elif element == "i1":
+        table = {
+            "and": f"({a} & {b})", "or": f"({a} | {b})", "xor": f"({a} ^ {b})",
+            "add": f"({a} | {b})", "multiply": f"({a} & {b})",
+            "maximum": f"({a} | {b})", "minimum": f"({a} & {b})",
+            "subtract": f"({a} ^ {b})",
+        }
+    elif is_integer(element):
+        w = bit_width(element)
+        sfx = ("u" if is_unsigned(element) else "s") + str(w)
+        table = {
+            "add": _wrap(element, a, b, "+"), "subtract": _wrap(element, a, b, "-"),
+            "multiply": _wrap(element, a, b, "*"),
+            "divide": f"tvm_div_{sfx}({a}, {b})", "remainder": f"tvm_rem_{sfx}({a}, {b})",
+            "maximum": f"({a} > {b} ? {a} : {b})", "minimum": f"({a} < {b} ? {a} : {b})",
+            "and": f"({a} & {b})", "or": f"({a} | {b})", "xor": f"({a} ^ {b})",
+            "shift_left": f"tvm_shl_{sfx}({a}, {b})",
+            "shift_right_logical": f"tvm_shrl_{sfx}({a}, {b})",
+            "shift_right_arithmetic": f"tvm_shra_{sfx}({a}, {b})",
+            "power": f"tvm_ipow_{sfx}({a}, {b})",
+        }
+    else:
+        table = {}
+    if name not in table:
+        raise UnsupportedOpError(f"stablehlo.{name}", f"on element type {element}")
+    return f"(({ct}){table[name]})" if not is_float(element) else table[name]
+
+
+def unary(name: str, element: str, a: str) -> str:
+    """C expression for ``name(a)``."""
+    ct = ctype(element)
+    if is_float(element):
+        f = _fsuffix(element)
+        one = "1.0f" if f else "1.0"
+        table = {
+            "negate": f"(-{a})", "abs": f"fabs{f}({a})", "sqrt": f"sqrt{f}({a})",
+            "rsqrt": f"({one} / sqrt{f}({a}))", "cbrt": f"cbrt{f}({a})",
+            "exponential": f"exp{f}({a})", "exponential_minus_one": f"expm1{f}({a})",
+            "log": f"log{f}({a})", "log_plus_one": f"log1p{f}({a})",
+            "logistic": f"({one} / ({one} + exp{f}(-{a})))",
+            "sine": f"sin{f}({a})", "cosine": f"cos{f}({a})", "tan": f"tan{f}({a})",
+            "tanh": f"tanh{f}({a})", "atan": f"atan{f}({a})",
+            "floor": f"floor{f}({a})", "ceil": f"ceil{f}({a})",
+            "round_nearest_afz": f"round{f}({a})", "round_nearest_even": f"nearbyint{f}({a})",
+            "sign": f"tvm_fsign{f}({a})",
+        }
+        if name == "is_finite":
+            return f"((uint8_t)isfinite({a}))"
+    elif element == "i1":
+        table = {"not": f"({a} ^ 1)", "abs": a, "negate": a, "sign": a}
+    elif is_integer(element):
+        w = bit_width(element)
+        ut = utype(element)
+        table = {
+            "negate": f"(({ct})(({ut})0 - ({ut}){a}))",
+            "abs": (a if is_unsigned(element) else f"(({ct})({a} < 0 ? ({ut})0 - ({ut}){a} : ({ut}){a}))"),
+            "not": f"(({ct})~{a})",
+            "sign": (f"(({ct})({a} != 0))" if is_unsigned(element) else f"(({ct})(({a} > 0) - ({a} < 0)))"),
+            "popcnt": f"(({ct})__builtin_popcountll((uint64_t)({ut}){a}))",
+            "count_leading_zeros": f"(({ct})tvm_clz{w}(({ut}){a}))",
+        }
+    else:
+        table = {}
+    if name not in table:
+        raise UnsupportedOpError(f"stablehlo.{name}", f"on element type {element}")
+    return table[name]
+
+
+def compare(direction: str, compare_type: str | None, element: str, a: str, b: str) -> str:
+    """C expression (0/1) for ``compare``."""
+    ops = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
+    if direction not in ops:
+        raise UnsupportedOpError("stablehlo.compare", f"comparison direction {direction}")
+    if is_float(element) and compare_type == "TOTALORDER":
+        k = "32" if ctype(element) == "float" else "64"
+        return f"((uint8_t)(tvm_totalorder{k}({a}) {ops[direction]} tvm_totalorder{k}({b})))"
+    if is_integer(element) and compare_type == "UNSIGNED" and not is_unsigned(element):
+        ut = utype(element)
+        return f"((uint8_t)(({ut}){a} {ops[direction]} ({ut}){b}))"
+    if is_integer(element) and compare_type == "SIGNED" and is_unsigned(element) and element != "i1":
+        st = {8: "int8_t", 16: "int16_t", 32: "int32_t", 64: "int64_t"}[bit_width(element)]
+        return f"((uint8_t)(({st}){a} {ops[direction]} ({st}){b}))"
+    return f"((uint8_t)({a} {ops[direction]} {b}))"
+
+
+def convert(src: str, dst: str, a: str) -> str:
+    """C expression converting ``a`` from ``src`` to ``dst`` element type."""
+    if src == dst:
+        return a
+    dt = ctype(dst)
+    if dst == "i1":
+        return f"((uint8_t)({a} != 0))"
+    if is_float(src) and is_integer(dst):
+        sfx = ("u" if is_unsigned(dst) else "s") + str(bit_width(dst))
+        return f"tvm_f2i_{sfx}((double){a})"
+    return f"(({dt}){a})"
+
+
+def literal(element: str, value) -> str:
+    """A C literal for one element value."""
+    import math
+    if is_float(element):
+        v = float(value)
+        f = _fsuffix(element)
+        if math.isnan(v):
+            return f"(({ctype(element)})NAN)"
+        if math.isinf(v):
+            return f"(({ctype(element)})({'-' if v < 0 else ''}INFINITY))"
+        return f"{v!r}{f}" if f else f"{v!r}"
+    if element == "i1":
+        return "1" if value else "0"
+    v = int(value)
+    ct = ctype(element)
+    if ct == "int64_t" and v == -(1 << 63):
+        return "INT64_MIN"
+    if ct == "int32_t" and v == -(1 << 31):
+        return "INT32_MIN"
+    suffix = "ULL" if ct.startswith("uint") else ("LL" if ct == "int64_t" else "")
+    return f"(({ct}){v}{suffix})"
+
+
+def _int_helpers() -> str:
+    out = []
+    for w in (8, 16, 32, 64):
+        st, ut = f"int{w}_t", f"uint{w}_t"
+        smin = f"INT{w}_MIN"
+        for sign, t in (("s", st), ("u", ut)):
+            sfx = f"{sign}{w}"
+            if sign == "s":
+                out.append(f"static inline {t} tvm_div_{sfx}({t} a, {t} b) {{ return b == 0 ? ({t})-1 : (a == {smin} && b == -1) ? a : a / b; }}")
+                out.append(f"static inline {t} tvm_rem_{sfx}({t} a, {t} b) {{ return b == 0 ? a : (a == {smin} && b == -1) ? 0 : a % b; }}")
+                out.append(f"static inline {t} tvm_shra_{sfx}({t} a, {t} b) {{ return (({ut})b >= {w}) ? (a < 0 ? ({t})-1 : 0) : ({t})(a >> b); }}")
+            else:
+                out.append(f"static inline {t} tvm_div_{sfx}({t} a, {t} b) {{ return b == 0 ? ({t})-1 : a / b; }}")
+                out.append(f"static inline {t} tvm_rem_{sfx}({t} a, {t} b) {{ return b == 0 ? a : a % b; }}")
+                out.append(f"static inline {t} tvm_shra_{sfx}({t} a, {t} b) {{ return b >= {w} ? 0 : ({t})(a >> b); }}")
+            out.append(f"static inline {t} tvm_shl_{sfx}({t} a, {t} b) {{ return (({ut})b >= {w}) ? 0 : ({t})(({ut})a << b); }}")
+            out.append(f"static inline {t} tvm_shrl_{sfx}({t} a, {t} b) {{ return (({ut})b >= {w}) ? 0 : ({t})(({ut})a >> b); }}")
+            neg = ("if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);" if sign == "s" else "")
+            out.append(f"static inline {t} tvm_ipow_{sfx}({t} a, {t} b) {{ {neg} {ut} r = 1, x = ({ut})a; {ut} e = ({ut})b; "
+                       f"while (e) {{ if (e & 1) r *= x; x *= x; e >>= 1; }} return ({t})r; }}")
+            lo = "0.0" if sign == "u" else f"(double){smin}"
+            hi = f"(double)UINT{w}_MAX" if sign == "u" else f"(double)INT{w}_MAX"
+            mx = f"UINT{w}_MAX" if sign == "u" else f"INT{w}_MAX"
+            mn = "0" if sign == "u" else smin
+            out.append(f"static inline {t} tvm_f2i_{sfx}(double v) {{ return v != v ? 0 : v <= {lo} ? {mn} : v >= {hi} ? {mx} : ({t})v; }}")
+        out.append(f"static inline int tvm_clz{w}({ut} a) {{ return a == 0 ? {w} : __builtin_clzll((uint64_t)a) - {64 - w}; }}")
+    return "\n".join(out)
+
+
+def _float_helpers() -> str:
+    return r"""
+static inline float tvm_fmaxf(float a, float b) { return (a != a || b != b) ? NAN : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
+static inline float tvm_fminf(float a, float b) { return (a != a || b != b) ? NAN : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
+static inline double tvm_fmax(double a, double b) { return (a != a || b != b) ? NAN : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
+static inline double tvm_fmin(double a, double b) { return (a != a || b != b) ? NAN : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
+static inline float tvm_fsignf(float a) { return a != a ? a : (a > 0 ? 1.0f : (a < 0 ? -1.0f : a)); }
+static inline double tvm_fsign(double a) { return a != a ? a : (a > 0 ? 1.0 : (a < 0 ? -1.0 : a)); }
+static inline int32_t tvm_totalorder32(float a) { int32_t i; memcpy(&i, &a, 4); return i < 0 ? (i ^ INT32_MAX) : i; }
+static inline int64_t tvm_totalorder64(double a) { int64_t i; memcpy(&i, &a, 8); return i < 0 ? (i ^ INT64_MAX) : i; }
+static inline float tvm_f16_to_f32(uint16_t h) { _Float16 v; memcpy(&v, &h, 2); return (float)v; }
+static inline uint16_t tvm_f32_to_f16(float f) { _Float16 v = (_Float16)f; uint16_t h; memcpy(&h, &v, 2); return h; }
+static inline float tvm_bf16_to_f32(uint16_t h) { uint32_t u = (uint32_t)h << 16; float f; memcpy(&f, &u, 4); return f; }
+static inline uint16_t tvm_f32_to_bf16(float f) { uint32_t u; memcpy(&u, &f, 4); if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40); u += 0x7fffu + ((u >> 16) & 1u); return (uint16_t)(u >> 16); }
+"""
+
+
+HELPERS = _float_helpers() + "\n" + _int_helpers() + "\n"

@@ -1,0 +1,37 @@
+"""StableHLO ops as data: which ops are elementwise, which move data, which
+are heavy, which the compiler accepts.  Passes and codegen consult these sets
+instead of matching names ad hoc."""
+from __future__ import annotations
+
+P = "stablehlo."
+
+UNARY_ELEMENTWISE = {P + n for n in (
+    "abs", "negate", "not", "sqrt", "rsqrt", "cbrt", "exponential",
+    "exponential_minus_one", "log", "log_plus_one", "logistic", "sine", "cosine",
+    "tan", "tanh", "atan", "floor", "ceil", "round_nearest_afz", "round_nearest_even",
+    "sign", "is_finite", "popcnt", "count_leading_zeros", "convert",
+)}
+BINARY_ELEMENTWISE = {P + n for n in (
+    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
+    "power", "atan2", "and", "or", "xor", "shift_left", "shift_right_arithmetic",
+    "shift_right_logical", "compare",
+)}
+TERNARY_ELEMENTWISE = {P + "select", P + "clamp"}
+ELEMENTWISE = UNARY_ELEMENTWISE | BINARY_ELEMENTWISE | TERNARY_ELEMENTWISE
+
+# Ops whose element at an index is one element of an operand (or a constant):
+# they fuse into consumers as index remapping.
+INDEX_REMAP = {P + n for n in (
+    "broadcast_in_dim", "reshape", "transpose", "slice", "reverse", "pad",
+    "concatenate", "iota",
+)}
+
+# Ops that do real work per output element: they root their own dispatch
+# unless their single consumer can take them as an epilogue.
+HEAVY = {P + "reduce", P + "dot_general"}
+
+# Everything the loop-kernel emitter knows how to compute.
+KERNEL_OPS = ELEMENTWISE | INDEX_REMAP | HEAVY | {P + "constant"}
+
+# Ops that carry no computation of their own at the host level.
+SIDE_EFFECT_FREE = KERNEL_OPS | {"func.call"}

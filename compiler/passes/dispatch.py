@@ -1,0 +1,168 @@
+"""Dispatch-region formation: group tensor ops into ``tvm.dispatch`` ops.
+
+Every value is either *materialized* (it lives in a buffer: function
+arguments, large constants, dispatch results) or *fused* (recomputed inside
+the kernels that read it).  A value is materialized when
+  - the function returns it;
+  - a heavy op (reduce, dot_general) makes it, unless its single consumer is
+    an elementwise op of the same shape, which then takes it as an epilogue;
+  - several ops read it and recomputing it is not trivially cheap;
+  - a dot_general reads it (the matmul kernel wants strided buffers);
+  - it is a reshape of a materialized value (a free alias, no dispatch).
+Each op that makes a materialized value roots one dispatch; the dispatch's
+region holds the root and, transitively, every fused producer (cheap
+producers may be copied into several dispatches).  Outside, the function
+keeps only dispatches, large constants, alias reshapes and the return.
+"""
+from __future__ import annotations
+
+from ..dialects import stablehlo as shlo
+from ..errors import UnsupportedOpError
+from ..ir.attributes import DenseElementsAttr
+from ..ir.clone import clone_op
+from ..ir.core import Block, Operation, Region
+from ..ir.types import TensorType
+from .base import Pass
+
+INLINE_CONSTANT_LIMIT = 16   # constants up to this many elements go into kernels
+
+
+def inlinable_constant(op) -> bool:
+    if op.name != "stablehlo.constant":
+        return False
+    v = op.attributes.get("value")
+    if not isinstance(v, DenseElementsAttr):
+        return False
+    return v.array.size <= INLINE_CONSTANT_LIMIT or v.is_splat
+
+
+class FormDispatchRegions(Pass):
+    name = "form-dispatch-regions"
+
+    def run(self, module) -> None:
+        for f in module.functions:
+            self.counter = 0
+            self.run_on_function(f)
+
+    def run_on_function(self, func) -> None:
+        block = func.regions[0].blocks[0]
+        ret = block.terminator
+        ops = block.operations[:-1]
+        for op in ops:
+            if op.name not in shlo.KERNEL_OPS:
+                raise UnsupportedOpError(op.name, location=op.location)
+            for r in op.results:
+                if not isinstance(r.type, TensorType) or not r.type.is_static:
+                    raise UnsupportedOpError(op.name, f"result type {r.type} (dynamic shapes "
+                                             "are not supported yet)", op.location)
+        mat = self._materialized(block, ops, ret)
+        for op in ops:
+            if self._is_root(op, mat):
+                self._form(op, mat, block)
+
+    # -- which values live in buffers ---------------------------------------------
+    def _materialized(self, block, ops, ret) -> set:
+        mat = set(block.arguments)
+        mat.update(ret.operands)
+        for op in ops:
+            if op.name == "stablehlo.dot_general":
+                mat.update(op.operands)
+        for op in ops:
+            res = op.results
+            if op.name == "stablehlo.constant":
+                if not inlinable_constant(op):
+                    mat.update(res)
+                continue
+            if op.name == "stablehlo.reshape" and op.operands[0] in mat:
+                mat.update(res)          # alias: same buffer, new shape
+                continue
+            users = {u for r in res for u, _ in r.uses}
+            if op.name in shlo.HEAVY and not self._epilogue_fusible(op, ret):
+                mat.update(res)
+            elif len(users) > 1 and not self._cheap(op, mat):
+                mat.update(res)
+        return mat
+
+    @staticmethod
+    def _epilogue_fusible(op, ret) -> bool:
+        if len(op.results) != 1:
+            return False
+        r = op.result
+        if len(r.uses) != 1 or r in ret.operands:
+            return False
+        user = r.uses[0][0]
+        return (user.name in shlo.ELEMENTWISE and len(user.results) == 1
+                and user.result.type.shape == r.type.shape)
+
+    @staticmethod
+    def _cheap(op, mat) -> bool:
+        if op.name == "stablehlo.iota" or inlinable_constant(op):
+            return True
+        if op.name in shlo.ELEMENTWISE or op.name in shlo.INDEX_REMAP:
+            return all(v in mat or (v.defining_op is not None and inlinable_constant(v.defining_op))
+                       for v in op.operands)
+        return False
+
+    @staticmethod
+    def _is_root(op, mat) -> bool:
+        if op.name == "stablehlo.constant":
+            return False
+        if op.name == "stablehlo.reshape" and op.operands[0] in mat:
+            return False
+        return any(r in mat for r in op.results)
+
+    # -- building the region ---------------------------------------------------------
+    def _form(self, root, mat, block) -> None:
+        captures: list = []
+        fused: list = []
+        seen = set()
+
+        def visit(v):
+            if v in seen:
+                return
+            seen.add(v)
+            producer = v.defining_op
+            if v in mat or producer is None:
+                captures.append(v)
+                return
+            for operand in producer.operands:
+                visit(operand)
+            for region in producer.regions:
+                for inner in region.blocks[0].operations:
+                    for operand in inner.operands:
+                        if _outside(operand, producer):
+                            visit(operand)
+            if producer not in fused:
+                fused.append(producer)
+
+        for operand in root.operands:
+            visit(operand)
+        order = {id(op): i for i, op in enumerate(block.operations)}
+        fused.sort(key=lambda op: order[id(op)])
+
+        body = Block([v.type for v in captures])
+        mapping = dict(zip(captures, body.arguments))
+        for op in fused + [root]:
+            body.append(clone_op(op, mapping))
+        body.append(Operation("tvm.yield", [mapping[r] for r in root.results]))
+        name = f"d{self.counter}_{root.short_name}"
+        self.counter += 1
+        dispatch = Operation("tvm.dispatch", captures, [r.type for r in root.results],
+                             {"name": name}, [Region([body])], root.location)
+        block.insert_before(root, dispatch)
+        for old, new in zip(root.results, dispatch.results):
+            old.replace_all_uses_with(new)
+        for r in root.results:
+            if r in mat:
+                mat.discard(r)
+        mat.update(dispatch.results)
+
+
+def _outside(value, op) -> bool:
+    """True when ``value`` is defined outside ``op``'s regions."""
+    node = value.owner
+    while node is not None:
+        if node is op:
+            return False
+        node = node.parent
+    return True

@@ -1,0 +1,132 @@
+"""Scheduling and memory planning for a function made of dispatches.
+
+Scheduling: a dispatch's level is one more than the deepest level of the
+dispatches it reads; dispatches of one level are independent and run
+concurrently, with one execution barrier between levels (barriers only where
+data flows).
+
+Memory: transient values share one slab per invocation.  A value occupies its
+slab range from the level that writes it to the last level that reads it;
+a later value may reuse the range only from a strictly later level, so the
+barrier between levels orders the last read before the next write.  Values
+the function returns get buffers of their own (the caller keeps them).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..ir.types import TensorType, numpy_dtype
+
+ALIGNMENT = 64
+
+
+def byte_size(t: TensorType) -> int:
+    item = numpy_dtype(t.element).itemsize
+    return max(1, t.num_elements * item) if t.num_elements else 0
+
+
+@dataclass
+class Storage:
+    kind: str            # "arg", "constant", "result", "slab"
+    index: int = 0       # arg / constant / result ordinal
+    offset: int = 0      # byte offset inside the buffer
+    size: int = 0        # byte length
+
+
+@dataclass
+class FunctionPlan:
+    levels: list = field(default_factory=list)       # [[dispatch op, ...], ...]
+    storage: dict = field(default_factory=dict)      # Value -> Storage
+    constants: list = field(default_factory=list)    # constant ops that live in rodata
+    results: list = field(default_factory=list)      # per returned value: Storage or None (copy)
+    result_sizes: list = field(default_factory=list)
+    slab_size: int = 0
+
+    @property
+    def dispatch_count(self) -> int:
+        return sum(len(level) for level in self.levels)
+
+
+def _root(value, alias_of):
+    while value in alias_of:
+        value = alias_of[value]
+    return value
+
+
+def plan_function(func) -> FunctionPlan:
+    block = func.regions[0].blocks[0]
+    ret = block.terminator
+    plan = FunctionPlan()
+    alias_of = {}
+    for i, a in enumerate(block.arguments):
+        plan.storage[a] = Storage("arg", i, 0, byte_size(a.type))
+    level_of = {}
+    for op in block.operations[:-1]:
+        if op.name == "stablehlo.constant":
+            plan.storage[op.result] = Storage("constant", len(plan.constants), 0,
+                                              byte_size(op.result.type))
+            plan.constants.append(op)
+        elif op.name == "stablehlo.reshape":
+            alias_of[op.result] = op.operands[0]
+        elif op.name == "tvm.dispatch":
+            deps = [level_of.get(_root(v, alias_of), -1) for v in op.operands]
+            level = 1 + max(deps, default=-1)
+            level_of_op = level
+            while len(plan.levels) <= level:
+                plan.levels.append([])
+            plan.levels[level].append(op)
+            for r in op.results:
+                level_of[r] = level_of_op
+        else:
+            raise AssertionError(f"unexpected top-level op {op.name} after dispatch formation")
+
+    # Returned dispatch results get their own buffers.
+    result_roots = {}
+    for v in ret.operands:
+        root = _root(v, alias_of)
+        if root in level_of and root not in result_roots:
+            result_roots[root] = len(result_roots)
+            plan.storage[root] = Storage("result", result_roots[root], 0, byte_size(root.type))
+    plan.result_sizes = [byte_size(r.type) for r in result_roots]
+
+    # Last level that reads each transient value (through aliases).
+    last_use = {}
+    for level, ops in enumerate(plan.levels):
+        for op in ops:
+            for v in op.operands:
+                root = _root(v, alias_of)
+                last_use[root] = max(last_use.get(root, -1), level)
+    live: list = []   # (offset, size, last level)
+    for level, ops in enumerate(plan.levels):
+        for op in ops:
+            for r in op.results:
+                if r in plan.storage:
+                    continue
+                size = _align(byte_size(r.type))
+                end = last_use.get(r, level)
+                offset = _first_fit([x for x in live if x[2] >= level], size)
+                live.append((offset, size, end))
+                plan.storage[r] = Storage("slab", 0, offset, byte_size(r.type))
+                plan.slab_size = max(plan.slab_size, offset + size)
+    for alias, _ in alias_of.items():
+        root = _root(alias, alias_of)
+        if root in plan.storage:
+            s = plan.storage[root]
+            plan.storage[alias] = Storage(s.kind, s.index, s.offset, s.size)
+    for v in ret.operands:
+        s = plan.storage.get(v)
+        plan.results.append(s if s is not None and s.kind == "result" else None)
+    return plan
+
+
+def _align(n: int) -> int:
+    return (n + ALIGNMENT - 1) // ALIGNMENT * ALIGNMENT
+
+
+def _first_fit(busy, size) -> int:
+    """Lowest aligned offset where [offset, offset+size) misses every busy range."""
+    candidates = sorted({0} | {off + sz for off, sz, _ in busy})
+    for c in candidates:
+        if all(c + size <= off or c >= off + sz for off, sz, _ in busy):
+            return c
+    return max((off + sz for off, sz, _ in busy), default=0)

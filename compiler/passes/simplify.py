@@ -1,0 +1,79 @@
+"""Clean-ups: dead code elimination and common subexpression elimination."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..ir.attributes import DenseElementsAttr
+from .base import Pass
+
+_EFFECTFUL = ("stablehlo.custom_call", "func.return", "stablehlo.return", "tvm.yield",
+              "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv", "stablehlo.infeed",
+              "stablehlo.rng_bit_generator")
+
+
+def _blocks(op):
+    for region in op.regions:
+        for block in region.blocks:
+            yield block
+
+
+class DeadCodeElimination(Pass):
+    name = "dce"
+
+    def run(self, module) -> None:
+        for f in module.functions:
+            for b in _blocks(f):
+                self.run_on_block(b)
+
+    def run_on_block(self, block) -> None:
+        for op in reversed(list(block.operations)):
+            for b in _blocks(op):
+                self.run_on_block(b)
+            if op.name in _EFFECTFUL or op.name.startswith("check."):
+                continue
+            if op.name == "stablehlo.custom_call":
+                continue
+            if all(not r.uses for r in op.results):
+                op.erase()
+
+
+def _attr_key(v):
+    if isinstance(v, DenseElementsAttr):
+        a = np.ascontiguousarray(v.array)
+        return ("dense", str(v.type), a.tobytes())
+    if isinstance(v, dict):
+        return tuple(sorted((k, _attr_key(x)) for k, x in v.items()))
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return repr(v)
+
+
+class CommonSubexpressionElimination(Pass):
+    """Merges identical region-free, side-effect-free ops in one block."""
+    name = "cse"
+
+    def run(self, module) -> None:
+        for f in module.functions:
+            for b in _blocks(f):
+                self.run_on_block(b)
+
+    def run_on_block(self, block) -> None:
+        seen = {}
+        for op in list(block.operations):
+            for b in _blocks(op):
+                self.run_on_block(b)
+            if op.regions or op.name in _EFFECTFUL or op.name.startswith("check.") \
+                    or not op.results:
+                continue
+            key = (op.name, tuple(id(v) for v in op.operands),
+                   tuple(str(r.type) for r in op.results),
+                   tuple(sorted((k, _attr_key(v)) for k, v in op.attributes.items())))
+            prev = seen.get(key)
+            if prev is None:
+                seen[key] = op
+                continue
+            for old, new in zip(op.results, prev.results):
+                old.replace_all_uses_with(new)
+            op.erase()

@@ -1,0 +1,84 @@
+"""The pass pipeline and backend sequence behind ``compile_str``."""
+from __future__ import annotations
+
+import sys
+
+from tensorvm.vmfb import assembler, container
+
+from .codegen import cpu
+from .codegen.kernel import build_kernel
+from .codegen.vm_host import generate_module
+from .errors import CompileError
+from .passes.base import PassPipeline
+from .passes.dispatch import FormDispatchRegions
+from .passes.inline import InlineCalls, symbol, visibility
+from .passes.memory import plan_function
+from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
+
+
+def run_pipeline(module, options):
+    from .api import CompileResult
+    from .ir.verifier import verify_module
+    verify_module(module)
+    passes = [InlineCalls(), CommonSubexpressionElimination(), DeadCodeElimination(),
+              FormDispatchRegions(), DeadCodeElimination()]
+    pipeline = _DumpingPipeline(passes, options)
+    pipeline.run(module)
+
+    functions = [f for f in module.functions if visibility(f) != "private"]
+    if not functions:
+        raise CompileError("the module has no public function to export")
+    plans, kernels, entry_of, workgroups = {}, [], {}, {}
+    for func in functions:
+        plan = plan_function(func)
+        plans[id(func)] = plan
+        for level in plan.levels:
+            for d in level:
+                entry_of[id(d)] = len(kernels)
+                kernels.append(build_kernel(d))
+    if kernels:
+        data, target, entries, counts, source = cpu.build_cpu_executable(kernels, options.cpu)
+        for d_id, k in entry_of.items():
+            workgroups[d_id] = counts[k]
+    else:
+        data, target, entries, source = b"", {}, [], ""
+    name = options.module_name or module.name or "module"
+    mdef, asm, reflections = generate_module(
+        _identifier(name), functions, plans, (cpu.cpu_format(), target, entries, data),
+        entry_of, workgroups)
+    mdef = assembler.assemble(asm, base=mdef)
+    for fdef in mdef.functions:
+        if fdef.name in reflections:
+            fdef.reflection = reflections[fdef.name]
+    stats = {
+        "dispatches": {symbol(f, "sym_name"): plans[id(f)].dispatch_count for f in functions},
+        "transient_bytes": {symbol(f, "sym_name"): plans[id(f)].slab_size for f in functions},
+        "pass_seconds": pipeline.timings,
+    }
+    if options.keep_source:
+        stats["c_source"] = source
+        stats["vm_assembly"] = asm
+    return CompileResult(container.write_module(mdef), stats)
+
+
+def _identifier(name: str) -> str:
+    out = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return out or "module"
+
+
+class _DumpingPipeline(PassPipeline):
+    """Prints the IR after the passes named in options.dump_ir_after."""
+
+    def __init__(self, passes, options):
+        super().__init__(passes, options.verify_each)
+        self.dump = set(options.dump_ir_after)
+
+    def run(self, module):
+        for p in self.passes:
+            sub = PassPipeline([p], self.verify_each)
+            sub.run(module)
+            self.timings += sub.timings
+            if "all" in self.dump or p.name in self.dump:
+                from .ir.printer import print_module
+                print(f"// -----// IR after {p.name} //----- //", file=sys.stderr)
+                print(print_module(module), file=sys.stderr)
