@@ -58,6 +58,8 @@ class HostAllocator(Allocator):
             arr = obj if isinstance(obj, np.ndarray) else np.asarray(memoryview(obj))
         except TypeError as e:
             raise HalError(f"import_host: cannot import {type(obj).__name__}: {e}") from None
+        if arr.dtype.hasobject:
+            raise HalError("import_host: arrays of Python objects have no device representation")
         if not arr.flags.c_contiguous:
             if writable:
                 raise HalError("import_host(writable=True) needs C-contiguous memory "
