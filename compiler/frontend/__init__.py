@@ -1,1 +1,4 @@
-"""compiler/frontend."""
+"""compiler/frontend: MLIR text (StableHLO) -> compiler IR."""
+from .parser import parse_module
+
+__all__ = ["parse_module"]

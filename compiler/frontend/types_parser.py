@@ -1,0 +1,148 @@
+"""Type parsing (a mixin of the parser): tensors, tuples, tokens, functions."""
+from __future__ import annotations
+
+import re
+
+from ..ir.types import (COMPLEX_TYPES, FLOAT_TYPES, INTEGER_TYPES, FunctionType,
+                        OpaqueType, ScalarType, TensorType, TokenType, TupleType)
+from ..ir import attributes as A
+
+ELEMENT_TYPES = frozenset(INTEGER_TYPES + FLOAT_TYPES + COMPLEX_TYPES + ("index",))
+_DIMS = re.compile(r"\s*((?:(?:\?|\d+)\s*x\s*)*)")
+_TYPE_START = frozenset(("tensor", "tuple", "complex", "none", "vector", "memref"))
+
+
+class TypeParserMixin:
+    """Needs ``self.tok``, ``self.lex``, ``advance``, ``expect``, ``error``."""
+
+    def at_type(self) -> bool:
+        t = self.tok
+        if t.kind == "ident":
+            return t.text in ELEMENT_TYPES or t.text in _TYPE_START
+        return t.kind == "bang" or t.text == "("
+
+    def parse_type(self):
+        t = self.tok
+        if t.kind == "ident":
+            name = t.text
+            if name == "tensor":
+                return self.parse_tensor_type()
+            if name == "tuple":
+                self.advance()
+                self.expect("<", "after 'tuple'")
+                types = []
+                if not self.accept(">"):
+                    types.append(self.parse_type())
+                    while self.accept(","):
+                        types.append(self.parse_type())
+                    self.expect(">", "to close tuple type", alt="','")
+                return TupleType(tuple(types))
+            if name in ELEMENT_TYPES or name in ("complex", "none"):
+                return ScalarType(self.parse_element_type())
+            if name in ("vector", "memref"):
+                self.advance()
+                return OpaqueType(name + self.raw_angle())
+        if t.kind == "bang":
+            return self.parse_bang_type()
+        if t.text == "(":
+            return self.parse_function_type()
+        raise self.error(f"expected a type, got '{t.text}'", t)
+
+    def parse_bang_type(self):
+        t = self.advance()
+        if t.text == "!stablehlo.token":
+            return TokenType()
+        if t.text in self.type_aliases and self.tok.text != "<":
+            return self.type_aliases[t.text]
+        if self.tok.text == "<" and self.tok.pos == t.end:
+            return OpaqueType(t.text + self.raw_angle(current_is_open=True))
+        if t.text in ("!stablehlo.token", "!chlo.token"):
+            return TokenType()
+        raise self.error(f"unknown type '{t.text}'", t)
+
+    def raw_angle(self, current_is_open=False) -> str:
+        """Consume ``<...>`` verbatim (the current token is ``<``); return it."""
+        tok = self.tok
+        if tok.text != "<":
+            raise self.error("expected '<'", tok)
+        close = self.lex.scan_angle_body(tok.end)
+        text = self.lex.text[tok.pos:close + 1]
+        self.reset(close + 1)
+        return text
+
+    def parse_element_type(self) -> str:
+        t = self.tok
+        if t.kind == "bang":
+            ty = self.parse_bang_type()
+            return str(ty)
+        if t.kind != "ident":
+            raise self.error(f"expected an element type, got '{t.text}'", t)
+        if t.text == "complex":
+            self.advance()
+            self.expect("<", "after 'complex'")
+            inner = self.tok
+            self.advance()
+            self.expect(">", "to close complex type")
+            name = f"complex<{inner.text}>"
+            if name not in ELEMENT_TYPES:
+                raise self.error(f"unknown type '{name}'", t)
+            return name
+        if t.text not in ELEMENT_TYPES and t.text != "none":
+            raise self.error(f"unknown type '{t.text}'", t)
+        self.advance()
+        return t.text
+
+    def parse_tensor_type(self) -> TensorType:
+        start = self.advance()            # 'tensor'
+        lt = self.tok
+        if lt.text != "<":
+            raise self.error("expected '<' after 'tensor'", lt)
+        m = _DIMS.match(self.lex.text, lt.end)
+        dims = m.group(1).replace(" ", "").replace("\t", "").replace("\n", "")
+        shape = tuple(None if d == "?" else int(d) for d in dims.split("x")[:-1])
+        self.reset(m.end())
+        el = self.tok
+        try:
+            element = self.parse_element_type()
+        except Exception:
+            if el.text == "*":
+                raise self.error("unranked tensors (tensor<*x...>) are not supported", el) from None
+            close = self.lex.scan_angle_body(lt.end)
+            raise self.error(f"unknown type '{self.lex.text[start.pos:close + 1]}'", el) from None
+        encoding = None
+        if self.accept(","):
+            encoding = A.OpaqueAttr(self.raw_attribute_text())
+        self.expect(">", "to close tensor type", alt="','")
+        return TensorType(shape, element, encoding)
+
+    def raw_attribute_text(self) -> str:
+        """Consume one attribute and return its source text (whitespace kept)."""
+        start = self.tok.pos
+        self.parse_attribute()
+        return self.lex.text[start:self.prev_end].strip()
+
+    def parse_function_type(self) -> FunctionType:
+        ins = self.parse_paren_types()
+        self.expect("->", "in function type")
+        return FunctionType(tuple(ins), tuple(self.parse_result_types()))
+
+    def parse_paren_types(self) -> list:
+        self.expect("(", "to start a type list")
+        types = []
+        if not self.accept(")"):
+            types.append(self.parse_type())
+            while self.accept(","):
+                types.append(self.parse_type())
+            self.expect(")", "to close the type list", alt="','")
+        return types
+
+    def parse_result_types(self) -> list:
+        """After ``->``: ``T`` or ``(T, ...)``."""
+        if self.tok.text == "(":
+            # a parenthesised list, unless it is itself a function type
+            save = self.save()
+            types = self.parse_paren_types()
+            if self.tok.text != "->":
+                return types
+            self.restore(save)
+        return [self.parse_type()]
