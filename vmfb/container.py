@@ -1,0 +1,197 @@
+"""The .vmfb container, format v1.0 (byte layout: docs/vmfb.md).
+
+    [0, 64)        fixed prefix: magic, version, file length, header
+                   offset/length/CRC-32, CRC-32 of the prefix itself
+    [64, ...)      msgpack header (module tables + section table)
+    sections       payloads (bytecode, rodata, executables), each starting
+                   at a multiple of 64 (or of the rodata's larger alignment)
+
+The reader returns every payload as a read-only memoryview into the source
+(an mmap for paths), so constants and executables are used zero-copy; the
+views keep the mmap alive.  Any defect raises VmfbError naming it.
+"""
+from __future__ import annotations
+
+import mmap
+import os
+import struct
+import zlib
+
+import msgpack
+
+from . import header as _header
+from .errors import VmfbError
+from .model import ModuleDef
+
+MAGIC = b"\x89TVMFB\r\n"
+VERSION_MAJOR = 1
+VERSION_MINOR = 0
+ALIGNMENT = 64
+PREFIX = struct.Struct("<8sHHIQQQI16sI")
+assert PREFIX.size == 64
+MAX_HEADER_BYTES = 1 << 28
+
+
+def _align(n: int, a: int) -> int:
+    return (n + a - 1) // a * a
+
+
+def _crc(data) -> int:
+    return zlib.crc32(data) & 0xFFFFFFFF
+
+
+def write_module(module: ModuleDef) -> bytes:
+    """Serialise ``module`` (VmfbError if it does not fit the schema)."""
+    payloads = []
+
+    def add_section(kind, data, alignment):
+        try:
+            view = memoryview(data).cast("B")
+        except TypeError:
+            raise VmfbError(f"{kind} data must be bytes-like, got {type(data).__name__}") from None
+        payloads.append((kind, view, alignment))
+        return len(payloads) - 1
+
+    try:
+        hdr = _header.to_header(module, add_section)
+    except (AttributeError, TypeError, ValueError) as e:
+        if isinstance(e, VmfbError):
+            raise
+        raise VmfbError(f"cannot write module: {e}") from None
+    hdr["sections"] = [{"offset": 0, "length": len(v), "crc32": _crc(v), "kind": k}
+                       for k, v, _ in payloads]
+    _header.validate(hdr)
+    # Offsets depend on the header's length and vice versa: iterate to a fixed point.
+    packed, start = b"", None
+    for _ in range(16):
+        try:
+            packed = msgpack.packb(hdr, use_bin_type=True)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise VmfbError(f"cannot write module: header not serialisable: {e}") from None
+        new_start = _align(PREFIX.size + len(packed), ALIGNMENT)
+        if new_start == start:
+            break
+        start, pos = new_start, new_start
+        for entry, (_, view, alignment) in zip(hdr["sections"], payloads):
+            pos = _align(pos, alignment)
+            entry["offset"] = pos
+            pos += len(view)
+    else:  # pragma: no cover - lengths only grow, so this converges quickly
+        raise VmfbError("cannot lay out sections")
+    total = max([s["offset"] + s["length"] for s in hdr["sections"]],
+                default=PREFIX.size + len(packed))
+    out = bytearray(total)
+    out[PREFIX.size:PREFIX.size + len(packed)] = packed
+    for entry, (_, view, _) in zip(hdr["sections"], payloads):
+        out[entry["offset"]:entry["offset"] + entry["length"]] = view
+    prefix = PREFIX.pack(MAGIC, VERSION_MAJOR, VERSION_MINOR, 0, total, PREFIX.size,
+                         len(packed), _crc(packed), bytes(16), 0)
+    out[:PREFIX.size] = prefix[:60] + struct.pack("<I", _crc(prefix[:60]))
+    return bytes(out)
+
+
+def read_module(source, verify_checksums: bool = True) -> ModuleDef:
+    """Read a module from bytes-like ``source`` or a path (mmap'd read-only).
+
+    ``verify_checksums=False`` skips the section CRCs (the prefix and header
+    CRCs are always checked: they are small and guard the parser).
+    """
+    if isinstance(source, (str, os.PathLike)):
+        view = _map_file(source)
+    elif isinstance(source, (bytes, bytearray, memoryview, mmap.mmap)):
+        view = memoryview(source)
+        if view.ndim != 1 or view.itemsize != 1:
+            view = view.cast("B")
+        view = view.toreadonly()
+    else:
+        raise TypeError(f"read_module takes bytes-like data or a path, "
+                        f"not {type(source).__name__}")
+    return _read(view, verify_checksums)
+
+
+def _map_file(path) -> memoryview:
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size == 0:
+            raise VmfbError(f"{os.fspath(path)}: file is empty (0 bytes), not a vmfb")
+        return memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
+
+
+def read_prefix(view: memoryview) -> tuple:
+    """Check and unpack the 64-byte prefix; returns (major, minor,
+    file_length, header_offset, header_length, header_crc32)."""
+    n = len(view)
+    if n < 12:
+        raise VmfbError(f"truncated: {n} bytes is shorter than the vmfb magic and version")
+    if bytes(view[:8]) != MAGIC:
+        raise VmfbError(f"bad magic {bytes(view[:8])!r}: not a vmfb file (expected {MAGIC!r})")
+    major, minor = struct.unpack_from("<HH", view, 8)
+    if major != VERSION_MAJOR:
+        raise VmfbError(f"unsupported vmfb format version {major}.{minor}; this reader "
+                        f"reads version {VERSION_MAJOR}.x")
+    if n < PREFIX.size:
+        raise VmfbError(f"truncated: {n} bytes is shorter than the {PREFIX.size}-byte prefix")
+    fields = PREFIX.unpack_from(view, 0)
+    if _crc(view[:60]) != fields[9]:
+        raise VmfbError("fixed header checksum mismatch (bytes 0-59 are damaged)")
+    _, major, minor, _, length, h_off, h_len, h_crc, _, _ = fields
+    if length != n:
+        what = "truncated" if n < length else "trailing bytes"
+        raise VmfbError(f"{what}: the header says the file is {length} bytes, got {n}")
+    if h_off < PREFIX.size or h_len > MAX_HEADER_BYTES or h_off + h_len > n:
+        raise VmfbError(f"msgpack header [{h_off}, {h_off + h_len}) lies outside the file "
+                        f"({n} bytes, header must start at or after byte {PREFIX.size})")
+    return major, minor, length, h_off, h_len, h_crc
+
+
+def _unpack_header(raw: memoryview):
+    n = len(raw)
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True,
+                                max_buffer_size=max(n, 1), max_str_len=n, max_bin_len=n,
+                                max_array_len=n, max_map_len=n, max_ext_len=0)
+    try:
+        unpacker.feed(raw)
+        obj = unpacker.unpack()
+    except Exception as e:  # msgpack raises many types (StackError, UnicodeDecodeError...)
+        raise VmfbError(f"malformed msgpack header: {type(e).__name__}: {e}") from None
+    if unpacker.tell() != n:
+        raise VmfbError(f"malformed msgpack header: {n - unpacker.tell()} bytes after the map")
+    return obj
+
+
+def _read(view: memoryview, verify: bool) -> ModuleDef:
+    _, _, length, h_off, h_len, h_crc = read_prefix(view)
+    raw = view[h_off:h_off + h_len]
+    if _crc(raw) != h_crc:
+        raise VmfbError("msgpack header checksum mismatch (the header is damaged)")
+    hdr = _header.validate(_unpack_header(raw))
+    sections = hdr["sections"]
+    # Bounds, alignment, overlap (with each other and with prefix and header).
+    required = {i: ALIGNMENT for i in range(len(sections))}
+    for r in hdr["rodata"]:
+        required[r["section"]] = max(required[r["section"]], r["alignment"])
+    spans = [(0, PREFIX.size, "the fixed prefix"), (h_off, h_off + h_len, "the msgpack header")]
+    for i, s in enumerate(sections):
+        off, ln = s["offset"], s["length"]
+        if off % required[i]:
+            raise VmfbError(f"section {i} ({s['kind']}) at offset {off} is not aligned to "
+                            f"{required[i]} bytes")
+        if off + ln > length:
+            raise VmfbError(f"section {i} ({s['kind']}) [{off}, {off + ln}) runs past the end "
+                            f"of the file ({length} bytes)")
+        if ln:
+            spans.append((off, off + ln, f"section {i} ({s['kind']})"))
+    spans.sort()
+    for (a0, a1, an), (b0, b1, bn) in zip(spans, spans[1:]):
+        if b0 < a1:
+            raise VmfbError(f"{bn} [{b0}, {b1}) overlaps {an} [{a0}, {a1})")
+    if verify:
+        for i, s in enumerate(sections):
+            if _crc(view[s["offset"]:s["offset"] + s["length"]]) != s["crc32"]:
+                raise VmfbError(f"section {i} ({s['kind']}) checksum mismatch: the data is damaged")
+
+    def section_data(index):
+        s = sections[index]
+        return view[s["offset"]:s["offset"] + s["length"]]
+
+    return _header.from_header(hdr, section_data)

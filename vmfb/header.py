@@ -1,0 +1,246 @@
+"""The msgpack header of a .vmfb: ModuleDef <-> plain dict, with an explicit
+schema check.
+
+The reader never trusts the header: every field's type and range is checked
+here, so a hostile header yields a VmfbError naming the field (never a
+TypeError, KeyError or an allocation sized by the file).  The writer runs the
+same check on what it is about to write.  Schema: docs/vmfb.md.
+"""
+from __future__ import annotations
+
+from .errors import VmfbError
+from .isa import BANKS, MAX_REGISTERS
+from .model import (EntryPoint, ExecutableDef, ExecutableVariant, FunctionDef, GlobalDef,
+                    ImportDef, ModuleDef, RodataDef, parse_signature)
+
+SECTION_KINDS = ("bytecode", "rodata", "executable")
+MAX_ALIGNMENT = 1 << 16
+MAX_COUNT = 1 << 16            # entry point bindings / push constants
+_I32 = (-(1 << 31), (1 << 31) - 1)
+_I64 = (-(1 << 63), (1 << 63) - 1)
+_U32 = (0, (1 << 32) - 1)
+_U63 = (0, (1 << 63) - 1)
+
+
+def _fail(where: str, message: str):
+    raise VmfbError(f"vmfb header: {where}: {message}")
+
+
+def _type(v, types, where, what):
+    if not isinstance(v, types) or (isinstance(v, bool) and bool not in _as_tuple(types)):
+        _fail(where, f"expected {what}, got {type(v).__name__}")
+    return v
+
+
+def _as_tuple(t):
+    return t if isinstance(t, tuple) else (t,)
+
+
+def _int(v, where, lo=_U63[0], hi=_U63[1]):
+    _type(v, int, where, "an integer")
+    if not lo <= v <= hi:
+        _fail(where, f"{v} is out of range [{lo}, {hi}]")
+    return v
+
+
+def _str(v, where):
+    return _type(v, str, where, "a string")
+
+
+def _list(v, where):
+    return _type(v, list, where, "an array")
+
+
+def _map(v, where, required=()):
+    _type(v, dict, where, "a map")
+    for k in v:
+        if not isinstance(k, str):
+            _fail(where, f"map key {k!r} is not a string")
+    for k in required:
+        if k not in v:
+            _fail(where, f"missing key '{k}'")
+    return v
+
+
+def _strs(v, where):
+    return [_str(s, f"{where}[{i}]") for i, s in enumerate(_list(v, where))]
+
+
+def _reflection(v, where):
+    if v is None:
+        return None
+    _map(v, where)
+    for key in ("args", "results"):
+        if key in v:
+            for i, a in enumerate(_list(v[key], f"{where}.{key}")):
+                w = f"{where}.{key}[{i}]"
+                _map(a, w)
+                if "name" in a:
+                    _str(a["name"], w + ".name")
+                if "dtype" in a:
+                    _str(a["dtype"], w + ".dtype")
+                if "shape" in a:
+                    for j, d in enumerate(_list(a["shape"], w + ".shape")):
+                        if d != "?":
+                            _int(d, f"{w}.shape[{j}]")
+    return v
+
+
+def _signature(v, where, variadic):
+    try:
+        parse_signature(_str(v, where), allow_variadic=variadic)
+    except VmfbError as e:
+        _fail(where, str(e))
+    return v
+
+
+def _section(v, where, sections, kind):
+    _int(v, where)
+    if v >= len(sections):
+        _fail(where, f"section index {v} out of range ({len(sections)} sections)")
+    if sections[v]["kind"] != kind:
+        _fail(where, f"section {v} is a {sections[v]['kind']!r} section, expected {kind!r}")
+    return v
+
+
+def validate(h) -> dict:
+    """Check the whole header; return it unchanged (raises VmfbError)."""
+    _map(h, "header", ("name", "version", "requirements", "functions", "imports", "globals",
+                       "rodata", "executables", "strings", "sections"))
+    _str(h["name"], "name")
+    _int(h["version"], "version", *_I64)
+    req = _map(h["requirements"], "requirements")
+    for k, v in req.items():
+        _strs(v, f"requirements.{k}")
+    sections = _list(h["sections"], "sections")
+    for i, s in enumerate(sections):
+        w = f"sections[{i}]"
+        _map(s, w, ("offset", "length", "crc32", "kind"))
+        _int(s["offset"], w + ".offset")
+        _int(s["length"], w + ".length")
+        _int(s["crc32"], w + ".crc32", *_U32)
+        _str(s["kind"], w + ".kind")
+    names = set()
+    for i, f in enumerate(_list(h["functions"], "functions")):
+        w = f"functions[{i}]"
+        _map(f, w, ("name", "signature", "registers", "code", "exported"))
+        if _str(f["name"], w + ".name") in names:
+            _fail(w + ".name", f"function name {f['name']!r} appears twice")
+        names.add(f["name"])
+        _signature(f["signature"], w + ".signature", False)
+        regs = _map(f["registers"], w + ".registers")
+        for bank, n in regs.items():
+            if bank not in BANKS:
+                _fail(w + ".registers", f"unknown bank {bank!r}")
+            _int(n, f"{w}.registers.{bank}", 0, MAX_REGISTERS)
+        _section(f["code"], w + ".code", sections, "bytecode")
+        _type(f["exported"], bool, w + ".exported", "a boolean")
+        _reflection(f.get("reflection"), w + ".reflection")
+    for i, m in enumerate(_list(h["imports"], "imports")):
+        w = f"imports[{i}]"
+        _map(m, w, ("module", "name", "signature"))
+        _str(m["module"], w + ".module")
+        _str(m["name"], w + ".name")
+        _signature(m["signature"], w + ".signature", True)
+    for i, g in enumerate(_list(h["globals"], "globals")):
+        w = f"globals[{i}]"
+        _map(g, w, ("name", "bank"))
+        _str(g["name"], w + ".name")
+        if _str(g["bank"], w + ".bank") not in BANKS:
+            _fail(w + ".bank", f"unknown bank {g['bank']!r}")
+        init = g.get("initial")
+        if init is not None:
+            if g["bank"] == "ref":
+                _fail(w + ".initial", "ref globals take no initial value")
+            elif g["bank"] in ("f32", "f64"):
+                _type(init, float, w + ".initial", "a float")
+            else:
+                _int(init, w + ".initial", *(_I32 if g["bank"] == "i32" else _I64))
+    for i, r in enumerate(_list(h["rodata"], "rodata")):
+        w = f"rodata[{i}]"
+        _map(r, w, ("name", "alignment", "section"))
+        _str(r["name"], w + ".name")
+        a = _int(r["alignment"], w + ".alignment", 1, MAX_ALIGNMENT)
+        if a & (a - 1):
+            _fail(w + ".alignment", f"{a} is not a power of two")
+        _section(r["section"], w + ".section", sections, "rodata")
+    for i, e in enumerate(_list(h["executables"], "executables")):
+        w = f"executables[{i}]"
+        _map(e, w, ("name", "variants"))
+        _str(e["name"], w + ".name")
+        for j, v in enumerate(_list(e["variants"], w + ".variants")):
+            vw = f"{w}.variants[{j}]"
+            _map(v, vw, ("format", "target", "entry_points", "section"))
+            _str(v["format"], vw + ".format")
+            t = _map(v["target"], vw + ".target")
+            if "triple" in t:
+                _str(t["triple"], vw + ".target.triple")
+            if "features" in t:
+                _strs(t["features"], vw + ".target.features")
+            for k, ep in enumerate(_list(v["entry_points"], vw + ".entry_points")):
+                ew = f"{vw}.entry_points[{k}]"
+                _map(ep, ew, ("name", "bindings", "constants"))
+                _str(ep["name"], ew + ".name")
+                _int(ep["bindings"], ew + ".bindings", 0, MAX_COUNT)
+                _int(ep["constants"], ew + ".constants", 0, MAX_COUNT)
+            _section(v["section"], vw + ".section", sections, "executable")
+    _strs(h["strings"], "strings")
+    return h
+
+
+def to_header(m: ModuleDef, add_section) -> dict:
+    """The header dict of ``m``; ``add_section(kind, data, alignment) -> index``
+    registers each payload (the caller lays sections out and fills in
+    ``sections`` afterwards)."""
+    def regs(f):
+        return {b: int(f.registers.get(b, 0)) for b in BANKS}
+
+    def initial(g):
+        if g.initial is None:
+            return None
+        return float(g.initial) if g.bank in ("f32", "f64") else g.initial
+
+    return {
+        "name": m.name,
+        "version": m.version,
+        "requirements": {k: list(v) for k, v in (m.requirements or {}).items()},
+        "functions": [{"name": f.name, "signature": f.signature, "registers": regs(f),
+                       "code": add_section("bytecode", f.code, 64), "exported": bool(f.exported),
+                       "reflection": f.reflection} for f in m.functions],
+        "imports": [{"module": i.module, "name": i.name, "signature": i.signature}
+                    for i in m.imports],
+        "globals": [{"name": g.name, "bank": g.bank, "initial": initial(g)} for g in m.globals],
+        "rodata": [{"name": r.name, "alignment": r.alignment,
+                    "section": add_section("rodata", r.data, max(64, r.alignment))}
+                   for r in m.rodata],
+        "executables": [{"name": e.name, "variants": [
+            {"format": v.format, "target": dict(v.target or {}),
+             "entry_points": [{"name": ep.name, "bindings": ep.bindings,
+                               "constants": ep.constants} for ep in v.entry_points],
+             "section": add_section("executable", v.data, 64)} for v in e.variants]}
+            for e in m.executables],
+        "strings": list(m.strings),
+        "sections": [],
+    }
+
+
+def from_header(h: dict, section_data) -> ModuleDef:
+    """ModuleDef from a validated header; ``section_data(index)`` returns the
+    payload view of a section."""
+    return ModuleDef(
+        name=h["name"], version=h["version"], requirements=h["requirements"],
+        functions=[FunctionDef(f["name"], f["signature"],
+                               {b: f["registers"].get(b, 0) for b in BANKS},
+                               section_data(f["code"]), f["exported"], f.get("reflection"))
+                   for f in h["functions"]],
+        imports=[ImportDef(i["module"], i["name"], i["signature"]) for i in h["imports"]],
+        globals=[GlobalDef(g["name"], g["bank"], g.get("initial")) for g in h["globals"]],
+        rodata=[RodataDef(r["name"], section_data(r["section"]), r["alignment"])
+                for r in h["rodata"]],
+        executables=[ExecutableDef(e["name"], [
+            ExecutableVariant(v["format"], v["target"],
+                              [EntryPoint(ep["name"], ep["bindings"], ep["constants"])
+                               for ep in v["entry_points"]], section_data(v["section"]))
+            for v in e["variants"]]) for e in h["executables"]],
+        strings=h["strings"],
+    )
