@@ -43,10 +43,11 @@ def _remaining(deadline):
 class Semaphore:
     """Timeline semaphore with a 64-bit payload and a sticky failure state."""
 
-    __slots__ = ("_cond", "_value", "_failure", "_callbacks", "__weakref__")
+    __slots__ = ("_lock", "_cond", "_value", "_failure", "_callbacks", "__weakref__")
 
     def __init__(self, initial: int = 0):
-        self._cond = threading.Condition(threading.Lock())
+        self._lock = threading.Lock()
+        self._cond = None             # created by the first blocking wait
         self._value = _check_payload(initial)
         self._failure = None
         self._callbacks = []          # [(value, fn)], fn(exc_or_None)
@@ -69,16 +70,17 @@ class Semaphore:
     def signal(self, value: int) -> None:
         """Advance the payload to ``value`` (no-op once failed)."""
         _check_payload(value)
-        with self._cond:
+        with self._lock:
             if self._failure is not None:
                 return
             if value < self._value:
                 raise HalError(f"semaphore payload must not decrease: {self._value} -> {value}")
             self._value = value
-            ready = [fn for v, fn in self._callbacks if v <= value]
+            ready = [fn for v, fn in self._callbacks if v <= value] if self._callbacks else ()
             if ready:
                 self._callbacks = [(v, fn) for v, fn in self._callbacks if v > value]
-            self._cond.notify_all()
+            if self._cond is not None:
+                self._cond.notify_all()
         for fn in ready:
             fn(None)
 
@@ -86,13 +88,14 @@ class Semaphore:
         """Put the semaphore in the failure state; the first failure wins."""
         if not isinstance(exc, BaseException):
             exc = HalError(str(exc))
-        with self._cond:
+        with self._lock:
             if self._failure is not None:
                 return
             self._failure = exc
             ready = [fn for _, fn in self._callbacks]
             self._callbacks = []
-            self._cond.notify_all()
+            if self._cond is not None:
+                self._cond.notify_all()
         for fn in ready:
             fn(exc)
 
@@ -102,13 +105,15 @@ class Semaphore:
         Raises HalTimeoutError after ``timeout_s`` seconds (None: no limit) and
         HalError with the original message if the semaphore failed."""
         deadline = _deadline(timeout_s)
-        with self._cond:
+        with self._lock:
             while self._value < value and self._failure is None:
                 left = _remaining(deadline)
                 if left == 0.0:
                     raise HalTimeoutError(
                         f"timed out after {timeout_s}s waiting for semaphore to reach "
                         f"{value} (at {self._value})")
+                if self._cond is None:
+                    self._cond = threading.Condition(self._lock)
                 self._cond.wait(left)
             if self._failure is not None:
                 raise rethrow(self._failure)
@@ -117,7 +122,7 @@ class Semaphore:
         """Call ``fn(None)`` once the payload reaches value, or ``fn(exc)`` on
         failure; immediately (on this thread) if already settled.  Returns a
         cancel function."""
-        with self._cond:
+        with self._lock:
             settled = self._failure is not None or self._value >= value
             if not settled:
                 entry = (value, fn)
@@ -127,7 +132,7 @@ class Semaphore:
             return _noop
 
         def cancel():
-            with self._cond:
+            with self._lock:
                 try:
                     self._callbacks.remove(entry)
                 except ValueError:

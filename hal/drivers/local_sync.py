@@ -48,6 +48,9 @@ class LocalSyncDevice(CpuDevice):
             finally:
                 with self._lock:
                     self._pumping = False
+                    more = bool(self._pending)
+            if not more:
+                return
         self._pump()
 
     def _pump(self, _exc=None) -> None:
