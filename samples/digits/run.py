@@ -22,6 +22,14 @@ TOLERANCE_PP = 1.0  # percentage points
 
 
 def main(argv=None) -> int:
+    try:
+        return run(argv)
+    except Exception as e:  # tensorvm raises typed errors with actionable messages
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
+
+
+def run(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default="local-task", help="runtime device (default: local-task)")
     ap.add_argument("--target", default="cpu", help="compiler target (default: cpu)")

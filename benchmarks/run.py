@@ -1,0 +1,474 @@
+"""Side-by-side benchmark: tensorvm vs IREE vs JAX vs numpy on the same StableHLO.
+
+    python benchmarks/run.py [--time-per-cell S] [--only add4,mlp_b1,...] [--json out.json]
+
+Workloads (the .mlir text every compiler gets is the committed fixture):
+  add4        tests/models/add4.mlir            4-element f32 add: per-call overhead
+  mlp_b1      samples/digits/digits_mlp_b1.mlir digits MLP 64-64-32-10, one image
+  mlp_test    samples/digits/digits_mlp_test.mlir  the same, the 450-image test split
+  matmul512   tests/models/matmul512.mlir       512x512x512 f32 dot (GFLOP/s)
+
+Engines: tensorvm (local-sync, local-task), IREE (llvm-cpu, target-cpu=host;
+local-sync, local-task), JAX jit on CPU, numpy. One timed call is
+`numpy inputs -> call -> numpy results` (np.asarray on every result), so each
+engine pays its own argument import and result read-back, as a user does.
+Each cell: warm-up calls, then timed calls until the cell's time budget is
+spent (at least --min-reps), median reported. Each engine's result is checked
+against numpy before timing; a wrong result is reported, not timed.
+
+An engine that fails to import, compile or run shows `n/a` with the error in
+the notes below the tables; the other columns still run. The headline is the
+ratio table (engine time / tensorvm time, best tensorvm driver): on shared
+machines absolute times are noise, ratios much less so.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import json
+import os
+import pathlib
+import platform
+import re
+import signal
+import statistics
+import sys
+import time
+import traceback
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+MODELS = ROOT / "tests" / "models"
+DIGITS = ROOT / "samples" / "digits"
+PREPARE_TIMEOUT_S = 120  # per engine per workload: compile + load + first call
+
+
+# ----------------------------------------------------------------- workloads
+
+
+def parse_constants(text: str) -> list[np.ndarray]:
+    """The non-scalar `stablehlo.constant` values in MLIR text, in textual order.
+
+    Handles the two forms JAX prints: hex blobs (`dense<"0x...">`, raw
+    little-endian bytes) and literal lists. Only f32 is needed here.
+    """
+    out = []
+    pattern = r'stablehlo\.constant dense<(.*?)> : tensor<((?:\d+x)+)f32>'
+    for body, dims in re.findall(pattern, text):
+        shape = tuple(int(d) for d in dims.rstrip("x").split("x"))
+        if body.startswith('"0x'):
+            arr = np.frombuffer(bytes.fromhex(body[3:-1]), dtype="<f4")
+        else:
+            arr = np.asarray(ast.literal_eval(body), dtype=np.float32)
+        if arr.size == 1:  # splat
+            arr = np.full(shape, arr.reshape(()), np.float32)
+        out.append(arr.astype(np.float32).reshape(shape))
+    return out
+
+
+def mlp_reference(text: str):
+    """numpy and JAX functions computing the digits MLP with the weights in `text`."""
+    consts = parse_constants(text)
+    if len(consts) != 6:
+        raise ValueError(f"expected 6 weight constants in the MLP text, found {len(consts)}")
+    layers = list(zip(consts[0::2], consts[1::2]))
+
+    def np_fn(x):
+        for w, b in layers[:-1]:
+            x = np.maximum(x @ w + b, np.float32(0))
+        w, b = layers[-1]
+        return x @ w + b
+
+    def jax_fn(x):
+        import jax.numpy as jnp
+        for w, b in layers[:-1]:
+            x = jnp.maximum(x @ w + b, 0.0)
+        w, b = layers[-1]
+        return x @ w + b
+
+    return np_fn, jax_fn
+
+
+def load_workloads() -> dict[str, dict]:
+    w = {}
+    with np.load(MODELS / "add4.npz") as z:
+        add_in = [z["arg0"], z["arg1"]]
+    w["add4"] = dict(text=(MODELS / "add4.mlir").read_text(), inputs=add_in,
+                     np_fn=np.add, jax_fn=lambda x, y: x + y, flops=4)
+    with np.load(DIGITS / "test_set.npz") as z:
+        x_test = z["x"]
+    for name, fname, x in [("mlp_b1", "digits_mlp_b1.mlir", x_test[:1]),
+                           ("mlp_test", "digits_mlp_test.mlir", x_test)]:
+        text = (DIGITS / fname).read_text()
+        np_fn, jax_fn = mlp_reference(text)
+        flops = 2 * len(x) * (64 * 64 + 64 * 32 + 32 * 10)
+        w[name] = dict(text=text, inputs=[x], np_fn=np_fn, jax_fn=jax_fn, flops=flops)
+    with np.load(MODELS / "matmul512.npz") as z:
+        mm_in = [z["arg0"], z["arg1"]]
+    w["matmul512"] = dict(text=(MODELS / "matmul512.mlir").read_text(), inputs=mm_in,
+                          np_fn=np.matmul, jax_fn=lambda x, y: x @ y, flops=2 * 512 ** 3,
+                          gflops=True)
+    return w
+
+
+# ----------------------------------------------------------------- engines
+# An engine is (name, prepare) where prepare(workload) -> a callable taking the
+# numpy inputs and returning the raw result. Engine-level failures (import)
+# raise from the factory and mark the whole column n/a.
+
+
+def to_host(result) -> list[np.ndarray]:
+    if isinstance(result, (tuple, list)):
+        return [np.asarray(r) for r in result]
+    return [np.asarray(result)]
+
+
+def tensorvm_engines():
+    from tensorvm import compiler, runtime  # noqa: F401  (fails cleanly if missing)
+
+    cache: dict[int, bytes] = {}
+
+    def make(device):
+        def prepare(wl, info):
+            key = id(wl["text"])
+            if key not in cache:
+                t0 = time.perf_counter()
+                cache[key] = compiler.compile_str(wl["text"], targets=["cpu"])
+                info["compile_s"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            module = runtime.load_module(cache[key], device=device)
+            info["load_s"] = time.perf_counter() - t0
+            return module.main
+        return prepare
+
+    return [("tensorvm sync", make("local-sync")), ("tensorvm task", make("local-task"))]
+
+
+def iree_engines():
+    import iree.compiler as ireec
+    import iree.runtime as ireert
+
+    cache: dict[int, bytes] = {}
+
+    def make(driver):
+        def prepare(wl, info):
+            key = id(wl["text"])
+            if key not in cache:
+                t0 = time.perf_counter()
+                cache[key] = ireec.compile_str(
+                    wl["text"], target_backends=["llvm-cpu"],
+                    extra_args=["--iree-llvmcpu-target-cpu=host"])
+                info["compile_s"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            module = ireert.load_vm_flatbuffer(cache[key], driver=driver)
+            info["load_s"] = time.perf_counter() - t0
+            return module.main
+        return prepare
+
+    return [("IREE sync", make("local-sync")), ("IREE task", make("local-task"))]
+
+
+def jax_engines():
+    import jax
+
+    jax.config.update("jax_platforms", "cpu")
+
+    def prepare(wl, info):
+        fn = jax.jit(wl["jax_fn"])
+        t0 = time.perf_counter()
+        to_host(fn(*wl["inputs"]))  # jit traces and compiles on the first call
+        info["compile_s"] = time.perf_counter() - t0
+        return fn
+
+    return [("JAX", prepare)]
+
+
+def numpy_engines():
+    engines = [("numpy", lambda wl, info: wl["np_fn"])]
+    try:  # comes with scikit-learn; BLAS threads are a large effect on small shared machines
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return engines
+
+    def prepare_1t(wl, info):
+        info["around"] = lambda: threadpool_limits(limits=1, user_api="blas")
+        return wl["np_fn"]
+    return engines + [("numpy 1T", prepare_1t)]
+
+
+ENGINE_GROUPS = [("tensorvm", tensorvm_engines, ["tensorvm sync", "tensorvm task"]),
+                 ("IREE", iree_engines, ["IREE sync", "IREE task"]),
+                 ("JAX", jax_engines, ["JAX"]),
+                 ("numpy", numpy_engines, ["numpy", "numpy 1T"])]
+
+
+# ----------------------------------------------------------------- timing
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(seconds: int):
+    if not hasattr(signal, "SIGALRM"):
+        return lambda: None
+
+    def handler(signum, frame):
+        raise Timeout(f"no result within {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.alarm(seconds)
+
+    def cancel():
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return cancel
+
+
+def short_error(e: BaseException) -> str:
+    lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()]
+    msg = f"{type(e).__name__}: {lines[0] if lines else ''}"
+    return msg if len(msg) <= 160 else msg[:157] + "..."
+
+
+def check(got: list[np.ndarray], want: list[np.ndarray]) -> str | None:
+    if len(got) != len(want):
+        return f"{len(got)} results, expected {len(want)}"
+    for g, w in zip(got, want):
+        if g.shape != w.shape:
+            return f"shape {g.shape}, expected {w.shape}"
+        if not np.allclose(g, w, rtol=1e-4, atol=1e-4):
+            return f"wrong values (max abs err {np.max(np.abs(g - w)):.3g})"
+    return None
+
+
+def sample(fn, inputs, budget_s: float, min_reps: int, warmup: int, info: dict) -> list[float]:
+    """Per-call times of `fn` for about `budget_s` seconds (at least `min_reps` calls)."""
+    with info.get("around", contextlib.nullcontext)():
+        for _ in range(warmup):
+            to_host(fn(*inputs))
+        times = []
+        deadline = time.perf_counter() + budget_s
+        while len(times) < min_reps or time.perf_counter() < deadline:
+            t0 = time.perf_counter()
+            to_host(fn(*inputs))
+            times.append(time.perf_counter() - t0)
+            if len(times) >= 100_000:
+                break
+    return times
+
+
+def prepare_cell(prepare, wl) -> tuple:
+    """Compile/load through `prepare`, make the first call, check it against numpy."""
+    cancel = _alarm(PREPARE_TIMEOUT_S)
+    info: dict = {}
+    try:
+        fn = prepare(wl, info)
+        with info.get("around", contextlib.nullcontext)():
+            t0 = time.perf_counter()
+            got = to_host(fn(*wl["inputs"]))
+            info["first_call_s"] = time.perf_counter() - t0
+    finally:
+        cancel()
+    bad = check(got, wl["expected"])
+    if bad:
+        raise ValueError(f"WRONG RESULT: {bad}")
+    return fn, info
+
+
+def run_workload(wl, prepares: dict, args) -> dict:
+    """Prepare every engine, then time them in interleaved rounds so that load
+    changes on a shared machine hit all engines alike."""
+    results, ready = {}, {}
+    for e, prepare in prepares.items():
+        try:
+            ready[e] = prepare_cell(prepare, wl)
+        except (Exception, Timeout) as err:
+            results[e] = {"error": short_error(err)}
+            if args.verbose:
+                traceback.print_exc()
+    times: dict[str, list[float]] = {e: [] for e in ready}
+    per_round = args.time_per_cell / args.rounds
+    reps = -(-args.min_reps // args.rounds)
+    for rnd in range(args.rounds):
+        for e, (fn, info) in ready.items():
+            try:
+                times[e] += sample(fn, wl["inputs"], per_round, reps, args.warmup if rnd == 0 else 1, info)
+            except Exception as err:  # noqa: BLE001  a failure while timing
+                results[e] = {"error": short_error(err)}
+    for e, (fn, info) in ready.items():
+        if e in results:
+            continue
+        ts = times[e]
+        results[e] = {"median_s": statistics.median(ts), "min_s": min(ts), "reps": len(ts),
+                      **{k: v for k, v in info.items() if k.endswith("_s")}}
+    return results
+
+
+# ----------------------------------------------------------------- report
+
+
+def fmt_time(s: float) -> str:
+    if s < 1e-3:
+        return f"{s * 1e6:.1f} us"
+    if s < 1:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s:.2f} s"
+
+
+def print_table(title, header, rows, first_width=12):
+    widths = [max(first_width, *(len(r[0]) for r in rows))]
+    widths += [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header[1:], 1)]
+    print(f"\n{title}")
+    print("  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(header, widths))))
+    for r in rows:
+        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+
+
+def report(results, workloads, engines, notes):
+    header = ["workload"] + engines
+    # absolute medians
+    rows = []
+    for wname, wl in workloads.items():
+        row = [wname]
+        for e in engines:
+            r = results[wname].get(e, {})
+            if "median_s" in r:
+                cell = fmt_time(r["median_s"])
+                if wl.get("gflops"):
+                    cell += f" ({wl['flops'] / r['median_s'] / 1e9:.1f} GF/s)"
+                row.append(cell)
+            else:
+                row.append("n/a")
+        rows.append(row)
+    print_table("median time per call (numpy in -> numpy out)", header, rows)
+
+    # ratios vs tensorvm (best of its drivers), else vs numpy
+    rows, base_names = [], set()
+    for wname in workloads:
+        res = results[wname]
+        tvm = [res[e]["median_s"] for e in engines if e.startswith("tensorvm") and "median_s" in res.get(e, {})]
+        if tvm:
+            base, base_name = min(tvm), "tensorvm (best driver)"
+        elif "median_s" in res.get("numpy 1T", res.get("numpy", {})):
+            # single-threaded BLAS: multi-threaded BLAS on a busy 2-CPU machine is bimodal
+            key = "numpy 1T" if "numpy 1T" in res else "numpy"
+            base, base_name = res[key]["median_s"], f"{key} (tensorvm n/a)"
+        else:
+            base, base_name = None, "-"
+        base_names.add(base_name)
+        row = [wname]
+        for e in engines:
+            r = res.get(e, {})
+            row.append(f"{r['median_s'] / base:.2f}x" if base and "median_s" in r else "n/a")
+        rows.append(row)
+    print_table(f"RATIO engine time / {' or '.join(sorted(base_names))}  "
+                f"(>1: slower than the baseline)", header, rows)
+
+    # one-off costs
+    rows = []
+    for wname in workloads:
+        row = [wname]
+        for e in engines:
+            r = results[wname].get(e, {})
+            if "first_call_s" not in r:
+                row.append("n/a")
+                continue
+            row.append(" / ".join(fmt_time(r[k]) if k in r else "-"
+                                  for k in ("compile_s", "load_s", "first_call_s")))
+        rows.append(row)
+    print_table("one-off costs: compile / load / first call  (compile is shared by a group's "
+                "drivers; JAX's is its first jit call)", header, rows)
+
+    if notes:
+        print("\nnotes:")
+        for n in notes:
+            print(f"  {n}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--time-per-cell", type=float, default=1.5, metavar="S",
+                    help="timing budget per engine per workload (default 1.5 s)")
+    ap.add_argument("--min-reps", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds per workload")
+    ap.add_argument("--only", default="", help="comma-separated workloads to run")
+    ap.add_argument("--engines", default="", help="comma-separated engine groups: tensorvm,IREE,JAX,numpy")
+    ap.add_argument("--json", metavar="PATH", help="also write the raw results as JSON")
+    ap.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
+    args = ap.parse_args(argv)
+
+    t_start = time.perf_counter()
+    workloads = load_workloads()
+    if args.only:
+        keep = args.only.split(",")
+        unknown = set(keep) - set(workloads)
+        if unknown:
+            ap.error(f"unknown workloads {sorted(unknown)}; have {list(workloads)}")
+        workloads = {k: v for k, v in workloads.items() if k in keep}
+    for wl in workloads.values():
+        wl["expected"] = to_host(wl["np_fn"](*wl["inputs"]))
+
+    print(f"tensorvm benchmarks: python {platform.python_version()}, numpy {np.__version__}, "
+          f"{os.cpu_count()} CPUs, {platform.machine()}")
+    groups = [g for g in ENGINE_GROUPS
+              if not args.engines or g[0].lower() in args.engines.lower().split(",")]
+    engines, prepares, notes = [], {}, []
+    for gname, factory, names in groups:
+        engines += names
+        try:
+            for name, prep in factory():
+                prepares[name] = prep
+        except Exception as e:  # a missing package marks the whole group n/a
+            notes.append(f"{gname}: n/a: {short_error(e)}")
+            if args.verbose:
+                traceback.print_exc()
+    versions = []
+    for mod, label in [("jax", "jax"), ("iree.compiler.version", "iree")]:
+        try:
+            m = __import__(mod, fromlist=["_"])
+            versions.append(f"{label} {getattr(m, '__version__', None) or getattr(m, 'VERSION', '?')}")
+        except Exception:
+            pass
+    if versions:
+        print("versions: " + ", ".join(versions))
+
+    results: dict[str, dict] = {}
+    for wname, wl in workloads.items():
+        results[wname] = run_workload(wl, {e: prepares[e] for e in engines if e in prepares}, args)
+        for e in engines:
+            r = results[wname].get(e)
+            if r is None:
+                continue
+            status = fmt_time(r["median_s"]) if "median_s" in r else r["error"]
+            print(f"  {wname:<10} {e:<14} {status}", flush=True)
+            if "error" in r:
+                notes.append(f"{wname} / {e}: n/a: {r['error']}")
+
+    report(results, workloads, engines, dedupe(notes))
+    try:
+        import resource
+        peak = f", process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB (all engines)"
+    except ImportError:
+        peak = ""
+    print(f"\ntotal {time.perf_counter() - t_start:.1f} s{peak}")
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(
+            {"cpus": os.cpu_count(), "results": results, "notes": notes}, indent=1) + "\n")
+    return 0
+
+
+def dedupe(notes: list[str]) -> list[str]:
+    """Collapse identical errors repeated across workloads into one line."""
+    by_msg: dict[str, list[str]] = {}
+    for n in notes:
+        head, _, msg = n.partition(": n/a: ")
+        by_msg.setdefault(msg, []).append(head)
+    return [f"n/a: {msg}  [{', '.join(heads)}]" for msg, heads in by_msg.items()]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
