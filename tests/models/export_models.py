@@ -164,7 +164,6 @@ def build_cnn_conv():
 
 def build_multi_result():
     import jax.numpy as jnp
-    from jax import lax
 
     def f(x, i):
         a = jnp.tanh(x) * 2.0 + i.astype(jnp.float32)[None, :]           # f32 [4,8]
