@@ -36,10 +36,12 @@ class Buffer:
     """A byte range of memory.  ``byte_length`` and ``memory_type`` are fixed;
     ``writable`` is False for imports of read-only host memory."""
 
-    __slots__ = ("_storage", "byte_length", "memory_type", "writable", "allocator", "__weakref__")
+    __slots__ = ("_storage", "_address", "byte_length", "memory_type", "writable", "allocator",
+                 "__weakref__")
 
     def __init__(self, storage: np.ndarray, memory_type=HOST_MEMORY, writable=True, allocator=None):
         self._storage = storage
+        self._address = None
         self.byte_length = int(storage.nbytes)
         self.memory_type = MemoryType(memory_type)
         self.writable = bool(writable)
@@ -57,7 +59,11 @@ class Buffer:
     @property
     def address(self) -> int:
         """Host address of byte 0 (for native kernels)."""
-        return self.storage.ctypes.data
+        if self._address is None:
+            self._address = self.storage.ctypes.data
+        elif self._storage is None:
+            self.storage  # raises: released
+        return self._address
 
     def release(self) -> None:
         """Drop the storage; memory is freed once no recorded command uses it."""

@@ -19,6 +19,11 @@ from ..errors import HalError
 from ..loaders.cpu_c import ffi
 
 _PATTERN_DTYPES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_UINTPTR_ARRAY = ffi.typeof("uintptr_t[]")
+_U64_ARRAY = ffi.typeof("uint64_t[]")
+_U32_ARRAY = ffi.typeof("uint32_t[]")
+_STATE_PTR = ffi.typeof("tvm_dispatch_state_t*")
+_BINDINGS_PTR = ffi.typeof("void* const*")
 
 
 class DispatchPacket:
@@ -36,23 +41,13 @@ class DispatchPacket:
         if self.total > 0xFFFFFFFF:
             raise HalError(f"dispatch of '{exe.name}' has {self.total} workgroups; "
                            "at most 2**32-1 fit the ABI's uint32 range")
-        n = len(cmd.bindings)
-        ptrs = ffi.new("void*[]", max(n, 1))
-        lens = ffi.new("uint64_t[]", max(n, 1))
-        storages = []
-        for i, (buf, off, ln) in enumerate(cmd.bindings):
-            storage = buf.storage
-            storages.append(storage)
-            ptrs[i] = ffi.cast("void*", storage.ctypes.data + off)
-            lens[i] = ln
-        consts = ffi.new("uint32_t[]", list(cmd.constants) or [0])
-        state = ffi.new("tvm_dispatch_state_t*")
-        state.bindings = ptrs
-        state.binding_lengths = lens
-        state.constants = consts
-        state.workgroup_count = [wx, wy, wz]
+        storages = [buf.storage for buf, _, _ in cmd.bindings]
+        addrs = ffi.new(_UINTPTR_ARRAY, [buf.address + off for buf, off, _ in cmd.bindings] or [0])
+        lens = ffi.new(_U64_ARRAY, [ln for _, _, ln in cmd.bindings] or [0])
+        consts = ffi.new(_U32_ARRAY, cmd.constants or [0])
+        state = ffi.new(_STATE_PTR, [ffi.cast(_BINDINGS_PTR, addrs), lens, consts, [wx, wy, wz]])
         self.state = state
-        self._keep = (ptrs, lens, consts, storages, exe)
+        self._keep = (addrs, lens, consts, storages, exe)
 
     def error(self, rc: int) -> HalError:
         name = self.executable.entry_points[self.entry]
