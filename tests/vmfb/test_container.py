@@ -292,3 +292,13 @@ def test_writer_rejects_bad_modules():
     m.rodata[0].data = "not bytes"
     with pytest.raises(VmfbError, match="bytes-like"):
         write_module(m)
+
+
+def test_docs_worked_example_matches_writer():
+    """docs/vmfb.md section 8 shows the exact bytes of an empty module."""
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "vmfb.md").read_text()
+    example = doc.split("## 8. Worked example")[1].split("```")[1]
+    hexed = "".join(line[6:54] for line in example.strip().splitlines())
+    assert bytes.fromhex(hexed) == write_module(ModuleDef("m"))
+    assert zlib.crc32(b"123456789") == 0xCBF43926
