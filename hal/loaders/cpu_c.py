@@ -112,7 +112,8 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
     if entry_points:
         lib_ffi.cdef("".join(f"int {e}(const tvm_dispatch_state_t*, uint32_t, uint32_t);\n"
                              for e in entry_points))
-    fd = os.memfd_create(f"tensorvm-{name}"[:200], os.MFD_CLOEXEC)
+    fd = os.memfd_create("tensorvm-" + re.sub(r"[^A-Za-z0-9_.-]", "_", str(name))[:200],
+                         os.MFD_CLOEXEC)
     try:
         view = memoryview(data).cast("B")
         written = 0

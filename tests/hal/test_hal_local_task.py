@@ -95,3 +95,26 @@ def test_uri_parsing_and_close():
         f.wait(5)
     with pytest.raises(hal.HalError, match="closed"):
         d.queue_execute(None, None, [cb])
+
+
+def test_concurrent_segment_then_barrier(dev4):
+    exe = _load(dev4)
+    n, per = 4096, 32
+    x = np.arange(n, dtype=np.float32)
+    xin = dev4.allocator.import_host(x)
+    outs = [dev4.allocator.allocate(n * 4) for _ in range(3)]
+    final = dev4.allocator.allocate(n * 4)
+    cb = dev4.create_command_buffer()
+    for o in outs:                     # one segment: three independent dispatches + a fill
+        cb.dispatch(exe, exe.entry_ordinal("scale"), (n // per, 1, 1), [n, per],
+                    [(xin, 0, None), (o, 0, None)])
+    cb.fill(final, 0, n * 4, b"\xff")
+    cb.execution_barrier()
+    cb.copy(outs[2], 0, final, 0, n * 4)
+    cb.finalize()
+    for _ in range(3):
+        f = dev4.create_fence()
+        dev4.queue_execute(None, f, [cb])
+        f.wait(5)
+        for o in outs + [final]:
+            np.testing.assert_array_equal(np.frombuffer(o.read(), np.float32), x * 2 + 1)

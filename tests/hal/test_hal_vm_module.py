@@ -170,3 +170,13 @@ def test_executable_load_and_dispatch(vm):
 
     with pytest.raises(hal.HalError, match=r"carries \['cuda-ptx'\].*takes \['cpu-c-"):
         vm("executable.load", dev, ExecutableDef("gpu_only", exe_def.variants[:1]))
+
+
+def test_state_from_uri_and_missing_device():
+    mod = HalModule()
+    state = mod.create_state(_Context("local-sync"))
+    dev = mod.functions()["device.get"][1](state)
+    assert isinstance(dev, hal.Device)
+    dev.close()
+    with pytest.raises(hal.HalError, match="no HAL device"):
+        mod.functions()["device.get"][1](mod.create_state(_Context(None)))
