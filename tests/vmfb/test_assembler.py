@@ -1,4 +1,6 @@
 """Text assembly: the syntax of docs/internals.md 3., round trips, and errors."""
+import random
+
 import pytest
 
 from tensorvm.vmfb.assembler import AssemblyError, assemble, disassemble_module
@@ -151,6 +153,8 @@ func @"my fn$async"() -> () {
     ("func @f() -> () {\n  ret", "no closing", 1, 6),
     ("global @g : ref = 1", "take no initial value", 1, 19),
     ("global @g : i32\nglobal @g : i32", "already defined", 2, 8),
+    ("global @g : i32 = 2147483648", "does not fit in i32", 1, 19),
+    ("rodata @r = hex\"00\" align 3", "power of two", 1, 27),
     ("rodata @r = hex\"123\"", "even number", 1, 13),
     ("string \"unterminated", "bad string literal", 1, 8),
     ("import @nodot(i) -> ()", "@module.function", 1, 8),
@@ -173,3 +177,25 @@ def test_errors_name_line_and_column(text, message, line, column):
     assert (e.value.line, e.value.column) == (line, column), str(e.value)
     if line is not None:
         assert str(e.value).startswith(f"line {line}:{column}: ")
+
+
+def test_mutated_text_raises_only_assembly_errors():
+    rng = random.Random(5)
+    alphabet = list("%@#[](){},=:*;\"-0123456789abcxyzIiFfr. \n") + \
+        ["->", 'hex"', "nan(", "call ", "ret", "%i0", "#99"]
+    texts = [DEMO, disassemble_module(assemble(DEMO, base=_base()))]
+    for _ in range(1500):
+        t = list(rng.choice(texts))
+        for _ in range(rng.randrange(1, 4)):
+            i = rng.randrange(len(t))
+            r = rng.random()
+            if r < .4:
+                t[i] = rng.choice(alphabet)
+            elif r < .7:
+                del t[i]
+            else:
+                t.insert(i, rng.choice(alphabet))
+        try:
+            assemble("".join(t), base=_base())
+        except AssemblyError:
+            pass
