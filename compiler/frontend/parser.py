@@ -121,6 +121,9 @@ class Parser(OpFormsMixin, AttrParserMixin):
             op = self.parse_operation()
             if module is not None:
                 raise self.error("operation after the module", t)
+            if op.name == "builtin.module" and not loose.body.operations:
+                module = self._module_from_generic(op)
+                continue
             loose.body.append(op)
         if module is None:
             module = loose
@@ -140,6 +143,16 @@ class Parser(OpFormsMixin, AttrParserMixin):
         elif not self.lex.skipped_loc:          # '#loc = loc(...)' is dropped
             self.attr_aliases[t.text] = self.parse_attribute()
         return True
+
+    @staticmethod
+    def _module_from_generic(op) -> Module:
+        attrs = dict(op.attributes)
+        name = attrs.pop("sym_name", None)
+        module = Module(name.value if name is not None else None, attrs, op.location)
+        if op.regions and op.regions[0].blocks:
+            for inner in list(op.regions[0].blocks[0].operations):
+                module.body.append(inner)
+        return module
 
     def parse_module_op(self) -> Module:
         t = self.advance()
