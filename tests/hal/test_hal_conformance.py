@@ -152,7 +152,7 @@ def test_semaphore_timeline(device):
     t0 = time.monotonic()
     with pytest.raises(HalTimeoutError):
         device.create_semaphore(0).wait(1, 0.05)
-    assert time.monotonic() - t0 < 1.0
+    assert time.monotonic() - t0 < 3.0
 
 
 def test_semaphore_wakes_waiters_across_threads(device):
@@ -255,7 +255,7 @@ def test_fence_wait_times_out(device):
     t0 = time.monotonic()
     with pytest.raises(HalTimeoutError):
         out.wait(0.05)
-    assert time.monotonic() - t0 < 1.0
+    assert time.monotonic() - t0 < 3.0
     gate.signal()
     out.wait(T)
 
