@@ -73,7 +73,7 @@ def test_submission_returns_immediately():
         f = d.create_fence()
         t0 = time.monotonic()
         d.queue_execute(None, f, [cb])
-        assert time.monotonic() - t0 < 0.05     # the work takes >= 100 ms
+        assert time.monotonic() - t0 < 0.08     # the work takes >= 100 ms
         assert not f.is_signaled
         f.wait(5)
 
