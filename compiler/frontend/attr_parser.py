@@ -13,7 +13,7 @@ import numpy as np
 from ..ir import attributes as A
 from ..ir.types import ScalarType, TensorType, is_float, numpy_dtype
 from .dense import DenseError, decode_hex, decode_literal
-from .lexer import unescape
+from .lexer import _STRING, unescape
 from .types_parser import ELEMENT_TYPES, TypeParserMixin
 
 # Known structs: every field with its default, so pretty and generic agree.
@@ -49,6 +49,13 @@ class AttrParserMixin(TypeParserMixin):
     """Parses attribute values; see the module docstring."""
 
     def parse_attribute(self):
+        self.enter(self.tok)
+        try:
+            return self._parse_attribute()
+        finally:
+            self.depth -= 1
+
+    def _parse_attribute(self):
         t = self.tok
         k = t.kind
         if k == "int" or k == "float":
@@ -175,9 +182,18 @@ class AttrParserMixin(TypeParserMixin):
             raise self.error("expected '<' after 'dense'", lt)
         text = self.lex.text
         body_start = lt.end
-        close = text.find(">", body_start)
-        if close < 0 or '"' in text[body_start:close]:
-            close = self.lex.scan_angle_body(body_start)
+        q = self.lex.skip_ws_at(body_start)
+        if text.startswith('"', q):
+            m = _STRING.match(text, q)
+            if m is None:
+                raise self.error("unterminated string in dense literal", q)
+            close = self.lex.skip_ws_at(m.end())
+            if not text.startswith(">", close):
+                raise self.error("expected '>' after the dense string", close)
+        else:
+            close = text.find(">", body_start)
+            if close < 0:
+                raise self.error("expected '>' to close dense<", lt)
         body = text[body_start:close].strip()
         self.reset(close + 1)
         self.expect(":", "and a type after the dense literal")

@@ -14,19 +14,19 @@ from ..errors import ParseError
 _WS = re.compile(r"(?:[ \t\r\n\f]+|//[^\n]*)*")
 _TOKEN = re.compile(r"""
  (?P<value>%[\w$.\-]+(?:\#\d+)?)
-|(?P<sym>@(?:[\w$.\-]+|"(?:[^"\\]|\\.)*"))
+|(?P<sym>@(?:[\w$.\-]+|"[^"\\]*(?:\\.[^"\\]*)*"))
 |(?P<caret>\^[\w$.\-]+)
 |(?P<hash>\#[\w$.\-]+)
 |(?P<bang>![\w$.\-]+)
 |(?P<float>[-+]?\d+\.\d*(?:[eE][-+]?\d+)?|[-+]?\d+[eE][-+]?\d+)
 |(?P<int>[-+]?0x[0-9a-fA-F]+|[-+]?\d+)
-|(?P<string>"(?:[^"\\\n]|\\.)*")
+|(?P<string>"[^"\\\n]*(?:\\.[^"\\\n]*)*")
 |(?P<ident>[A-Za-z_][\w$.]*)
 |(?P<punct>->|::|[()\[\]{}<>,:=?*+\-|])
 """, re.X)
-_STRING_OR_PAREN = re.compile(r'"(?:[^"\\]|\\.)*"|[()]')
+_STRING_OR_PAREN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[()]')
 _ESCAPE = re.compile(r"\\([0-9a-fA-F]{2}|.)", re.S)
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "r": "\r"}
 
 
@@ -79,6 +79,9 @@ class Lexer:
         return ParseError(message, line, col, self.filename)
 
     # -- scanning --
+    def skip_ws_at(self, pos: int) -> int:
+        return _WS.match(self.text, pos).end()
+
     def skip_ws(self) -> int:
         self.pos = _WS.match(self.text, self.pos).end()
         return self.pos
@@ -94,6 +97,8 @@ class Lexer:
                 return Token("eof", "", pos, pos)
             m = _TOKEN.match(text, pos)
             if m is None:
+                if text[pos] == '"':
+                    raise self.error("unterminated string literal", pos)
                 raise self.error(f"unexpected character {text[pos]!r}", pos)
             self.pos = end = m.end()
             kind = m.lastgroup
@@ -102,8 +107,6 @@ class Lexer:
                 self.pos = self.skip_balanced(end)
                 self.skipped_loc = True
                 continue
-            if kind == "string" and tok.count('"') and not tok.endswith('"'):
-                raise self.error("unterminated string", pos)
             return Token(kind, tok, pos, end)
 
     def skip_balanced(self, pos: int) -> int:

@@ -88,10 +88,10 @@ class Parser(OpFormsMixin, AttrParserMixin):
         return Location(line, col, self.filename)
 
     def save(self):
-        return (self.lex.pos, self.tok, self.prev_end)
+        return (self.lex.pos, self.tok, self.prev_end, self.depth)
 
     def restore(self, state):
-        self.lex.pos, self.tok, self.prev_end = state
+        self.lex.pos, self.tok, self.prev_end, self.depth = state
 
     def reset(self, pos: int):
         """Continue lexing at ``pos`` (after a raw scan)."""
@@ -125,6 +125,7 @@ class Parser(OpFormsMixin, AttrParserMixin):
                 module = self._module_from_generic(op)
                 continue
             loose.body.append(op)
+        self.check_forward_refs()
         if module is None:
             module = loose
             module.location = Location(1, 1, self.filename)

@@ -22,6 +22,13 @@ class TypeParserMixin:
         return t.kind == "bang" or t.text == "("
 
     def parse_type(self):
+        self.enter(self.tok)
+        try:
+            return self._parse_type()
+        finally:
+            self.depth -= 1
+
+    def _parse_type(self):
         t = self.tok
         if t.kind == "ident":
             name = t.text

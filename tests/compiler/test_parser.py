@@ -201,3 +201,35 @@ def test_deep_nesting_is_a_clear_error():
     text = "func.func @f() {\n" + '"t.r"() ({\n' * depth + "}) : () -> ()\n" * depth + "return\n}"
     e = _err(text)
     assert "nested deeper" in str(e)
+
+
+@pytest.mark.parametrize("text,line,col,message", [
+    ("func.func @f(%c: tensor<i64>) {\n %0 = stablehlo.while(%it = %c) : tensor<i64>\n cond {\n"
+     " %c = stablehlo.compare LT, %it, %it : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+     " stablehlo.return %c : tensor<i1>\n } do {\n stablehlo.return %it : tensor<i64>\n }\n}",
+     4, 2, "redefinition of SSA value %c"),
+    ('func.func @f() {\n  "t.x"() {a = "abc} : () -> ()\n}', 2, 16, "unterminated string"),
+    ("func.func @f(%a: tensor<f32>) {\n  %0:2 = stablehlo.add %a, %a : tensor<f32>\n}", 2, 10,
+     "binds 2 results but only 1 types"),
+    ('func.func @f(%a: tensor<f32>) {\n  %0 = "stablehlo.add"(%a, %a) : (tensor<f32>) -> tensor<f32>\n}',
+     2, 34, "has 2 operands but its type lists 1"),
+    ('func.func @f(%a: tensor<f32>) {\n  "t.x"() {a = #foo} : () -> ()\n}', 2, 16,
+     "undefined attribute alias '#foo'"),
+    ('func.func @f(%a: tensor<f32>) {\n  %0 = stablehlo.add %a#3, %a : tensor<f32>\n}', 2, 22,
+     "%a has only 1 results"),
+    ('func.func @f() {\n  %0 = stablehlo.constant dense<"0x0102"> : tensor<2xi32>\n}', 2, 27,
+     "hex literal has 2 bytes"),
+    ("func.func @f(%a: tensor<f32>) {\n  %0 = stablehlo.add %1, %a : (tensor<i32>, tensor<f32>) -> tensor<f32>\n"
+     "  %1 = stablehlo.add %a, %a : tensor<f32>\n}", 3, 3, "%1 defined with type tensor<f32> but used as tensor<i32>"),
+    ('func.func @f(%a: tensor<f32>) {\n  %0 = stablehlo.add %a, %a : tensor<f32> ;\n}', 2, 43,
+     "unexpected character ';'"),
+    ("func.func @f(%a: tensor<f32>) {\n  %0 = stablehlo.add %a, %a : tensor<f32>\n", 3, 1,
+     "expected '}' to close the region"),
+    ("func.func @f(%a: tensor<2xf32>) {\n  %0 = stablehlo.slice %a [0:] : (tensor<2xf32>) -> tensor<2xf32>\n}",
+     2, 30, "expected an integer in slice range"),
+    ("func.func @f(%a: tensor<2xf32>) {\n  %0 = stablehlo.compare LT, %a, %a, FLOAT : (tensor<2xf32>, tensor<2xf32>) tensor<2xi1>\n}",
+     2, 77, "expected '->' in function type"),
+])
+def test_error_positions(text, line, col, message):
+    e = _err(text)
+    assert (e.line, e.column) == (line, col) and message in e.reason, str(e)
