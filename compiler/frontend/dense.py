@@ -74,15 +74,23 @@ def _ints(values, dtype) -> np.ndarray:
             raise DenseError(f"integer literal out of range for {dtype}") from None
 
 
+def _from_decimal(values, dtype) -> np.ndarray:
+    f64 = np.array(values).astype(np.float64)
+    out = f64.astype(dtype)
+    if dtype.name == "float8_e8m0fnu":       # no zero: MLIR rounds 0 to the smallest value
+        out.view(np.uint8)[f64 == 0] = 0
+    return out
+
+
 def _floats(values, dtype) -> np.ndarray:
     hexes = [i for i, v in enumerate(values) if "x" in v]
     if not hexes:
-        return np.array(values).astype(np.float64).astype(dtype)
+        return _from_decimal(values, dtype)
     bits = np.dtype(f"u{dtype.itemsize}")
     out = np.zeros(len(values), dtype)
     dec = [i for i, v in enumerate(values) if "x" not in v]
     if dec:
-        out[dec] = np.array([values[i] for i in dec]).astype(np.float64).astype(dtype)
+        out[dec] = _from_decimal([values[i] for i in dec], dtype)
     raw = np.array([int(values[i], 16) for i in hexes], dtype=np.uint64).astype(bits)
     out.view(bits)[hexes] = raw
     return out
