@@ -13,7 +13,7 @@ from tensorvm.vmfb.model import EntryPoint
 from ..errors import CompileError
 from . import scalar
 from .body import BodyEmitter, linearize
-from .kernel import Kernel, workgroup_plan
+from .kernel import Kernel, contraction_plan, workgroup_plan
 
 ABI = """
 typedef struct tvm_dispatch_state {
@@ -103,8 +103,7 @@ def render_contraction_kernel(kernel: Kernel):
     lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
     (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
     rows = c.B * c.M
-    rpw = max(MR, min(rows, (4096 * 64) // max(1, c.K * c.N) // MR * MR or MR))
-    count = -(-rows // rpw) if rows else 0
+    rpw, count = contraction_plan(c, MR)
     nt = min(NT, max(1, c.N))
     # Epilogue: out index from (b, m + i, n0 + j).
     bsz, msz, nsz = c.out_groups

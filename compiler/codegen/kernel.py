@@ -153,9 +153,21 @@ def _collapse(dims, shape, strides):
     return (size, strides[dims[-1]])
 
 
+def contraction_plan(c: Contraction, row_block: int = 4):
+    """(rows of B*M per workgroup, workgroup count) for a contraction.
+
+    Workgroups tile the iteration space the same way for every target, so the
+    host code (which passes the count) serves every variant of a module."""
+    rows = c.B * c.M
+    rpw = max(row_block, min(rows, (WORKGROUP_WORK * 8) // max(1, c.K * c.N)
+                             // row_block * row_block or row_block))
+    return rpw, (-(-rows // rpw) if rows else 0)
+
+
 def workgroup_plan(kernel: Kernel):
     """(rows per workgroup, inner chunk, chunks per row, workgroup count) for
-    a loop kernel; rows are all dims but the last."""
+    a loop kernel; rows are all dims but the last.  Target independent, like
+    ``contraction_plan``."""
     shape = kernel.shape
     if not shape:
         return 1, 1, 1, 1
