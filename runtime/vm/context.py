@@ -1,0 +1,142 @@
+"""Contexts: modules linked together, with per-context globals and state.
+
+A ``Context`` registers modules in order; each bytecode module's imports are
+resolved against the exports of modules registered before it, by name and
+signature.  Invocations never share frames or registers, and globals are
+only replaced as whole values, so many threads may ``invoke`` one context at
+once.  ``__init`` runs once per module, under the context's lock.
+"""
+from __future__ import annotations
+
+import threading
+
+from ..errors import InvalidArgumentError, LinkError
+from tensorvm.vmfb.model import parse_signature
+from .interpreter import DEFAULT_MAX_DEPTH, BytecodeTarget, Invocation, NativeTarget, coerce
+from .module import BytecodeModule
+from .native import NativeModule
+from .numeric import f32, wrap32, wrap64
+
+_INITIAL = {"i32": lambda v: wrap32(int(v or 0)), "i64": lambda v: wrap64(int(v or 0)),
+            "f32": lambda v: f32(float(v or 0.0)), "f64": lambda v: float(v or 0.0),
+            "ref": lambda v: None}
+
+
+class ModuleInstance:
+    """A bytecode module's state in one context: globals and resolved imports."""
+    __slots__ = ("module", "context", "globals", "imports")
+
+    def __init__(self, module, context):
+        self.module, self.context = module, context
+        self.globals = [_INITIAL[g.bank](g.initial) for g in module.globals]
+        self.imports = []
+
+
+class FunctionHandle:
+    """A function found by ``Context.lookup``: name, signature, reflection."""
+    __slots__ = ("module_name", "name", "signature", "reflection", "target")
+
+    def __init__(self, module_name, name, signature, reflection, target):
+        self.module_name, self.name, self.signature = module_name, name, signature
+        self.reflection, self.target = reflection, target
+
+    def __repr__(self):
+        return f"<FunctionHandle {self.module_name}.{self.name} {self.signature}>"
+
+
+class Context:
+    """Linked modules plus their per-context state (see module docstring)."""
+
+    def __init__(self, modules=(), *, device=None, max_depth: int = DEFAULT_MAX_DEPTH):
+        self.device = device
+        self.max_depth = max_depth
+        self._lock = threading.RLock()
+        self._modules = []                 # (module, instance or native state)
+        self._exports = {}                 # module name -> {export: (signature, target)}
+        for m in modules:
+            self.register(m)
+
+    @property
+    def modules(self) -> list:
+        return [m for m, _ in self._modules]
+
+    def register(self, module) -> None:
+        """Add a module, link its imports, run its ``__init`` if it exports one."""
+        with self._lock:
+            if module.name in self._exports:
+                raise LinkError(f"a module named '{module.name}' is already in this context")
+            if isinstance(module, NativeModule):
+                state = module.create_state(self)
+                exports = {}
+                for name, (sig, fn) in module.functions().items():
+                    exports[name] = (sig, NativeTarget(f"{module.name}.{name}", fn, state,
+                                                       parse_signature(sig)))
+                self._modules.append((module, state))
+                self._exports[module.name] = exports
+                return
+            if not isinstance(module, BytecodeModule):
+                raise TypeError(f"cannot register {type(module).__name__}: expected a "
+                                f"BytecodeModule or NativeModule")
+            inst = ModuleInstance(module, self)
+            inst.imports = [self._resolve(module, *imp[:3]) for imp in module.imports]
+            self._exports[module.name] = {
+                name: (f.signature, BytecodeTarget(f, inst)) for name, f in module.exports.items()}
+            self._modules.append((module, inst))
+            init = module.exports.get("__init")
+            if init is not None:
+                Invocation(BytecodeTarget(init, inst), [], self.max_depth).run()
+
+    def _resolve(self, module, imp_module, imp_name, imp_sig):
+        full = f"{imp_module}.{imp_name}"
+        exports = self._exports.get(imp_module)
+        if exports is None:
+            raise LinkError(f"module '{module.name}' imports {full} ({imp_sig}) but no module "
+                            f"'{imp_module}' is registered before it (have: "
+                            f"{', '.join(self._exports) or 'none'})")
+        found = exports.get(imp_name)
+        if found is None:
+            raise LinkError(f"module '{module.name}' imports {full} ({imp_sig}) but module "
+                            f"'{imp_module}' has no export '{imp_name}'")
+        sig, target = found
+        if sig != imp_sig:
+            raise LinkError(f"module '{module.name}' imports {full} with signature '{imp_sig}' "
+                            f"but module '{imp_module}' exports it with signature '{sig}'")
+        return target
+
+    def lookup(self, name: str) -> FunctionHandle:
+        """``"module.fn"`` or a bare export name (latest registered module first)."""
+        candidates = []
+        if "." in name:
+            mod, _, fn = name.partition(".")
+            if mod in self._exports:
+                candidates.append((mod, fn))
+        candidates += [(m.name, name) for m, _ in reversed(self._modules)]
+        for mod, fn in candidates:
+            found = self._exports.get(mod, {}).get(fn)
+            if found is not None:
+                sig, target = found
+                refl = target.function.reflection if isinstance(target, BytecodeTarget) else None
+                return FunctionHandle(mod, fn, sig, refl, target)
+        raise KeyError(f"no function '{name}' in this context")
+
+    def begin_invoke(self, fn, args=()) -> Invocation:
+        """An ``Invocation`` ready to ``step()`` (for schedulers); args are checked."""
+        handle = fn if isinstance(fn, FunctionHandle) else self.lookup(fn)
+        target = handle.target
+        sig = parse_signature(handle.signature)
+        args = list(args)
+        if len(args) != len(sig.args):
+            raise InvalidArgumentError(f"{handle.name} takes {len(sig.args)} arguments "
+                                       f"({handle.signature}), got {len(args)}")
+        values = []
+        for i, (p, v) in enumerate(zip(sig.args, args)):
+            try:
+                values.append(coerce(p.bank, v))
+            except (TypeError, ValueError) as e:
+                raise InvalidArgumentError(f"{handle.name} argument {i}: expected {p.bank}, "
+                                           f"got {v!r} ({e})") from None
+        return Invocation(target, values, self.max_depth)
+
+    def invoke(self, fn, args=()) -> list:
+        """Call ``fn`` (name or handle) synchronously; returns the list of results."""
+        return self.begin_invoke(fn, args).run()

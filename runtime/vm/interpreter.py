@@ -1,0 +1,275 @@
+"""The interpreter: invocations as resumable coroutines over a frame stack.
+
+An ``Invocation`` holds everything one call needs (frame stack, current
+function, registers, pc), so it can stop at any ``Suspend`` and be resumed
+later from any thread.  VM calls push frames on a list (no Python recursion),
+so deep VM recursion traps with "stack overflow" at ``max_depth`` frames.
+The hot loop is ``pc = ops[pc](r)``; control ops raise ``Control`` and are
+handled here from the op's site.  Python exceptions raised by an op (which a
+verified module can only cause through a bug) become ``VmTrap``.
+"""
+from __future__ import annotations
+
+import operator
+import threading
+import time
+
+from ..errors import VmTrap
+from .lowering import Control, GLOBALS_SLOT, INSTANCE_SLOT
+from .native import Suspend
+from .numeric import f32, wrap32, wrap64
+
+DEFAULT_MAX_DEPTH = 1000
+_ZERO = {"i32": 0, "i64": 0, "f32": 0.0, "f64": 0.0, "ref": None}
+_INT_LIMIT = {"i32": (1 << 31, 1 << 32, wrap32), "i64": (1 << 63, 1 << 64, wrap64)}
+
+
+def coerce(bank: str, v):
+    """``v`` as a value of ``bank`` (TypeError/ValueError when it cannot be)."""
+    if bank == "ref":
+        return v
+    if bank in _INT_LIMIT:
+        lo, hi, wrap = _INT_LIMIT[bank]
+        i = operator.index(v)
+        if not -lo <= i < hi:
+            raise ValueError(f"{i} does not fit in {bank}")
+        return wrap(i)
+    if isinstance(v, (str, bytes, bytearray)) or v is None:
+        raise TypeError(f"expected a number, got {type(v).__name__}")
+    x = float(v)
+    return f32(x) if bank == "f32" else x
+
+
+class BytecodeTarget:
+    """A bytecode function bound to its module's instance in one context."""
+    __slots__ = ("function", "instance")
+
+    def __init__(self, function, instance):
+        self.function, self.instance = function, instance
+
+
+class NativeTarget:
+    """A native module function bound to its per-context state."""
+    __slots__ = ("name", "fn", "state", "sig")
+
+    def __init__(self, name, fn, state, sig):
+        self.name, self.fn, self.state, self.sig = name, fn, state, sig
+
+
+def _is_timeout(e) -> bool:
+    if isinstance(e, TimeoutError):
+        return True
+    try:
+        from tensorvm.hal.errors import HalTimeoutError
+    except ImportError:
+        return False
+    return isinstance(e, HalTimeoutError)
+
+
+def _note(e: BaseException, text: str) -> None:
+    if hasattr(e, "add_note"):
+        e.add_note(text)
+
+
+class Invocation:
+    """One call of a function; ``step()`` runs it until it suspends or ends.
+
+    States: "ready", "suspended" (``suspend`` holds what it waits for),
+    "done" (``results``), "failed" (``error``).  ``step`` is serialised by a
+    lock, so a scheduler may resume an invocation from any thread; while
+    suspended, ``suspend.is_ready`` says whether ``step`` would block.
+    """
+
+    def __init__(self, target, args: list, max_depth: int = DEFAULT_MAX_DEPTH):
+        self._lock = threading.Lock()
+        self.target, self.max_depth = target, max_depth
+        self.state, self.suspend, self.results, self.error = "ready", None, None, None
+        self._stack, self._pending, self._deadline = [], None, None
+        self._pc_of_call = 0
+        if isinstance(target, BytecodeTarget):
+            fn, inst = target.function, target.instance
+            r = fn.template[:]
+            r[GLOBALS_SLOT], r[INSTANCE_SLOT] = inst.globals, inst
+            for s, v in zip(fn.arg_slots, args):
+                r[s] = v
+            self._fn, self._r, self._pc = fn, r, 0
+        else:
+            self._args = list(args)
+
+    # -- driving ---------------------------------------------------------------
+    def run(self) -> list:
+        """Run to completion on this thread, blocking on every suspension."""
+        while self.step() is not None:
+            pass
+        return self.results
+
+    def step(self):
+        """Advance; returns the ``Suspend`` it stopped at, or None when done."""
+        with self._lock:
+            if self.state in ("done", "failed"):
+                if self.error is not None:
+                    raise self.error
+                return None
+            try:
+                if self.state == "suspended":
+                    self._finish_wait()
+                sus = self._run() if isinstance(self.target, BytecodeTarget) else self._run_native()
+            except BaseException as e:
+                self.state, self.error, self.suspend = "failed", e, None
+                raise
+            if sus is None:
+                self.state, self.suspend = "done", None
+                return None
+            self.state, self.suspend = "suspended", sus
+            t = sus.timeout_ms
+            self._deadline = None if t is None or t < 0 else time.monotonic() + t / 1000.0
+            return sus
+
+    def _where(self):
+        if isinstance(self.target, BytecodeTarget):
+            fn = self._fn
+            return fn.name, fn.pcs[self._pc_of_call]
+        return self.target.name, None
+
+    def _finish_wait(self):
+        sus, (dsts, banks, name, r) = self.suspend, self._pending
+        if sus.waitable is not None:
+            remaining = None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+            try:
+                sus.waitable.wait(remaining)
+            except Exception as e:
+                function, pc = self._where()
+                if _is_timeout(e):
+                    raise VmTrap(f"{name}: timed out after {sus.timeout_ms} ms", function, pc) from e
+                _note(e, f"while {function} waited in {name}")
+                raise
+        values = sus.then() if sus.then is not None else tuple(_ZERO[b] for b in banks)
+        self._store(values, dsts, banks, name, r)
+
+    def _store(self, res, dsts, banks, name, r):
+        """Write a native call's results (None, a value or a tuple) per the signature."""
+        n = len(banks)
+        if res is None:
+            values = ()
+        elif type(res) is tuple and (n != 1 or len(res) == 1):
+            values = res
+        else:
+            values = (res,)
+        if len(values) != n:
+            function, pc = self._where()
+            raise VmTrap(f"native function {name} returned {len(values)} values, its "
+                         f"signature has {n} results", function, pc)
+        out = []
+        for i, (b, v) in enumerate(zip(banks, values)):
+            try:
+                out.append(coerce(b, v))
+            except (TypeError, ValueError) as e:
+                function, pc = self._where()
+                raise VmTrap(f"native function {name} returned {v!r} for {b} result {i}: {e}",
+                             function, pc) from None
+        if dsts is None:
+            self.results = out
+        else:
+            for d, v in zip(dsts, out):
+                r[d] = v
+
+    def _run_native(self):
+        t = self.target
+        if self._pending is None:
+            self._pending = (None, tuple(p.bank for p in t.sig.results), t.name, None)
+            res = t.fn(t.state, *self._args)
+            if isinstance(res, Suspend):
+                return res
+            self._store(res, None, self._pending[1], t.name, None)
+        return None
+
+    # -- the interpreter loop ------------------------------------------------------
+    def _run(self):
+        fn, r, pc, stack = self._fn, self._r, self._pc, self._stack
+        max_depth = self.max_depth
+        while True:
+            ops = fn.ops
+            try:
+                while True:
+                    pc = ops[pc](r)
+            except Control:
+                pass
+            except VmTrap as t:
+                if t.function is None:
+                    t.function, t.pc = fn.name, fn.pcs[pc]
+                raise
+            except Exception as e:
+                raise VmTrap(f"internal error: {type(e).__name__}: {e}",
+                             fn.name, fn.pcs[pc]) from e
+            site = fn.sites[pc]
+            kind = site.kind
+            if kind == "call" or (kind == "import" and
+                                  type(r[INSTANCE_SLOT].imports[site.index]) is BytecodeTarget):
+                if len(stack) >= max_depth:
+                    raise VmTrap(f"stack overflow: call depth exceeds {max_depth} frames",
+                                 fn.name, fn.pcs[pc])
+                if kind == "call":
+                    callee, g, inst = site.callee, r[GLOBALS_SLOT], r[INSTANCE_SLOT]
+                else:
+                    tgt = r[INSTANCE_SLOT].imports[site.index]
+                    callee, inst = tgt.function, tgt.instance
+                    g = inst.globals
+                nr = callee.template[:]
+                nr[GLOBALS_SLOT], nr[INSTANCE_SLOT] = g, inst
+                for s, d in zip(site.args, callee.arg_slots):
+                    nr[d] = r[s]
+                stack.append((fn, r, pc + 1, site.results))
+                fn, r, pc = callee, nr, 0
+            elif kind == "ret":
+                values = [r[s] for s in site.values]
+                if not stack:
+                    self.results = values
+                    self._fn, self._r, self._pc = fn, None, pc
+                    return None
+                fn, r, pc, dsts = stack.pop()
+                for d, v in zip(dsts, values):
+                    r[d] = v
+            elif kind == "import":
+                sus = self._call_native(fn, r, pc, site)
+                if sus is not None:
+                    self._fn, self._r, self._pc = fn, r, pc + 1
+                    self._pc_of_call = pc
+                    return sus
+                pc += 1
+            else:                                   # yield
+                self._fn, self._r, self._pc = fn, r, site.target
+                self._pc_of_call = pc
+                self._pending = ((), (), "yield", r)
+                return Suspend(None, -1)
+
+    def _call_native(self, fn, r, pc, site):
+        tgt = r[INSTANCE_SLOT].imports[site.index]
+        args = [r[s] for s in site.args]
+        if site.segments:                           # regroup variadic runs into lists
+            grouped, pos, seg = [], 0, iter(site.segments)
+            for p in tgt.sig.args:
+                if p.variadic:
+                    n = next(seg)
+                    grouped.append(args[pos:pos + n])
+                    pos += n
+                else:
+                    grouped.append(args[pos])
+                    pos += 1
+            args = grouped
+        try:
+            res = tgt.fn(tgt.state, *args)
+        except VmTrap as t:
+            if t.function is None:
+                t.function, t.pc = fn.name, fn.pcs[pc]
+            raise
+        except Exception as e:
+            _note(e, f"raised by native {tgt.name} called from VM function "
+                     f"'{fn.name}' at pc {fn.pcs[pc]}")
+            raise
+        self._pc_of_call = pc
+        if isinstance(res, Suspend):
+            self._pending = (site.results, site.result_banks, tgt.name, r)
+            return res
+        self._fn = fn
+        self._store(res, site.results, site.result_banks, tgt.name, r)
+        return None

@@ -1,0 +1,84 @@
+"""Bytecode modules: a verified ModuleDef with every function lowered once.
+
+A ``BytecodeModule`` is immutable after ``from_def`` and may be shared by any
+number of contexts (and threads); per-context state (globals, resolved
+imports) lives in the context's ``ModuleInstance``.
+"""
+from __future__ import annotations
+
+from tensorvm.vmfb.model import parse_signature
+
+from .lowering import Layout, lower_function
+from .verifier import verify_module
+
+
+class VmFunction:
+    """One lowered function: closures, control sites, byte pcs, frame template."""
+
+    __slots__ = ("module", "index", "name", "signature", "sig", "exported", "reflection",
+                 "ops", "sites", "pcs", "template", "arg_slots", "result_banks")
+
+    def __init__(self, module, index, fdef, sig, instrs, consts):
+        self.module, self.index, self.name = module, index, fdef.name
+        self.signature, self.sig = fdef.signature, sig
+        self.exported, self.reflection = fdef.exported, fdef.reflection
+        layout = Layout(fdef.registers)
+        self.template = layout.template
+        self.ops, self.sites, self.pcs = lower_function(instrs, layout, consts)
+        counters, self.arg_slots = {}, []
+        for p in sig.args:                 # arguments take the first registers of each bank
+            k = counters.get(p.bank, 0)
+            self.arg_slots.append(layout.base[p.bank] + k)
+            counters[p.bank] = k + 1
+        self.arg_slots = tuple(self.arg_slots)
+        self.result_banks = tuple(p.bank for p in sig.results)
+
+    def __repr__(self):
+        return f"<VmFunction {self.module.name}.{self.name} {self.signature}>"
+
+
+class _Consts:
+    """Module-wide immutable operands: rodata views, strings, executables."""
+
+    def __init__(self, mdef):
+        self.rodata = [_readonly_bytes(r.data) for r in mdef.rodata]
+        self.strings = list(mdef.strings)
+        self.executables = list(mdef.executables)
+
+
+def _readonly_bytes(data) -> memoryview:
+    mv = memoryview(data)
+    if mv.ndim != 1 or mv.format != "B":
+        mv = mv.cast("B")
+    return mv.toreadonly()
+
+
+class BytecodeModule:
+    """A verified, lowered bytecode module (build with ``from_def``)."""
+
+    def __init__(self, mdef, functions, consts):
+        self.definition = mdef
+        self.name = mdef.name
+        self.functions = functions
+        self.consts = consts
+        self.exports = {f.name: f for f in functions if f.exported}
+        self.imports = [(i.module, i.name, i.signature, parse_signature(i.signature))
+                        for i in mdef.imports]
+        self.globals = list(mdef.globals)
+
+    @classmethod
+    def from_def(cls, mdef) -> "BytecodeModule":
+        """Verify ``mdef`` (VerificationError on any defect) and lower its code."""
+        decoded = verify_module(mdef)
+        consts = _Consts(mdef)
+        self = cls.__new__(cls)
+        functions = [VmFunction(self, i, fdef, sig, instrs, consts)
+                     for i, (fdef, (sig, instrs)) in enumerate(zip(mdef.functions, decoded))]
+        for fn in functions:               # resolve internal call targets once
+            fn.sites = [s._replace(callee=functions[s.callee]) if s is not None
+                        and s.kind == "call" else s for s in fn.sites]
+        cls.__init__(self, mdef, functions, consts)
+        return self
+
+    def __repr__(self):
+        return f"<BytecodeModule '{self.name}' exports={sorted(self.exports)}>"

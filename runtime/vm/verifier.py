@@ -1,0 +1,200 @@
+"""Load-time bytecode verification (DESIGN: "A verifier runs at load").
+
+After ``verify_module`` accepts a ModuleDef, the interpreter can rely on:
+every register operand in range and of its field's bank, branch targets at
+instruction starts, no falling off the end of a function, call arity and
+banks matching the callee (imports: variadic segment counts too), table
+indices in range, global banks matching the op.  Each failure raises
+``VerificationError(message, function, pc)``.
+"""
+from __future__ import annotations
+
+from tensorvm.vmfb.bytecode import decode_function
+from tensorvm.vmfb.element_types import BY_NAME as _ELEMENT_TYPES
+from tensorvm.vmfb.errors import VerificationError, VmfbError
+from tensorvm.vmfb.isa import BANKS, MAX_REGISTERS
+from tensorvm.vmfb.model import parse_signature
+
+_INT_RANGE = {"i32": (-(1 << 31), (1 << 32) - 1), "i64": (-(1 << 63), (1 << 64) - 1)}
+
+
+def _signature(text, what, allow_variadic, function=None):
+    try:
+        return parse_signature(text, allow_variadic=allow_variadic)
+    except VmfbError as e:
+        raise VerificationError(f"{what}: {e}", function) from None
+
+
+def _check_registers(fn, sig):
+    regs = fn.registers
+    if not isinstance(regs, dict) or set(regs) - set(BANKS):
+        raise VerificationError(f"register counts {regs!r} must be a dict over {BANKS}", fn.name)
+    for bank in BANKS:
+        n = regs.get(bank, 0)
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_REGISTERS:
+            raise VerificationError(f"{bank} register count {n!r} not in [0, {MAX_REGISTERS}]",
+                                    fn.name)
+    for bank in BANKS:
+        used = sum(1 for p in sig.args if p.bank == bank)
+        if used > regs.get(bank, 0):
+            raise VerificationError(f"{used} {bank} arguments but only {regs.get(bank, 0)} "
+                                    f"{bank} registers", fn.name)
+
+
+def _check_reflection(fn, sig):
+    refl = fn.reflection
+    if refl is None:
+        return
+    if not isinstance(refl, dict):
+        raise VerificationError("reflection must be a dict", fn.name)
+    for key, params in (("args", sig.args), ("results", sig.results)):
+        entries = refl.get(key, [])
+        if not isinstance(entries, list) or len(entries) != len(params):
+            n = len(entries) if isinstance(entries, list) else entries
+            raise VerificationError(f"reflection lists {n} {key} but the signature "
+                                    f"has {len(params)}", fn.name)
+        for i, (e, p) in enumerate(zip(entries, params)):
+            if not isinstance(e, dict):
+                raise VerificationError(f"reflection {key}[{i}] must be a dict", fn.name)
+            dtype, shape = e.get("dtype"), e.get("shape", [])
+            if dtype is not None and dtype not in _ELEMENT_TYPES:
+                raise VerificationError(f"reflection {key}[{i}]: unknown dtype {dtype!r}",
+                                        fn.name)
+            if not isinstance(shape, list) or not all(
+                    d == "?" or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
+                    for d in shape):
+                raise VerificationError(f"reflection {key}[{i}]: shape {shape!r} must list "
+                                        f"non-negative ints and '?'", fn.name)
+            if p.bank != "ref" and shape:
+                raise VerificationError(f"reflection {key}[{i}]: a {p.bank} value has no "
+                                        f"shape, got {shape!r}", fn.name)
+
+
+class _FunctionVerifier:
+    """Checks one function's decoded instructions against the module tables."""
+
+    def __init__(self, module, fn, sig, fn_sigs, import_sigs):
+        self.module, self.fn, self.sig = module, fn, sig
+        self.fn_sigs, self.import_sigs = fn_sigs, import_sigs
+        self.pc = None
+
+    def fail(self, message):
+        raise VerificationError(message, self.fn.name, self.pc)
+
+    def reg(self, reg, what):
+        bank, index = reg
+        n = self.fn.registers.get(bank, 0)
+        if index >= n:
+            self.fail(f"{what}: {bank} register {index} out of range "
+                      f"(function declares {n})")
+
+    def banks(self, regs, params, what):
+        if len(regs) != len(params):
+            self.fail(f"{what}: {len(regs)} values given, {len(params)} expected")
+        for i, (reg, p) in enumerate(zip(regs, params)):
+            if reg[0] != p.bank:
+                self.fail(f"{what}: value {i} is a {reg[0]} register, {p.bank} expected")
+
+    def index(self, kind, i, table):
+        if not 0 <= i < len(table):
+            self.fail(f"{kind} index {i} out of range (module has {len(table)})")
+
+    def run(self, instrs):
+        if not instrs:
+            raise VerificationError("function has no code", self.fn.name)
+        starts = {ins.pc for ins in instrs}
+        m = self.module
+        for ins in instrs:
+            self.pc = ins.pc
+            op = ins.op
+            for f, v in zip(op.fields, ins.operands):
+                k = f.kind
+                if k == "reg":
+                    if f.bank != "any" and v[0] != f.bank:
+                        self.fail(f"{op.mnemonic} {f.name}: {v[0]} register, {f.bank} expected")
+                    self.reg(v, f"{op.mnemonic} {f.name}")
+                elif k == "regs":
+                    for r in v:
+                        self.reg(r, f"{op.mnemonic} {f.name}")
+                elif k == "block":
+                    if v not in starts:
+                        self.fail(f"{op.mnemonic}: branch target {v} is not an "
+                                  f"instruction start in this function")
+                elif k == "func":
+                    self.index("function", v, m.functions)
+                elif k == "import":
+                    self.index("import", v, m.imports)
+                elif k == "global":
+                    self.index("global", v, m.globals)
+                    want = op.mnemonic.rsplit(".", 1)[1]
+                    if m.globals[v].bank != want:
+                        self.fail(f"{op.mnemonic} on global '{m.globals[v].name}' of "
+                                  f"bank {m.globals[v].bank}")
+                elif k == "rodata":
+                    self.index("rodata", v, m.rodata)
+                elif k == "str":
+                    self.index("string", v, m.strings)
+                elif k == "exe":
+                    self.index("executable", v, m.executables)
+            self.control(ins)
+        if not instrs[-1].op.terminator:
+            self.pc = instrs[-1].pc
+            self.fail(f"{instrs[-1].op.mnemonic} falls off the end of the function "
+                      f"(the last instruction must be a terminator)")
+
+    def control(self, ins):
+        mn = ins.op.mnemonic
+        if mn == "call":
+            callee, args, results = ins.operands
+            sig = self.fn_sigs[callee]
+            name = self.module.functions[callee].name
+            self.banks(args, sig.args, f"call @{name} arguments")
+            self.banks(results, sig.results, f"call @{name} results")
+        elif mn == "call.import":
+            callee, segments, args, results = ins.operands
+            sig = self.import_sigs[callee]
+            name = self.module.imports[callee].full_name
+            variadic = [p for p in sig.args if p.variadic]
+            if len(segments) != len(variadic):
+                self.fail(f"call.import @{name}: {len(segments)} segment counts for "
+                          f"{len(variadic)} variadic parameters")
+            expanded, seg = [], iter(segments)
+            for p in sig.args:
+                expanded.extend([p] * next(seg) if p.variadic else [p])
+            self.banks(args, expanded, f"call.import @{name} arguments")
+            self.banks(results, sig.results, f"call.import @{name} results")
+        elif mn == "ret":
+            self.banks(ins.operands[0], self.sig.results, "ret")
+
+
+def verify_module(module) -> list:
+    """Verify every function of ``module``; return each one's decoded instructions."""
+    fn_sigs = [_signature(f.signature, "bad signature", False, f.name) for f in module.functions]
+    import_sigs = [_signature(i.signature, f"import {i.module}.{i.name}: bad signature", True)
+                   for i in module.imports]
+    for g in module.globals:
+        if g.bank not in BANKS:
+            raise VerificationError(f"global '{g.name}' has unknown bank {g.bank!r}")
+        init = g.initial
+        ok = (init is None or (g.bank in _INT_RANGE and type(init) is int
+                               and _INT_RANGE[g.bank][0] <= init <= _INT_RANGE[g.bank][1])
+              or (g.bank in ("f32", "f64") and type(init) in (int, float)))
+        if g.bank == "ref" and init is not None:
+            ok = False
+        if not ok:
+            raise VerificationError(f"global '{g.name}' ({g.bank}) has bad initial value {init!r}")
+    exported = set()
+    decoded = []
+    for fn, sig in zip(module.functions, fn_sigs):
+        _check_registers(fn, sig)
+        if fn.exported:
+            if fn.name in exported:
+                raise VerificationError("exported twice", fn.name)
+            exported.add(fn.name)
+            _check_reflection(fn, sig)
+            if fn.name == "__init" and (sig.args or sig.results):
+                raise VerificationError("__init must take and return nothing", fn.name)
+        instrs = decode_function(fn.code, fn.name)
+        _FunctionVerifier(module, fn, sig, fn_sigs, import_sigs).run(instrs)
+        decoded.append((sig, instrs))
+    return decoded
