@@ -119,11 +119,16 @@ class BodyEmitter:
         ptr = self.bindings[v]
         el = v.type.element
         raw = f"{ptr}[{linearize(idx, v.type.shape)}]"
-        if el == "f16":
-            raw = f"tvm_f16_to_f32({raw})"
-        elif el == "bf16":
-            raw = f"tvm_bf16_to_f32({raw})"
-        return self.tmp(scalar.ctype(el), raw)
+        return self.tmp(scalar.ctype(el), self.load_expr(el, raw))
+
+    @staticmethod
+    def load_expr(element: str, raw: str) -> str:
+        """Compute-type expression for a stored element ``raw``."""
+        if element == "f16":
+            return f"tvm_f16_to_f32({raw})"
+        if element == "bf16":
+            return f"tvm_bf16_to_f32({raw})"
+        return raw
 
     def store_expr(self, element: str, expr: str) -> str:
         if element == "f16":

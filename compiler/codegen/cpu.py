@@ -164,7 +164,21 @@ def render_contraction_kernel(kernel: Kernel):
     return em.decls, "\n".join(src), count
 
 
+def render_sequential_kernel(kernel: Kernel):
+    """Kernels whose workgroups each run a sequential program (sequential.py)."""
+    from .sequential import emit_sequential
+    em = BodyEmitter({}, indent=2)
+    head = _pointer_decls(kernel, em)
+    count = emit_sequential(kernel, em, "wg", [f"o{j}" for j in range(len(kernel.outputs))])
+    out = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+    out += head + ["  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {"]
+    out += em.lines + ["  }", "  return 0;", "}"]
+    return em.decls, "\n".join(out), count
+
+
 def render_kernel(kernel: Kernel):
+    if kernel.kind not in ("loop", "contraction"):
+        return render_sequential_kernel(kernel)
     if kernel.contraction is not None:
         return render_contraction_kernel(kernel)
     return render_loop_kernel(kernel)

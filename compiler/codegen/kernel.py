@@ -42,6 +42,7 @@ class Kernel:
     shape: tuple          # iteration space
     work: int             # estimated element-ops per output element
     contraction: Contraction | None = None
+    kind: str = "loop"    # "loop", "contraction", or a sequential kind (sequential.py)
 
     @property
     def num_bindings(self) -> int:
@@ -64,7 +65,12 @@ def build_kernel(dispatch) -> Kernel:
                 work *= max(1, op.operands[0].type.shape[d])
     kernel = Kernel(dispatch.attributes["name"], list(block.arguments), outs, root,
                     tuple(outs[0].type.shape), work)
+    if root.name in shlo.SEQUENTIAL:
+        kernel.kind = root.short_name
+        return kernel
     kernel.contraction = _find_contraction(root, set(block.arguments))
+    if kernel.contraction is not None:
+        kernel.kind = "contraction"
     return kernel
 
 

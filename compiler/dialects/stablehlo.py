@@ -30,8 +30,13 @@ INDEX_REMAP = {P + n for n in (
 # unless their single consumer can take them as an epilogue.
 HEAVY = {P + "reduce", P + "dot_general"}
 
+# Ops whose workgroups run a sequential program that writes its outputs
+# directly (codegen/sequential.py): they always root a dispatch and their
+# results always live in buffers.  Their operands may still be fused (pulled).
+SEQUENTIAL = {P + n for n in ("scatter",)}
+
 # Everything the loop-kernel emitter knows how to compute.
-KERNEL_OPS = ELEMENTWISE | INDEX_REMAP | HEAVY | {P + "constant"}
+KERNEL_OPS = ELEMENTWISE | INDEX_REMAP | HEAVY | SEQUENTIAL | {P + "constant"}
 
 # Ops that carry no computation of their own at the host level.
 SIDE_EFFECT_FREE = KERNEL_OPS | {"func.call"}

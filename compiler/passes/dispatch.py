@@ -77,7 +77,9 @@ class FormDispatchRegions(Pass):
                 mat.update(res)          # alias: same buffer, new shape
                 continue
             users = {u for r in res for u, _ in r.uses}
-            if op.name in shlo.HEAVY and not self._epilogue_fusible(op, ret):
+            if op.name in shlo.SEQUENTIAL:
+                mat.update(res)
+            elif op.name in shlo.HEAVY and not self._epilogue_fusible(op, ret):
                 mat.update(res)
             elif len(users) > 1 and not self._cheap(op, mat):
                 mat.update(res)
