@@ -131,9 +131,14 @@ class Context:
         values = []
         for i, (p, v) in enumerate(zip(sig.args, args)):
             try:
-                values.append(coerce(p.bank, v))
+                if p.variadic:
+                    if not isinstance(v, (list, tuple)):
+                        raise TypeError(f"a variadic run must be a list, got {type(v).__name__}")
+                    values.append([coerce(p.bank, x) for x in v])
+                else:
+                    values.append(coerce(p.bank, v))
             except (TypeError, ValueError) as e:
-                raise InvalidArgumentError(f"{handle.name} argument {i}: expected {p.bank}, "
+                raise InvalidArgumentError(f"{handle.name} argument {i}: expected {p}, "
                                            f"got {v!r} ({e})") from None
         return Invocation(target, values, self.max_depth)
 

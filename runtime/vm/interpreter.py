@@ -186,7 +186,7 @@ class Invocation:
     # -- the interpreter loop ------------------------------------------------------
     def _run(self):
         fn, r, pc, stack = self._fn, self._r, self._pc, self._stack
-        max_depth = self.max_depth
+        limit = self.max_depth - 1          # frames below the current one
         while True:
             ops = fn.ops
             try:
@@ -205,8 +205,8 @@ class Invocation:
             kind = site.kind
             if kind == "call" or (kind == "import" and
                                   type(r[INSTANCE_SLOT].imports[site.index]) is BytecodeTarget):
-                if len(stack) >= max_depth:
-                    raise VmTrap(f"stack overflow: call depth exceeds {max_depth} frames",
+                if len(stack) >= limit:
+                    raise VmTrap(f"stack overflow: call depth exceeds {self.max_depth} frames",
                                  fn.name, fn.pcs[pc])
                 if kind == "call":
                     callee, g, inst = site.callee, r[GLOBALS_SLOT], r[INSTANCE_SLOT]
