@@ -253,7 +253,7 @@ class BodyEmitter:
         d = ints(op.attr("dimension"))[0]
         el = op.result.type.element
         parts = [(v, v.type.shape[d]) for v in op.operands if v.type.shape[d] > 0]
-        r = self.var(scalar.ctype(el), "0")
+        r = self.var(scalar.ctype(el), scalar.literal(el, 0))
         offset = 0
         for n, (v, size) in enumerate(parts):
             src = list(idx)
@@ -374,6 +374,8 @@ def _is_number(expr: str) -> bool:
 def _py(v, el):
     if el == "i1":
         return bool(v)
+    if el.startswith("complex"):
+        return complex(v)
     if el.startswith(("i", "si", "ui")):
         return int(v)
     return float(v)

@@ -10,13 +10,15 @@ width give 0 or the sign fill, conversions saturate and map NaN to 0).
 from __future__ import annotations
 
 from ..errors import UnsupportedOpError
-from ..ir.types import bit_width, is_float, is_integer, is_unsigned
+from ..ir.types import bit_width, is_complex, is_float, is_integer, is_unsigned
+from . import complex_c
 
 CTYPE = {
     "i1": "uint8_t", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
     "si8": "int8_t", "si16": "int16_t", "si32": "int32_t", "si64": "int64_t",
     "ui8": "uint8_t", "ui16": "uint16_t", "ui32": "uint32_t", "ui64": "uint64_t",
     "f32": "float", "f64": "double",
+    "complex<f32>": "tvm_c64", "complex<f64>": "tvm_c128",
 }
 # Types a kernel can hold in registers; loads and stores of other storage
 # types (f16, bf16) convert through these.
@@ -47,6 +49,12 @@ def _wrap(element, a, b, op):
 def binary(name: str, element: str, a: str, b: str) -> str:
     """C expression for ``name(a, b)`` on elements of type ``element``."""
     ct = ctype(element)
+    if is_complex(element):
+        e = (f"{ct}_make({a}, {b})" if name == "complex"
+             else complex_c.binary(name, element, a, b))
+        if e is None:
+            raise UnsupportedOpError(f"stablehlo.{name}", f"on element type {element}")
+        return e
     if is_float(element):
         f = _fsuffix(element)
         table = {
@@ -87,6 +95,15 @@ def binary(name: str, element: str, a: str, b: str) -> str:
 def unary(name: str, element: str, a: str) -> str:
     """C expression for ``name(a)``."""
     ct = ctype(element)
+    if is_complex(element):
+        e = complex_c.unary(name, element, a)
+        if e is None:
+            raise UnsupportedOpError(f"stablehlo.{name}", f"on element type {element}")
+        return e
+    if name == "real":
+        return a
+    if name == "imag":
+        return literal(element, 0)
     if is_float(element):
         f = _fsuffix(element)
         one = "1.0f" if f else "1.0"
@@ -129,6 +146,10 @@ def compare(direction: str, compare_type: str | None, element: str, a: str, b: s
     ops = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
     if direction not in ops:
         raise UnsupportedOpError("stablehlo.compare", f"comparison direction {direction}")
+    if is_complex(element):
+        if direction not in ("EQ", "NE"):
+            raise UnsupportedOpError("stablehlo.compare", f"{direction} on complex elements")
+        return f"{ctype(element)}_{direction.lower()}({a}, {b})"
     if is_float(element) and compare_type == "TOTALORDER":
         k = "32" if ctype(element) == "float" else "64"
         return f"((uint8_t)(tvm_totalorder{k}({a}) {ops[direction]} tvm_totalorder{k}({b})))"
@@ -146,6 +167,16 @@ def convert(src: str, dst: str, a: str) -> str:
     if src == dst:
         return a
     dt = ctype(dst)
+    if is_complex(src) or is_complex(dst):
+        if is_complex(src) and is_complex(dst):
+            r = ctype(complex_c.PART[dst])
+            return f"{dt}_make(({r}){a}.re, ({r}){a}.im)"
+        if is_complex(dst):
+            part = complex_c.PART[dst]
+            return f"{dt}_make({convert(src, part, a)}, {literal(part, 0)})"
+        if dst == "i1":
+            return f"((uint8_t)({a}.re != 0 || {a}.im != 0))"
+        return convert(complex_c.PART[src], dst, f"{a}.re")
     if dst == "i1":
         return f"((uint8_t)({a} != 0))"
     if is_float(src) and is_integer(dst):
@@ -157,6 +188,8 @@ def convert(src: str, dst: str, a: str) -> str:
 def literal(element: str, value) -> str:
     """A C literal for one element value."""
     import math
+    if is_complex(element):
+        return complex_c.literal(element, value, literal)
     if is_float(element):
         v = float(value)
         f = _fsuffix(element)
@@ -223,4 +256,4 @@ static inline uint16_t tvm_f32_to_bf16(float f) { uint32_t u; memcpy(&u, &f, 4);
 """
 
 
-HELPERS = _float_helpers() + "\n" + _int_helpers() + "\n"
+HELPERS = _float_helpers() + "\n" + _int_helpers() + "\n" + complex_c.helpers() + "\n"

@@ -9,12 +9,12 @@ UNARY_ELEMENTWISE = {P + n for n in (
     "abs", "negate", "not", "sqrt", "rsqrt", "cbrt", "exponential",
     "exponential_minus_one", "log", "log_plus_one", "logistic", "sine", "cosine",
     "tan", "tanh", "atan", "floor", "ceil", "round_nearest_afz", "round_nearest_even",
-    "sign", "is_finite", "popcnt", "count_leading_zeros", "convert",
+    "sign", "is_finite", "popcnt", "count_leading_zeros", "convert", "real", "imag",
 )}
 BINARY_ELEMENTWISE = {P + n for n in (
     "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
     "power", "atan2", "and", "or", "xor", "shift_left", "shift_right_arithmetic",
-    "shift_right_logical", "compare",
+    "shift_right_logical", "compare", "complex",
 )}
 TERNARY_ELEMENTWISE = {P + "select", P + "clamp"}
 ELEMENTWISE = UNARY_ELEMENTWISE | BINARY_ELEMENTWISE | TERNARY_ELEMENTWISE
