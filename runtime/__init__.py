@@ -1,1 +1,30 @@
-"""tensorvm runtime: VM, native modules, user API, CLIs."""
+"""tensorvm runtime: VM, native modules, user API, CLIs.
+
+``load_module(path_or_bytes, device="local-task") -> Module`` is the entry
+point.  Heavy pieces (numpy, the VM, the HAL) load on first use, so
+``import tensorvm.runtime`` stays cheap.
+"""
+from .errors import InvalidArgumentError, LinkError, VmTrap
+
+_LAZY = {
+    "load_module": "api", "Module": "api", "Function": "api", "DeviceArray": "api",
+    "Instance": "api", "get_device": "api",
+    "Context": "vm", "BytecodeModule": "vm", "NativeModule": "vm", "Suspend": "vm",
+    "Invocation": "vm", "FunctionHandle": "vm",
+}
+
+__all__ = ["InvalidArgumentError", "LinkError", "VmTrap", *_LAZY]
+
+
+def __getattr__(name):
+    sub = _LAZY.get(name)
+    if sub is None:
+        raise AttributeError(f"module 'tensorvm.runtime' has no attribute '{name}'")
+    import importlib
+    value = getattr(importlib.import_module(f".{sub}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

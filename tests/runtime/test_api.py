@@ -1,0 +1,136 @@
+"""User API: load_module, argument checks against reflection, DeviceArray results."""
+import numpy as np
+import pytest
+
+import tensorvm.runtime as rt
+from tensorvm.runtime import InvalidArgumentError
+from tensorvm.vmfb.assembler import assemble
+from tensorvm.vmfb.container import write_module
+
+SOURCE = """
+module @api
+import @hal.buffer_view.dim(r, i) -> (I)
+global @ready : i32 = 0
+
+func @__init() -> () export {
+entry:
+  %one = const.i32 1
+  global.store.i32 %one, @ready
+  ret
+}
+func @identity(%x: ref) -> (ref) export reflection {"args": [{"name": "x", "dtype": "f32", "shape": [2, "?"]}], "results": [{"name": "y", "dtype": "f32", "shape": [2, "?"]}]} {
+entry:
+  ret %x
+}
+func @swap(%a: ref, %b: ref) -> (ref, ref) export reflection {"args": [{"name": "a", "dtype": "i32", "shape": []}, {"name": "b", "dtype": "i32", "shape": [3]}], "results": [{"dtype": "i32", "shape": [3]}, {"dtype": "i32", "shape": []}]} {
+entry:
+  ret %b, %a
+}
+func @cols(%x: ref, %k: i32) -> (i64) export reflection {"args": [{"name": "x", "dtype": "f32", "shape": [2, "?"]}, {"name": "k", "dtype": "i32", "shape": []}], "results": [{"dtype": "i64", "shape": []}]} {
+entry:
+  %one = const.i32 1
+  %d = call.import @hal.buffer_view.dim(%x, %one)
+  %kk = ext.i32.i64.s %k
+  %r = mul.i64 %d, %kk
+  ret %r
+}
+func @ready() -> (i32) export {
+entry:
+  %r = global.load.i32 @ready
+  ret %r
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def vmfb():
+    return write_module(assemble(SOURCE))
+
+
+@pytest.fixture(scope="module")
+def module(vmfb):
+    return rt.load_module(vmfb, device="local-sync")
+
+
+def test_load_runs_init_and_lists_functions(module):
+    assert module.ready() == 1
+    assert set(module.functions) == {"identity", "swap", "cols", "ready"}
+    assert "identity(x: tensor<2x?xf32>) -> (tensor<2x?xf32>)" in repr(module.functions["identity"])
+    assert module["cols"] is module.cols
+
+
+def test_numpy_in_device_array_out_zero_copy(module):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    y = module.identity(x)
+    assert isinstance(y, rt.DeviceArray)
+    assert y.shape == (2, 3) and y.dtype == np.float32 and y.ndim == 2 and len(y) == 2
+    np.testing.assert_array_equal(np.asarray(y), x)
+    assert np.shares_memory(y.to_host(), x)
+    assert "DeviceArray(" in repr(y)
+    z = module.identity(y)                      # a DeviceArray goes back in as is
+    assert z.buffer_view is y.buffer_view
+
+
+def test_dynamic_dims_and_scalars(module):
+    assert module.cols(np.zeros((2, 5), np.float32), 3) == 15
+    assert module.cols(np.zeros((2, 0), np.float32), np.int32(4)) == 0
+    a, b = np.int32(7), np.array([1, 2, 3], np.int32)
+    first, second = module.swap(np.asarray(a), b)
+    np.testing.assert_array_equal(first, b)
+    assert int(np.asarray(second)) == 7
+
+
+def test_python_values_are_converted_to_the_expected_dtype(module):
+    first, second = module.swap(5, [1, 2, 3])
+    assert first.dtype == np.int32 and list(np.asarray(first)) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda m: m.identity(), r"identity takes 1 arguments \(x: tensor<2x\?xf32>\), got 0"),
+    (lambda m: m.identity(np.zeros((2, 3)), 1), "takes 1 arguments"),
+    (lambda m: m.identity(np.zeros((2, 3))),
+     r"argument 'x' \(#0\): expected tensor<2x\?xf32>, got tensor<2x3xf64>"),
+    (lambda m: m.identity(np.zeros((3, 3), np.float32)), "got tensor<3x3xf32>"),
+    (lambda m: m.identity(np.zeros((2,), np.float32)), "got tensor<2xf32>"),
+    (lambda m: m.swap(1.5, [1, 2, 3]), r"argument 'a' \(#0\): expected tensor<i32>, got tensor<f64>"),
+    (lambda m: m.swap(1, [1, 2]), r"argument 'b' \(#1\): expected tensor<3xi32>"),
+    (lambda m: m.cols(np.zeros((2, 1), np.float32), "x"), r"argument 'k' \(#1\): expected i32"),
+    (lambda m: m.identity(object()), "argument 'x'"),
+])
+def test_argument_errors_name_the_argument(module, call, match):
+    with pytest.raises(InvalidArgumentError, match=match):
+        call(module)
+
+
+def test_unknown_export(module):
+    with pytest.raises(AttributeError, match="no export 'nope'"):
+        module.nope
+    with pytest.raises(KeyError):
+        module["nope"]
+
+
+def test_device_is_cached_per_uri_and_paths_load(vmfb, module, tmp_path):
+    p = tmp_path / "api.vmfb"
+    p.write_bytes(vmfb)
+    again = rt.load_module(str(p), device="local-sync")
+    assert again.device is module.device
+    assert again.cols(np.ones((2, 4), np.float32), 2) == 8
+
+
+def test_invalid_argument_error_before_vm_runs(module):
+    inv_calls = []
+    orig = module.context.invoke
+    module.context.invoke = lambda *a: inv_calls.append(a) or orig(*a)
+    try:
+        with pytest.raises(InvalidArgumentError):
+            module.identity(np.zeros((9, 9), np.float32))
+        assert inv_calls == []
+    finally:
+        del module.context.invoke
+
+
+def test_non_contiguous_and_zero_d_inputs(module):
+    x = np.arange(6, dtype=np.float32).reshape(3, 2).T          # (2, 3), not C-contiguous
+    np.testing.assert_array_equal(np.asarray(module.identity(x)), x)
+    first, second = module.swap(np.array(9, np.int32), np.array([4, 5, 6], np.int32))
+    assert second.shape == () and int(np.asarray(second)) == 9
