@@ -13,6 +13,7 @@ from ..errors import VmTrap
 from .numeric import f32, wrap32, wrap64
 
 MAX_LIST_SIZE = 1 << 26      # elements; a larger list.resize traps
+MAX_BUFFER_SIZE = 1 << 30    # bytes; a larger buffer.alloc traps (device memory is the HAL's)
 
 
 class VmList(list):
@@ -112,8 +113,8 @@ def _as_buffer(v):
 
 
 def buffer_alloc(length: int) -> bytearray:
-    if length < 0:
-        raise VmTrap(f"buffer.alloc with negative length {length}")
+    if length < 0 or length > MAX_BUFFER_SIZE:
+        raise VmTrap(f"buffer.alloc of {length} bytes (allowed 0..{MAX_BUFFER_SIZE})")
     try:
         return bytearray(length)
     except (MemoryError, OverflowError):
