@@ -10,6 +10,10 @@ from tensorvm.vmfb.container import write_module
 SOURCE = """
 module @api
 import @hal.buffer_view.dim(r, i) -> (I)
+import @hal.device.get() -> (ref)
+import @hal.fence.create(ref) -> (ref)
+import @hal.device.queue.execute(ref, ref, ref, *ref) -> ()
+import @hal.fence.await(i32, *ref) -> (i32)
 global @ready : i32 = 0
 
 func @__init() -> () export {
@@ -34,6 +38,17 @@ entry:
   %r = mul.i64 %d, %kk
   ret %r
 }
+func @roundtrip(%t: i32) -> (i32) export {
+entry:
+  %dev = call.import @hal.device.get()
+  %sig = call.import @hal.fence.create(%dev)
+  %null = const.ref.null
+  call.import @hal.device.queue.execute(%dev, %null, %sig, [])
+  %r = call.import @hal.fence.await(%t, [%sig])
+  %one = const.i32 1
+  %r = add.i32 %r, %one
+  ret %r
+}
 func @ready() -> (i32) export {
 entry:
   %r = global.load.i32 @ready
@@ -54,7 +69,7 @@ def module(vmfb):
 
 def test_load_runs_init_and_lists_functions(module):
     assert module.ready() == 1
-    assert set(module.functions) == {"identity", "swap", "cols", "ready"}
+    assert set(module.functions) == {"identity", "swap", "cols", "ready", "roundtrip"}
     assert "identity(x: tensor<2x?xf32>) -> (tensor<2x?xf32>)" in repr(module.functions["identity"])
     assert module["cols"] is module.cols
 
@@ -134,3 +149,9 @@ def test_non_contiguous_and_zero_d_inputs(module):
     np.testing.assert_array_equal(np.asarray(module.identity(x)), x)
     first, second = module.swap(np.array(9, np.int32), np.array([4, 5, 6], np.int32))
     assert second.shape == () and int(np.asarray(second)) == 9
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_queue_and_fence_await_through_the_vm(vmfb, device):
+    m = rt.load_module(vmfb, device=device)
+    assert m.roundtrip(1000) == 1
