@@ -6,13 +6,14 @@ from dataclasses import dataclass, field
 
 from .errors import CompileError
 
-TARGETS = ("cpu",)
+TARGETS = ("cpu", "opencl", "cuda")
 
 
 @dataclass
 class CompileOptions:
     targets: tuple = ("cpu",)
     cpu: str = "host"               # "host" (this machine's ISA) or "generic" or a -march name
+    cuda_arch: str = "sm_80"        # nvcc --gpu-architecture for the cuda target
     module_name: str | None = None
     verify_each: bool = False       # re-verify the IR after every pass
     dump_ir_after: list = field(default_factory=list)   # pass names, or ["all"]

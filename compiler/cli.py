@@ -21,6 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"comma-separated targets ({', '.join(TARGETS)}); default cpu")
     p.add_argument("--cpu", default="host",
                    help="CPU code: 'host' (this machine's ISA, default), 'generic', or a -march name")
+    p.add_argument("--cuda-arch", default="sm_80",
+                   help="GPU architecture of the cuda target's PTX (default sm_80)")
     p.add_argument("--module-name", help="name recorded in the module (default: the MLIR module's)")
     p.add_argument("--verify-each", action="store_true", help="re-verify the IR after every pass")
     p.add_argument("--dump-ir-after", action="append", default=[], metavar="PASS",
@@ -44,7 +46,8 @@ def main(argv=None) -> int:
                 raise CompileError(f"cannot read {args.input}: {e}") from None
             name = args.input
         options = CompileOptions(targets=tuple(t for t in args.targets.split(",") if t),
-                                 cpu=args.cpu, module_name=args.module_name,
+                                 cpu=args.cpu, cuda_arch=args.cuda_arch,
+                                 module_name=args.module_name,
                                  verify_each=args.verify_each, dump_ir_after=args.dump_ir_after,
                                  keep_source=bool(args.dump_c))
         result = compile_text(text, options, name)

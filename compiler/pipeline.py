@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 from tensorvm.vmfb import assembler, container
+from tensorvm.vmfb.model import ExecutableVariant
 
 from .codegen import cpu
 from .codegen.kernel import build_kernel
@@ -36,16 +37,21 @@ def run_pipeline(module, options):
             for d in level:
                 entry_of[id(d)] = len(kernels)
                 kernels.append(build_kernel(d))
-    if kernels:
-        data, target, entries, counts, source = cpu.build_cpu_executable(kernels, options.cpu)
+    variants, sources = _build_variants(kernels, options) if kernels else ([], {})
+    if variants:
+        counts = variants[0][4]
         for d_id, k in entry_of.items():
             workgroups[d_id] = counts[k]
+        first = variants[0][:4]
     else:
-        data, target, entries, source = b"", {}, [], ""
+        first = (cpu.cpu_format(), {}, [], b"")
+    source = sources.get("cpu", "")
     name = options.module_name or module.name or "module"
     mdef, asm, reflections = generate_module(
-        _identifier(name), functions, plans, (cpu.cpu_format(), target, entries, data),
-        entry_of, workgroups)
+        _identifier(name), functions, plans, first, entry_of, workgroups)
+    if mdef.executables:
+        for fmt, target, entries, data, _ in variants[1:]:
+            mdef.executables[0].variants.append(ExecutableVariant(fmt, target, entries, data))
     mdef = assembler.assemble(asm, base=mdef)
     for fdef in mdef.functions:
         if fdef.name in reflections:
@@ -57,8 +63,39 @@ def run_pipeline(module, options):
     }
     if options.keep_source:
         stats["c_source"] = source
+        for t, text in sources.items():
+            if t != "cpu":
+                stats[f"{t}_source"] = text
         stats["vm_assembly"] = asm
     return CompileResult(container.write_module(mdef), stats)
+
+
+def _build_variants(kernels, options):
+    """One (format, target, entry points, data, workgroup counts) per target,
+    in target order, and each target's generated source.  Every variant
+    must tile the same workgroup counts: the host code serves them all."""
+    variants, sources = [], {}
+    for t in options.targets:
+        if t == "cpu":
+            data, target, entries, counts, src = cpu.build_cpu_executable(kernels, options.cpu)
+            fmt = cpu.cpu_format()
+        elif t == "opencl":
+            from .codegen import opencl
+            data, target, entries, counts, src = opencl.build_opencl_executable(kernels)
+            fmt = opencl.FORMAT
+        elif t == "cuda":
+            from .codegen import cuda
+            data, target, entries, counts, src = cuda.build_cuda_executable(kernels,
+                                                                            options.cuda_arch)
+            fmt = cuda.FORMAT
+        else:
+            raise CompileError(f"unknown target '{t}'")
+        if variants and list(counts) != list(variants[0][4]):
+            raise CompileError(f"internal error: target '{t}' tiles workgroups differently "
+                               f"from '{options.targets[0]}'")
+        variants.append((fmt, target, entries, data, counts))
+        sources[t] = src
+    return variants, sources
 
 
 def _identifier(name: str) -> str:

@@ -146,7 +146,11 @@ class BufferView:
         return self.element_count * self.dtype.itemsize
 
     def to_numpy(self) -> np.ndarray:
-        """A zero-copy numpy view for host memory (read-only if the buffer is)."""
+        """A zero-copy numpy view for host memory (read-only if the buffer is);
+        a copy read back from device memory (buffers with ``to_host``)."""
+        to_host = getattr(self.buffer, "to_host", None)
+        if to_host is not None:
+            return to_host(self.byte_length).view(self.dtype).reshape(self.shape)
         arr = self.buffer.storage[:self.byte_length].view(self.dtype).reshape(self.shape)
         if not self.buffer.writable:
             arr.flags.writeable = False

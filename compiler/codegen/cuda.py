@@ -1,0 +1,117 @@
+"""CUDA target: the shared GPU renderer with CUDA C++ spellings, compiled
+to PTX at compile time (nvcc, or NVRTC where nvcc is missing) and checked
+with ``ptxas`` so a broken kernel fails here, not on the user's GPU.
+
+Kernels are ``extern "C" __global__`` functions taking the bindings as device
+pointers (the driver applies binding offsets on the host), then the push
+constants.  Helpers become ``__device__`` functions; f16 conversions use
+cuda_fp16.h.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from tensorvm.vmfb.model import EntryPoint
+
+from ..errors import CompileError
+from .gpu import GpuTarget
+
+FORMAT = "cuda-ptx"
+DEFAULT_ARCH = "sm_80"
+
+_PROLOGUE = """/* tensorvm: CUDA C++ kernels */
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+#include <cuda_fp16.h>
+#define restrict __restrict__
+#define __builtin_popcountll(x) __popcll((unsigned long long)(x))
+#define __builtin_clzll(x) __clzll((long long)(x))
+"""
+
+
+class CudaTarget(GpuTarget):
+    name = "cuda"
+    format = FORMAT
+    kernel_qualifier = 'extern "C" __global__ void'
+    global_space = ""
+    restrict = "__restrict__"
+    group_id = "blockIdx.x"
+    local_id = "threadIdx.x"
+    local_size = "blockDim.x"
+    binding_offsets = False
+    constant_type = "uint32_t"
+    helper_qualifier = "static __device__ __forceinline__"
+    table_prefix = "static __device__ const "
+    local_size_hint = 128
+
+    def prologue(self, needs_f64: bool) -> str:
+        return _PROLOGUE
+
+    def helper_overrides(self) -> dict:
+        return {
+            "tvm_f16_to_f32": "static inline float tvm_f16_to_f32(uint16_t h) "
+                              "{ return __half2float(__ushort_as_half(h)); }",
+            "tvm_f32_to_f16": "static inline uint16_t tvm_f32_to_f16(float f) "
+                              "{ return __half_as_ushort(__float2half_rn(f)); }",
+        }
+
+
+TARGET = CudaTarget()
+
+
+def _tool(name: str):
+    path = shutil.which(name)
+    if path is None and os.path.exists(f"/usr/local/cuda/bin/{name}"):
+        path = f"/usr/local/cuda/bin/{name}"
+    return path
+
+
+def have_toolchain() -> str | None:
+    """None when nvcc and ptxas are usable, else what is missing."""
+    missing = [t for t in ("nvcc", "ptxas") if _tool(t) is None]
+    return None if not missing else f"{' and '.join(missing)} not found on PATH"
+
+
+def compile_ptx(source: str, arch: str = DEFAULT_ARCH) -> str:
+    """CUDA C++ -> PTX text for ``arch`` (nvcc), verified by ptxas."""
+    if not re.fullmatch(r"sm_\d+[a-z]?", arch):
+        raise CompileError(f"--cuda-arch must look like sm_80, got {arch!r}")
+    nvcc, ptxas = _tool("nvcc"), _tool("ptxas")
+    if nvcc is None:
+        raise CompileError("the cuda target needs nvcc (the CUDA toolkit) on PATH or in "
+                           "/usr/local/cuda/bin")
+    with tempfile.TemporaryDirectory(prefix="tensorvm-cuda-") as tmp:
+        cu, ptx = os.path.join(tmp, "kernels.cu"), os.path.join(tmp, "kernels.ptx")
+        with open(cu, "w") as f:
+            f.write(source)
+        cmd = [nvcc, "-ptx", f"--gpu-architecture={arch}", "-O3", "-std=c++17", cu, "-o", ptx]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CompileError(f"nvcc failed on generated CUDA kernels ({arch}):\n"
+                               + (proc.stderr or proc.stdout)[-4000:])
+        with open(ptx) as f:
+            text = f.read()
+        if ptxas is not None:
+            check = subprocess.run([ptxas, f"--gpu-name={arch}", ptx, "-o",
+                                    os.path.join(tmp, "kernels.cubin")],
+                                   capture_output=True, text=True)
+            if check.returncode != 0:
+                raise CompileError(f"ptxas rejected the generated PTX ({arch}):\n"
+                                   + (check.stderr or check.stdout)[-4000:])
+    return text
+
+
+def build_cuda_executable(kernels: list, arch: str = DEFAULT_ARCH):
+    """(PTX bytes, target, entry points, workgroup counts, CUDA source)."""
+    source, counts, _ = TARGET.render_program(kernels)
+    ptx = compile_ptx(source, arch)
+    m = re.search(r"^\.version\s+(\S+)", ptx, re.M)
+    entries = [EntryPoint(k.name, k.num_bindings, 0) for k in kernels]
+    target = {"arch": arch, "ptx_version": m.group(1) if m else None,
+              "local_size": TARGET.local_size_hint}
+    return ptx.encode("utf-8"), target, entries, counts, source

@@ -1,0 +1,269 @@
+"""GPU kernel rendering shared by OpenCL C and CUDA C.
+
+One thread block (OpenCL work-group) runs per tensorvm workgroup, so the
+workgroup counts of ``kernel.workgroup_plan`` / ``contraction_plan`` -- the
+counts the host code passes for every variant of a module -- are also the
+GPU grid.  Inside a block the threads stride over the workgroup's tile of
+the iteration space: loop kernels over its rows x columns, contractions over
+its rows x N outputs (each thread one full dot product plus the fused
+epilogue), sequential kinds on one thread.
+
+``GpuTarget`` holds what differs between the C dialects (qualifiers, address
+spaces, index built-ins, prologue, helper overrides); ``opencl.py`` and
+``cuda.py`` subclass it with data.  Kernel parameters are the bindings as
+pointers (inputs const), then -- where ``binding_offsets`` is set -- one
+byte offset per binding (OpenCL cannot offset a cl_mem on the host), then
+the push constants as 32-bit unsigned values.
+"""
+from __future__ import annotations
+
+import re
+
+from . import scalar
+from .body import BodyEmitter, linearize
+from .kernel import Kernel, contraction_plan, workgroup_plan
+
+_HELPER = re.compile(r"^static inline [\w ]+?\b(tvm_\w+)\(")
+
+
+class GpuTarget:
+    """Dialect data for one GPU C flavour; subclasses override attributes."""
+    name = "gpu"
+    format = ""
+    kernel_qualifier = "__kernel void"
+    global_space = "__global "
+    restrict = "restrict"
+    group_id = "get_group_id(0)"
+    local_id = "get_local_id(0)"
+    local_size = "get_local_size(0)"
+    binding_offsets = True
+    offset_type = "ulong"
+    constant_type = "uint"
+    helper_qualifier = "static inline"
+    table_prefix = "__constant "
+    local_size_hint = 64
+
+    def prologue(self, needs_f64: bool) -> str:
+        raise NotImplementedError
+
+    def helper_overrides(self) -> dict:
+        """Helper name -> replacement line (None drops the helper)."""
+        return {}
+
+    def finish(self, source: str, needs_f64: bool) -> str:
+        """Last rewrite of the whole program (e.g. no-fp64 devices)."""
+        return source
+
+    # -- helpers -------------------------------------------------------------------------
+    def helpers(self, needs_f64: bool) -> str:
+        """scalar.HELPERS with per-target overrides and qualifiers; without
+        f64, every helper that needs double (and what uses it) is left out."""
+        overrides = self.helper_overrides()
+        chunks = []
+        for chunk in _chunks(scalar.HELPERS):
+            m = _HELPER.match(chunk)
+            name = m.group(1) if m else _typedef_name(chunk)
+            if m is not None and name in overrides:
+                chunk = overrides[name]
+                if chunk is None:
+                    continue
+            chunks.append((name, chunk))
+        if not needs_f64:
+            dropped = {n for n, c in chunks if n and _double_only(c)}
+            while True:
+                more = {n for n, c in chunks if n and n not in dropped
+                        and any(re.search(rf"\b{d}\b", c) for d in dropped)}
+                if not more:
+                    break
+                dropped |= more
+            chunks = [(n, c) for n, c in chunks if n not in dropped]
+        out = [c.replace("static inline", self.helper_qualifier, 1)
+               if c.startswith("static inline") else c for _, c in chunks]
+        return "\n".join(out) + "\n"
+
+    # -- kernels -------------------------------------------------------------------------
+    def params(self, kernel: Kernel, em: BodyEmitter, constants: int = 0):
+        """(parameter list, set-up statements) binding pointers b<k> / o<j>."""
+        gs, rs = self.global_space, self.restrict
+        params, setup, names = [], [], []
+        for k, v in enumerate(kernel.inputs):
+            st = _storage(v)
+            em.bindings[v] = f"b{k}"
+            names.append((f"b{k}", f"{gs}const {st}*"))
+        for j, v in enumerate(kernel.outputs):
+            names.append((f"o{j}", f"{gs}{_storage(v)}*"))
+        for name, ptr in names:
+            if self.binding_offsets:
+                params.append(f"{ptr} {rs} {name}_base")
+                cbyte = f"{gs}const uint8_t*" if "const" in ptr else f"{gs}uint8_t*"
+                setup.append(f"  {ptr} {rs} {name} = ({ptr})(({cbyte}){name}_base + {name}_off);")
+            else:
+                params.append(f"{ptr} {rs} {name}")
+        if self.binding_offsets:
+            params += [f"{self.offset_type} {name}_off" for name, _ in names]
+        params += [f"{self.constant_type} c{i}" for i in range(constants)]
+        return params, setup
+
+    def header(self, kernel: Kernel, params) -> str:
+        return f"{self.kernel_qualifier} {kernel.name}({', '.join(params)}) {{"
+
+    def render_kernel(self, kernel: Kernel):
+        """(file-scope declarations, kernel source, workgroup count)."""
+        if kernel.kind not in ("loop", "contraction"):
+            return self._sequential(kernel)
+        if kernel.contraction is not None:
+            return self._contraction(kernel)
+        return self._loop(kernel)
+
+    def _ids(self):
+        return [f"  const int64_t g_wg = (int64_t){self.group_id};",
+                f"  const int64_t g_lid = (int64_t){self.local_id};",
+                f"  const int64_t g_lsz = (int64_t){self.local_size};"]
+
+    def _loop(self, kernel: Kernel):
+        em = BodyEmitter({}, indent=2)
+        params, setup = self.params(kernel, em)
+        shape = kernel.shape
+        rpw, chunk, chunks, count = workgroup_plan(kernel)
+        out = [self.header(kernel, params)] + setup + self._ids()
+        if not shape:
+            vals = [em.value(v, ()) for v in kernel.outputs]
+            out.append("  if (g_wg == 0 && g_lid == 0) {")
+            out += em.lines
+            out += [f"    o{j}[0] = {em.store_expr(v.type.element, e)};"
+                    for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
+            return em.decls, "\n".join(out + ["  }", "}"]), count
+        rows, inner, last = _prod(shape[:-1]), shape[-1], len(shape) - 1
+        idx = tuple(f"i{k}" for k in range(len(shape)))
+        vals = [em.value(v, idx) for v in kernel.outputs]
+        out += [
+            f"  const int64_t g_r0 = (g_wg / {chunks}) * {rpw};",
+            f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
+            f"  const int64_t g_c0 = (g_wg % {chunks}) * {chunk};",
+            f"  const int64_t g_c1 = g_c0 + {chunk} < {inner} ? g_c0 + {chunk} : {inner};",
+            "  const int64_t g_w = g_c1 - g_c0;",
+            "  const int64_t g_n = g_r1 > g_r0 && g_w > 0 ? (g_r1 - g_r0) * g_w : 0;",
+            "  for (int64_t g_t = g_lid; g_t < g_n; g_t += g_lsz) {",
+            "    const int64_t row = g_r0 + g_t / g_w;",
+            f"    const int64_t i{last} = g_c0 + g_t % g_w;",
+        ]
+        out += ["    " + s for s in _delinearize("row", shape[:-1], "i")]
+        out += em.lines
+        out += [f"    o{j}[row * {inner} + i{last}] = {em.store_expr(v.type.element, e)};"
+                for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
+        return em.decls, "\n".join(out + ["  }", "}"]), count
+
+    def _contraction(self, kernel: Kernel):
+        c = kernel.contraction
+        em = BodyEmitter({}, indent=2)
+        params, setup = self.params(kernel, em)
+        ct = scalar.ctype(c.op.result.type.element)
+        lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
+        (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
+        rows = c.B * c.M
+        rpw, count = contraction_plan(c)
+        bsz, msz, nsz = c.out_groups
+        decls = (_delinearize("g_b", bsz, "e", 0) + _delinearize("g_m", msz, "e", len(bsz))
+                 + _delinearize("g_nc", nsz, "e", len(bsz) + len(msz)))
+        idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
+        em.bind(c.op.result, idx, "g_acc")
+        out_v = kernel.outputs[0]
+        val = em.value(out_v, idx)
+        store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
+        gs = self.global_space
+        out = [self.header(kernel, params)] + setup + self._ids() + [
+            f"  const int64_t g_r0 = g_wg * {rpw};",
+            f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
+            f"  const int64_t g_n = g_r1 > g_r0 ? (g_r1 - g_r0) * {c.N} : 0;",
+            "  for (int64_t g_t = g_lid; g_t < g_n; g_t += g_lsz) {",
+            f"    const int64_t g_r = g_r0 + g_t / {c.N}, g_nc = g_t % {c.N};",
+            f"    const int64_t g_b = g_r / {c.M}, g_m = g_r % {c.M};",
+            f"    {gs}const {ct}* g_lp = {lhs} + g_b * {lsb} + g_m * {lsm};",
+            f"    {gs}const {ct}* g_rp = {rhs} + g_b * {rsb} + g_nc * {rsn};",
+            f"    {ct} g_acc = {scalar.literal(c.op.result.type.element, 0)};",
+            f"    for (int64_t g_k = 0; g_k < {c.K}; ++g_k) "
+            f"g_acc += g_lp[g_k * {lsk}] * g_rp[g_k * {rsk}];",
+        ]
+        out += ["    " + d for d in decls] + em.lines + ["    " + store, "  }", "}"]
+        return em.decls, "\n".join(out), count
+
+    def _sequential(self, kernel: Kernel):
+        from .sequential import emit_sequential
+        em = BodyEmitter({}, indent=2)
+        params, setup = self.params(kernel, em)
+        count = emit_sequential(kernel, em, "g_wg", [f"o{j}" for j in range(len(kernel.outputs))])
+        out = [self.header(kernel, params)] + setup + self._ids()
+        out += ["  if (g_lid == 0) {"] + em.lines + ["  }", "}"]
+        return em.decls, "\n".join(out), count
+
+    # -- whole program ---------------------------------------------------------------------
+    def render_program(self, kernels: list):
+        """(source, workgroup counts, needs_f64) for all kernels of a module."""
+        needs_f64 = any(_uses_f64(k) for k in kernels)
+        decls, funcs, counts = [], [], []
+        for k in kernels:
+            d, f, n = self.render_kernel(k)
+            decls += [x.replace("static const ", self.table_prefix, 1) for x in d]
+            funcs.append(f)
+            counts.append(n)
+        source = (self.prologue(needs_f64) + self.helpers(needs_f64) + "\n".join(decls)
+                  + "\n\n" + "\n\n".join(funcs) + "\n")
+        return self.finish(source, needs_f64), counts, needs_f64
+
+
+def _chunks(text: str) -> list:
+    """Top-level items of C helper text: each starts at a ``static inline``
+    or ``typedef`` line and runs to the next one."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith(("static inline", "typedef")) or not out:
+            out.append(line)
+        else:
+            out[-1] += "\n" + line
+    return out
+
+
+def _typedef_name(chunk: str):
+    m = re.match(r"typedef\b.*?(\w+)\s*;\s*$", chunk.split("\n")[0])
+    return m.group(1) if m and chunk.startswith("typedef") else None
+
+
+def _double_only(line: str) -> bool:
+    """A helper that only serves f64 values (float->int conversions take
+    their argument as double for every source type, so they stay)."""
+    return "double" in line and "tvm_f2i_" not in line
+
+
+def _storage(v) -> str:
+    el = v.type.element
+    return scalar.STORAGE_TYPE.get(el) or scalar.ctype(el)
+
+
+def _prod(dims) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def _delinearize(lin, shape, prefix, start=0) -> list:
+    decls, stride = [], 1
+    for k in range(len(shape) - 1, -1, -1):
+        d = shape[k]
+        q = lin if stride == 1 else f"({lin} / {stride})"
+        e = "0" if d == 1 else (q if k == 0 else f"{q} % {d}")
+        decls.append(f"const int64_t {prefix}{start + k} = {e};")
+        stride *= d
+    return list(reversed(decls))
+
+
+def _uses_f64(kernel: Kernel) -> bool:
+    values = list(kernel.inputs) + list(kernel.outputs)
+    block = getattr(kernel.root, "parent", None)
+    for op in getattr(block, "operations", ()) or ():
+        for o in op.walk():
+            values += o.results
+            for region in o.regions:
+                for b in region.blocks:
+                    values += b.arguments
+    return any(getattr(v.type, "element", None) == "f64" for v in values)

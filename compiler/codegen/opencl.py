@@ -1,0 +1,100 @@
+"""OpenCL C 1.2 target: the shared GPU renderer with OpenCL's spellings.
+
+The program is OpenCL C source, built by the driver on the device at load.
+OpenCL C has no <stdint.h>, no memcpy, no ``_Float16`` and no ``*f`` math
+names (its math built-ins are overloaded), so the prologue supplies the
+fixed-width typedefs, limits and math-name #defines, and the bit-casting
+helpers are rewritten with ``as_*``, ``vload_half`` / ``vstore_half_rte``
+(f16 is storage only: no cl_khr_fp16 needed), ``popcount`` and ``clz``.
+Programs that touch f64 enable cl_khr_fp64 and record it as a required
+extension; all others are rewritten to single precision so they also run on
+devices without it (the double-typed float->int helpers become float ones).
+"""
+from __future__ import annotations
+
+import re
+
+from tensorvm.vmfb.model import EntryPoint
+
+from .gpu import GpuTarget
+
+FORMAT = "opencl-c"
+
+# C99 math functions used with an ``f`` suffix for float; OpenCL overloads
+# the plain names instead.
+MATH = """acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh erf erfc exp exp2
+exp10 expm1 fabs fdim floor fma fmax fmin fmod hypot ldexp lgamma log log10 log1p log2 logb
+nextafter pow remainder rint round sin sinh sqrt tan tanh tgamma trunc""".split()
+
+_TYPES = """typedef char int8_t;
+typedef uchar uint8_t;
+typedef short int16_t;
+typedef ushort uint16_t;
+typedef int int32_t;
+typedef uint uint32_t;
+typedef long int64_t;
+typedef ulong uint64_t;
+#define INT8_MIN (-128)
+#define INT16_MIN (-32768)
+#define INT32_MIN (-2147483647 - 1)
+#define INT64_MIN (-9223372036854775807L - 1)
+#define INT8_MAX 127
+#define INT16_MAX 32767
+#define INT32_MAX 2147483647
+#define INT64_MAX 9223372036854775807L
+#define UINT8_MAX 255
+#define UINT16_MAX 65535
+#define UINT32_MAX 4294967295U
+#define UINT64_MAX 18446744073709551615UL
+#define nearbyint rint
+#define nearbyintf rint
+#define __builtin_popcountll(x) ((int)popcount((ulong)(x)))
+#define __builtin_clzll(x) ((int)clz((ulong)(x)))
+"""
+
+
+class OpenCLTarget(GpuTarget):
+    name = "opencl"
+    format = FORMAT
+
+    def prologue(self, needs_f64: bool) -> str:
+        ext = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if needs_f64 else ""
+        maths = "".join(f"#define {m}f {m}\n" for m in MATH)
+        return "/* tensorvm: OpenCL C 1.2 kernels */\n" + ext + _TYPES + maths
+
+    def helper_overrides(self) -> dict:
+        return {
+            "tvm_totalorder32": "static inline int32_t tvm_totalorder32(float a) "
+                                "{ int32_t i = as_int(a); return i < 0 ? (i ^ INT32_MAX) : i; }",
+            "tvm_totalorder64": "static inline int64_t tvm_totalorder64(double a) "
+                                "{ int64_t i = as_long(a); return i < 0 ? (i ^ INT64_MAX) : i; }",
+            "tvm_f16_to_f32": "static inline float tvm_f16_to_f32(uint16_t h) "
+                              "{ return vload_half(0, (const half*)&h); }",
+            "tvm_f32_to_f16": "static inline uint16_t tvm_f32_to_f16(float f) "
+                              "{ uint16_t h; vstore_half_rte(f, 0, (half*)&h); return h; }",
+            "tvm_bf16_to_f32": "static inline float tvm_bf16_to_f32(uint16_t h) "
+                               "{ return as_float((uint32_t)h << 16); }",
+            "tvm_f32_to_bf16": "static inline uint16_t tvm_f32_to_bf16(float f) "
+                               "{ uint32_t u = as_uint(f); if ((u & 0x7fffffffu) > 0x7f800000u) "
+                               "return (uint16_t)((u >> 16) | 0x40); u += 0x7fffu + ((u >> 16) & 1u); "
+                               "return (uint16_t)(u >> 16); }",
+        }
+
+    def finish(self, source: str, needs_f64: bool) -> str:
+        if needs_f64:
+            return source
+        # No f64 values: the only doubles left are float->int conversion
+        # helpers and their (double) casts; single precision is exact there.
+        return re.sub(r"\bdouble\b", "float", source)
+
+
+TARGET = OpenCLTarget()
+
+
+def build_opencl_executable(kernels: list):
+    """(source bytes, target, entry points, workgroup counts, source text)."""
+    source, counts, needs_f64 = TARGET.render_program(kernels)
+    entries = [EntryPoint(k.name, k.num_bindings, 0) for k in kernels]
+    target = {"language": "OpenCL C 1.2", "extensions": ["cl_khr_fp64"] if needs_f64 else [],
+              "local_size": TARGET.local_size_hint}
+    return source.encode("utf-8"), target, entries, counts, source

@@ -1,0 +1,219 @@
+"""``opencl``: the HAL driver over pyopencl (extra ``opencl``).
+
+URIs: ``opencl`` (the first device of the first platform that has one) or
+``opencl://N`` (the N-th device over all platforms, see ``enumerate()``).
+pyopencl is imported lazily, when the driver is first asked for.
+
+* Buffers are ``cl.Buffer``s (``OpenCLBuffer``); host reads are blocking
+  ``clEnqueueReadBuffer``s, host writes asynchronous.  ``import_host`` of
+  writable C-contiguous memory on a device that shares host memory is
+  zero-copy (``CL_MEM_USE_HOST_PTR``; after each submission the written
+  imports are mapped and unmapped, which makes the device's writes visible
+  in the caller's array); other imports copy.
+* Executables (``opencl-c``) are OpenCL C source built on the device at
+  load; programs are cached per physical device by source hash, so a second
+  load -- also from another HAL device on the same OpenCL device -- does not
+  rebuild.  A build failure is a ``HalError`` with the executable name and
+  the build log.
+* Queue model as local-task: ``queue_execute`` returns at once.  A submit
+  thread waits for the wait fence and enqueues the commands on an in-order
+  ``cl.CommandQueue``; a completion thread waits for the OpenCL event and
+  signals (or fails) the signal fence, so the device runs one submission
+  while the next one is being enqueued.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import queue as pyqueue
+import threading
+import weakref
+
+from ..device import Device
+from ..errors import DeviceUnavailableError, HalError
+from ..loaders import opencl_c
+from .cpu_device import settle
+from .opencl_buffer import OpenCLAllocator
+
+_POLL_S = 0.25
+
+
+@functools.lru_cache(maxsize=1)
+def _all_devices() -> tuple:
+    import pyopencl as cl
+    out = []
+    for platform in cl.get_platforms():
+        try:
+            out += platform.get_devices()
+        except cl.Error:            # a platform with no devices raises
+            continue
+    return tuple(out)
+
+
+class _Shared:
+    """Per physical device: one context and the built-program cache."""
+
+    def __init__(self, cl_device):
+        import pyopencl as cl
+        self.context = cl.Context([cl_device])
+        self.programs = {}
+        self.builds = 0
+        self.lock = threading.Lock()
+
+
+_SHARED: dict = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared(index: int, cl_device) -> _Shared:
+    with _SHARED_LOCK:
+        s = _SHARED.get(index)
+        if s is None:
+            s = _SHARED[index] = _Shared(cl_device)
+        return s
+
+
+class _Queues:
+    """The submit and completion threads; holds no device reference."""
+
+    def __init__(self, name):
+        self.name = name
+        self.submit_items = pyqueue.SimpleQueue()
+        self.done_items = pyqueue.SimpleQueue()
+        self.closed = False
+        self.threads = [threading.Thread(target=self.submit_main, name=f"{name}-submit", daemon=True),
+                        threading.Thread(target=self.done_main, name=f"{name}-done", daemon=True)]
+        for t in self.threads:
+            t.start()
+
+    def wait_settled(self, fence) -> bool:
+        if fence is None or fence.is_settled:
+            return True
+        ev = threading.Event()
+        cancel = fence.on_ready(lambda exc: ev.set())
+        while not ev.wait(_POLL_S):
+            if self.closed:
+                cancel()
+                return False
+        return True
+
+    def submit_main(self):
+        while True:
+            item = self.submit_items.get()
+            if item is None:
+                self.done_items.put(None)
+                return
+            wait, signal, work = item
+            done, exc = None, None
+            if not self.wait_settled(wait):
+                exc = HalError(f"device '{self.name}' was closed before the work ran")
+            else:
+                exc = wait.failure if wait is not None else None
+                if exc is None and work is not None:
+                    try:
+                        done = work()
+                    except BaseException as e:      # noqa: BLE001 - goes to the fence
+                        exc = e
+            self.done_items.put((done, signal, exc))
+
+    def done_main(self):
+        while True:
+            item = self.done_items.get()
+            if item is None:
+                return
+            done, signal, exc = item
+            if exc is None and done is not None:
+                try:
+                    done()
+                except BaseException as e:          # noqa: BLE001
+                    exc = e
+            settle(signal, exc)
+
+    def shutdown(self):
+        self.closed = True
+        self.submit_items.put(None)
+
+
+class OpenCLDevice(Device):
+    """One OpenCL device with one in-order command queue."""
+
+    def __init__(self, index: int, cl_device, name: str):
+        import pyopencl as cl
+        self.cl_device = cl_device
+        self.index = index
+        self._shared = _shared(index, cl_device)
+        self.context = self._shared.context
+        self.queue = cl.CommandQueue(self.context, cl_device)
+        self.extensions = frozenset(cl_device.extensions.split())
+        self.host_unified_memory = bool(getattr(cl_device, "host_unified_memory", False))
+        super().__init__(name, OpenCLAllocator(self))
+        self._queues = _Queues(name)
+        self._finalizer = weakref.finalize(self, self._queues.shutdown)
+
+    @property
+    def description(self) -> str:
+        return f"{self.cl_device.platform.name.strip()}: {self.cl_device.name.strip()}"
+
+    def supported_formats(self) -> list:
+        return [opencl_c.FORMAT]
+
+    def _load_executable(self, name, format, data, entry_points, target):
+        return opencl_c.load(self, name, data, entry_points, target)
+
+    def _prepare_commands(self, commands):
+        return opencl_c.prepare(self, commands)
+
+    def _program_runner(self, programs):
+        def enqueue():
+            return opencl_c.enqueue_programs(self.queue, programs)
+        return enqueue
+
+    def _submit(self, wait, signal, work) -> None:
+        self._queues.submit_items.put((wait, signal, work))
+
+    def close(self) -> None:
+        super().close()
+        self._finalizer()
+
+
+class OpenCLDriver:
+    """Driver entry for ``opencl`` / ``opencl://N``."""
+
+    name = "opencl"
+
+    def availability(self):
+        try:
+            import pyopencl  # noqa: F401
+        except ImportError:
+            return "pyopencl is not installed (pip install 'tensorvm[opencl]')"
+        try:
+            devices = _all_devices()
+        except Exception as e:      # noqa: BLE001 - no ICD loader / platform
+            return f"no OpenCL platform is usable: {e}"
+        if not devices:
+            return ("no OpenCL device found (install an OpenCL ICD, e.g. the Debian "
+                    "package pocl-opencl-icd)")
+        return None
+
+    def enumerate(self) -> list:
+        if self.availability() is not None:
+            return []
+        return [{"path": str(i), "name": d.name.strip(),
+                 "description": f"{d.platform.name.strip()}: {d.name.strip()} ({d.version})"}
+                for i, d in enumerate(_all_devices())]
+
+    def create_device(self, path: str = "", **options):
+        reason = self.availability()
+        if reason is not None:
+            raise DeviceUnavailableError(reason)
+        if options:
+            raise HalError(f"opencl takes no device options (got {options})")
+        devices = _all_devices()
+        try:
+            index = int(path) if path else 0
+        except ValueError:
+            raise HalError(f"opencl device path must be a device index, got {path!r}") from None
+        if not 0 <= index < len(devices):
+            raise DeviceUnavailableError(f"no OpenCL device {index}; this machine has "
+                                         f"{len(devices)} (see enumerate())")
+        return OpenCLDevice(index, devices[index], f"opencl://{index}" if path else "opencl")

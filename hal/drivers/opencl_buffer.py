@@ -1,0 +1,165 @@
+"""Buffers and the allocator of the ``opencl`` driver.
+
+An ``OpenCLBuffer`` is a byte range ``[offset, offset + byte_length)`` of a
+``cl.Buffer`` (subspans share the cl.Buffer; kernels get the offset as an
+argument, so no sub-buffer alignment rules apply).  Device memory is not
+host-visible: ``map()`` raises, ``read``/``write`` transfer through the
+device's queue, in order with the work already enqueued on it.
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from ..allocator import Allocator
+from ..buffer import Buffer, MemoryType
+from ..errors import HalError
+
+DEVICE_MEMORY = MemoryType.DEVICE_LOCAL
+
+
+class _Empty:
+    """Stand-in storage of a zero-length buffer (OpenCL has no empty cl_mem)."""
+
+
+_EMPTY = _Empty()
+
+
+class OpenCLBuffer(Buffer):
+    """A range of a cl.Buffer; ``host`` keeps imported host memory alive."""
+
+    __slots__ = ("offset", "host", "host_shared")
+
+    def __init__(self, allocator, mem, offset, length, writable, host=None, host_shared=False):
+        self._storage = mem if mem is not None else _EMPTY
+        self._address = None
+        self.byte_length = int(length)
+        self.memory_type = DEVICE_MEMORY
+        self.writable = bool(writable)
+        self.allocator = allocator
+        self.offset = int(offset)
+        self.host = host
+        self.host_shared = host_shared
+
+    @property
+    def mem(self):
+        """The cl.Buffer (None for a zero-length buffer); HalError once released."""
+        s = self.storage
+        return None if s is _EMPTY else s
+
+    @property
+    def address(self):
+        raise AttributeError("OpenCL buffers have no host address")
+
+    def subspan(self, offset: int, length=None) -> "OpenCLBuffer":
+        length = self.check_range(offset, length, "subspan")
+        return OpenCLBuffer(self.allocator, self.mem, self.offset + offset, length,
+                            self.writable, self.host, self.host_shared)
+
+    def map(self) -> memoryview:
+        raise HalError("OpenCL device memory is not host-visible; use read()/write()")
+
+    def _queue(self):
+        return self.allocator.device.queue
+
+    def read(self, offset: int = 0, length=None) -> bytes:
+        length = self.check_range(offset, length, "read")
+        mem = self.mem
+        if length == 0 or mem is None:
+            return b""
+        import pyopencl as cl
+        out = np.empty(length, np.uint8)
+        cl.enqueue_copy(self._queue(), out, mem, src_offset=self.offset + offset, is_blocking=True)
+        return out.tobytes()
+
+    def write(self, offset: int, data) -> None:
+        """Asynchronous: ordered before any work enqueued after it."""
+        self.check_writable("write")
+        src = np.frombuffer(bytes(data), dtype=np.uint8) if not isinstance(data, np.ndarray) \
+            else np.ascontiguousarray(data).reshape(-1).view(np.uint8).copy()
+        self.check_range(offset, src.nbytes, "write")
+        mem = self.mem
+        if src.nbytes and mem is not None:
+            import pyopencl as cl
+            cl.enqueue_copy(self._queue(), mem, src, dst_offset=self.offset + offset,
+                            is_blocking=False)
+
+    def to_host(self, length=None) -> np.ndarray:
+        """A fresh, writable uint8 copy of the first ``length`` bytes
+        (BufferView.to_numpy of device memory)."""
+        return np.frombuffer(bytearray(self.read(0, length)), np.uint8)
+
+    def __repr__(self):
+        state = " released" if self._storage is None else ""
+        return f"<OpenCLBuffer {self.byte_length}B @{self.offset}{state}>"
+
+
+class OpenCLAllocator(Allocator):
+    """Allocates cl.Buffers in the device's context."""
+
+    def __init__(self, device):
+        self._device = weakref.ref(device)
+
+    @property
+    def device(self):
+        dev = self._device()
+        if dev is None:
+            raise HalError("the OpenCL device of this buffer was closed and collected")
+        return dev
+
+    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> OpenCLBuffer:
+        """A zero-filled device buffer of ``size`` bytes."""
+        if not isinstance(size, (int, np.integer)) or size < 0:
+            raise HalError(f"allocation size must be a non-negative int, got {size!r}")
+        MemoryType(memory_type)
+        size = int(size)
+        if size == 0:
+            return OpenCLBuffer(self, None, 0, 0, True)
+        import pyopencl as cl
+        dev = self.device
+        try:
+            mem = cl.Buffer(dev.context, cl.mem_flags.READ_WRITE, size)
+            cl.enqueue_fill_buffer(dev.queue, mem, np.uint8(0), 0, size)
+        except cl.Error as e:
+            raise HalError(f"OpenCL allocation of {size} bytes on '{dev.name}' failed: {e}") from None
+        return OpenCLBuffer(self, mem, 0, size, True)
+
+    def import_host(self, obj, writable: bool = False) -> OpenCLBuffer:
+        """Upload host memory.  ``writable=True`` shares it with the device
+        (zero-copy, only where the device uses host memory); otherwise the
+        bytes are copied into a read-only device buffer."""
+        try:
+            arr = obj if isinstance(obj, np.ndarray) else np.asarray(memoryview(obj))
+        except TypeError as e:
+            raise HalError(f"import_host: cannot import {type(obj).__name__}: {e}") from None
+        if arr.dtype.hasobject:
+            raise HalError("import_host: arrays of Python objects have no device representation")
+        if writable:
+            if not arr.flags.c_contiguous:
+                raise HalError("import_host(writable=True) needs C-contiguous memory "
+                               "(a copy would hide the device's writes)")
+            if not arr.flags.writeable:
+                raise HalError("import_host(writable=True): the source memory is read-only")
+        arr = np.ascontiguousarray(arr)
+        try:
+            raw = arr.reshape(-1).view(np.uint8)
+        except ValueError:
+            raw = np.frombuffer(memoryview(arr).cast("B"), dtype=np.uint8)
+        if raw.nbytes == 0:
+            return OpenCLBuffer(self, None, 0, 0, writable)
+        import pyopencl as cl
+        dev = self.device
+        mf = cl.mem_flags
+        try:
+            if writable:
+                if not dev.host_unified_memory:
+                    raise HalError(f"import_host(writable=True): device '{dev.name}' does not "
+                                   "share host memory; allocate a device buffer and read() it")
+                mem = cl.Buffer(dev.context, mf.READ_WRITE | mf.USE_HOST_PTR, hostbuf=raw)
+                return OpenCLBuffer(self, mem, 0, raw.nbytes, True, host=raw, host_shared=True)
+            mem = cl.Buffer(dev.context, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=raw)
+        except cl.Error as e:
+            raise HalError(f"OpenCL import of {raw.nbytes} bytes on '{dev.name}' failed: {e}") \
+                from None
+        return OpenCLBuffer(self, mem, 0, raw.nbytes, False)
