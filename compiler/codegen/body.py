@@ -145,7 +145,7 @@ class BodyEmitter:
             return [self._constant(op, idx)]
         if name == "stablehlo.convert":
             src = op.operands[0].type.element
-            return [self.tmp(ct, scalar.convert(src, el, self.value(op.operands[0], idx)))]
+            return [self.tmp(ct, scalar.rounded(el, scalar.convert(src, el, self.value(op.operands[0], idx))))]
         if name == "stablehlo.compare":
             a, b = (self.value(x, idx) for x in op.operands)
             src = op.operands[0].type.element
@@ -154,10 +154,10 @@ class BodyEmitter:
             return [self.tmp("uint8_t", e)]
         if name in shlo.UNARY_ELEMENTWISE:
             src = op.operands[0].type.element
-            return [self.tmp(ct, scalar.unary(op.short_name, src, self.value(op.operands[0], idx)))]
+            return [self.tmp(ct, scalar.rounded(el, scalar.unary(op.short_name, src, self.value(op.operands[0], idx))))]
         if name in shlo.BINARY_ELEMENTWISE:
             a, b = (self.value(x, idx) for x in op.operands)
-            return [self.tmp(ct, scalar.binary(op.short_name, el, a, b))]
+            return [self.tmp(ct, scalar.rounded(el, scalar.binary(op.short_name, el, a, b)))]
         if name == "stablehlo.select":
             p, a, b = (self.value(x, _bcast(x, idx)) for x in op.operands)
             return [self.tmp(ct, f"({p} ? {a} : {b})")]
@@ -167,7 +167,8 @@ class BodyEmitter:
             return [self.tmp(ct, scalar.binary("minimum", el, m, hi))]
         handler = getattr(self, "_op_" + op.short_name, None)
         if op.dialect != "stablehlo" or handler is None:
-            raise UnsupportedOpError(name, "no kernel lowering", op.location)
+            from .pull_ops import lower     # windowed / data-dependent pull forms
+            return lower(self, op, idx)
         return handler(op, idx)
 
     # -- index remapping ops ------------------------------------------------------------

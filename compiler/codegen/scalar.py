@@ -185,6 +185,16 @@ def convert(src: str, dst: str, a: str) -> str:
     return f"(({dt}){a})"
 
 
+def rounded(element: str, expr: str) -> str:
+    """``expr`` (computed in float) rounded to the precision of a narrow
+    storage type, so every op result is exactly representable in it."""
+    if element == "f16":
+        return f"tvm_f16_to_f32(tvm_f32_to_f16({expr}))"
+    if element == "bf16":
+        return f"tvm_bf16_to_f32(tvm_f32_to_bf16({expr}))"
+    return expr
+
+
 def literal(element: str, value) -> str:
     """A C literal for one element value."""
     import math

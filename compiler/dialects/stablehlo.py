@@ -17,18 +17,20 @@ BINARY_ELEMENTWISE = {P + n for n in (
     "shift_right_logical", "compare", "complex",
 )}
 TERNARY_ELEMENTWISE = {P + "select", P + "clamp"}
-ELEMENTWISE = UNARY_ELEMENTWISE | BINARY_ELEMENTWISE | TERNARY_ELEMENTWISE
+# map applies its region per element (codegen/pull_ops.py).
+ELEMENTWISE = UNARY_ELEMENTWISE | BINARY_ELEMENTWISE | TERNARY_ELEMENTWISE | {P + "map"}
 
 # Ops whose element at an index is one element of an operand (or a constant):
 # they fuse into consumers as index remapping.
 INDEX_REMAP = {P + n for n in (
     "broadcast_in_dim", "reshape", "transpose", "slice", "reverse", "pad",
-    "concatenate", "iota",
+    "concatenate", "iota", "dynamic_slice", "dynamic_update_slice", "gather",
 )}
 
 # Ops that do real work per output element: they root their own dispatch
 # unless their single consumer can take them as an epilogue.
-HEAVY = {P + "reduce", P + "dot_general"}
+HEAVY = {P + n for n in ("reduce", "dot_general", "reduce_window", "select_and_scatter",
+                         "convolution", "fft")}
 
 # Ops whose workgroups run a sequential program that writes its outputs
 # directly (codegen/sequential.py): they always root a dispatch and their
