@@ -1,19 +1,11 @@
-"""Shared pytest set-up: fixture folders on sys.path, compiled-module cache."""
+"""Shared pytest set-up: the fixture folders and helpers on sys.path."""
 from __future__ import annotations
 
-import functools
 import pathlib
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-for sub in ("models", "conformance"):
-    p = str(HERE / sub)
+for sub in ("", "models", "conformance"):
+    p = str(HERE / sub) if sub else str(HERE)
     if p not in sys.path:
         sys.path.insert(0, p)
-
-
-@functools.lru_cache(maxsize=None)
-def compiled(text: str) -> bytes:
-    """Compile once per distinct MLIR text for the whole session."""
-    from tensorvm import compiler
-    return compiler.compile_str(text, targets=["cpu"])

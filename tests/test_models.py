@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import compiled
+from tvm_testing import compiled
 from fixtures import MODELS, load_model
 
 from tensorvm import runtime
