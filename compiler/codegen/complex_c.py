@@ -101,7 +101,8 @@ def helpers() -> str:
 
 UNARY = {"negate": "neg", "exponential": "exp", "exponential_minus_one": "expm1", "log": "log",
          "log_plus_one": "log1p", "sqrt": "sqrt", "rsqrt": "rsqrt", "sine": "sin", "cosine": "cos",
-         "tan": "tan", "tanh": "tanh", "sign": "sign", "logistic": "logistic", "abs": "abs"}
+         "tan": "tan", "tanh": "tanh", "sign": "sign", "logistic": "logistic", "abs": "abs",
+         "conj": "conj"}
 BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div", "power": "pow"}
 
 

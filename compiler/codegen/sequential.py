@@ -121,6 +121,252 @@ def _add(a: str, b: str) -> str:
     return f"({a} + {b})"
 
 
+# -- rows: sort, top_k ---------------------------------------------------------------------------
+def _row_plan(em, wg, shape, dim, cost):
+    """Open the loop over this workgroup's rows of ``shape`` along ``dim``;
+    return (count, row index tuple with None at ``dim``, base, stride)."""
+    from .kernel import WORKGROUP_WORK
+    outer = [d for k, d in enumerate(shape) if k != dim]
+    rows = 1
+    for d in outer:
+        rows *= d
+    if rows == 0 or shape[dim] == 0:
+        return 0, None, None, None
+    rpw = max(1, WORKGROUP_WORK // max(1, cost))
+    count = -(-rows // rpw)
+    r = em.fresh("row")
+    em.open(f"for (int64_t {r} = (int64_t){wg} * {rpw}; {r} < {rows} && {r} < ((int64_t){wg} + 1) * {rpw}; ++{r})")
+    sub = em._delinearize(r, tuple(outer))
+    idx = list(sub[:dim]) + [None] + list(sub[dim:])
+    stride = 1
+    for d in shape[dim + 1:]:
+        stride *= d
+    base = em.tmp("int64_t", _lin_without(idx, shape))
+    return count, idx, base, stride
+
+
+def _lin_without(idx, shape):
+    expr = "0"
+    for i, d in zip(idx, shape):
+        i = "0" if i is None else i
+        expr = i if expr == "0" else f"({expr}) * {d} + {i}"
+    return expr
+
+
+def _at(idx, j):
+    return tuple(j if i is None else i for i in idx)
+
+
+def _raw(em, out, v, base, stride, j):
+    t = v.type
+    off = f"{base} + ({j}) * {stride}" if stride != 1 else f"{base} + {j}"
+    return f"{out}[{off}]", t
+
+
+def _get(em, out, v, base, stride, j):
+    raw, t = _raw(em, out, v, base, stride, j)
+    return em.tmp(scalar.ctype(t.element), em.load_expr(t.element, raw))
+
+
+def _put(em, out, v, base, stride, j, expr):
+    raw, t = _raw(em, out, v, base, stride, j)
+    em.line(f"{raw} = {em.store_expr(t.element, expr)};")
+
+
+def _sort(kernel, em, wg, outs) -> int:
+    """Stable binary-insertion sort of each row, in place in the outputs."""
+    op = kernel.root
+    shape = op.results[0].type.shape
+    dim = op.attributes["dimension"].value
+    n = shape[dim]
+    count, idx, base, stride = _row_plan(em, wg, shape, dim, n * max(1, n.bit_length()) * 4)
+    if not count:
+        return 0
+    res = op.results
+    j = em.fresh("j")
+    em.open(f"for (int64_t {j} = 0; {j} < {n}; ++{j})")
+    for o, r, x in zip(outs, res, op.operands):
+        _put(em, o, r, base, stride, j, em.value(x, _at(idx, j)))
+    em.close()
+    body = op.regions[0].blocks[0]
+    i = em.fresh("i")
+    em.open(f"for (int64_t {i} = 1; {i} < {n}; ++{i})")
+    xs = [em.var(scalar.ctype(r.type.element), _get(em, o, r, base, stride, i)) for o, r in zip(outs, res)]
+    lo, hi = em.var("int64_t", "0"), em.var("int64_t", i)
+    em.open(f"while ({lo} < {hi})")
+    mid = em.tmp("int64_t", f"{lo} + ({hi} - {lo}) / 2")
+    ys = [_get(em, o, r, base, stride, mid) for o, r in zip(outs, res)]
+    args = [a for pair in zip(xs, ys) for a in pair]
+    before, = em.region_call(body, args)
+    em.line(f"if ({before}) {hi} = {mid}; else {lo} = {mid} + 1;")
+    em.close()
+    k = em.fresh("k")
+    em.open(f"for (int64_t {k} = {i}; {k} > {lo}; --{k})")
+    for o, r in zip(outs, res):
+        src, _ = _raw(em, o, r, base, stride, f"{k} - 1")
+        dst, _ = _raw(em, o, r, base, stride, k)
+        em.line(f"{dst} = {src};")
+    em.close()
+    for o, r, x in zip(outs, res, xs):
+        _put(em, o, r, base, stride, lo, x)
+    em.close()
+    em.close()
+    return count
+
+
+def _greater(el, a, b):
+    from ..ir.types import is_float
+    if is_float(el):
+        k = "32" if scalar.ctype(el) == "float" else "64"
+        return f"(tvm_totalorder{k}({a}) > tvm_totalorder{k}({b}))"
+    return f"({a} > {b})"
+
+
+def _top_k(kernel, em, wg, outs) -> int:
+    """Per row: the k largest (total order), earlier index first on ties."""
+    op = kernel.root
+    x = op.operands[0]
+    shape = x.type.shape
+    dim = len(shape) - 1
+    n, k = shape[-1], op.results[0].type.shape[-1]
+    count, idx, _, _ = _row_plan(em, wg, shape, dim, n * max(1, k))
+    if not count or k == 0:
+        return count if k else 0
+    oshape = op.results[0].type.shape
+    obase = em.tmp("int64_t", _lin_without(idx, oshape))
+    vals, inds = op.results
+    el = x.type.element
+    filled = em.var("int64_t", "0")
+    j = em.fresh("j")
+    em.open(f"for (int64_t {j} = 0; {j} < {n}; ++{j})")
+    v = em.value(x, _at(idx, j))
+    raw, _ = _raw(em, outs[0], vals, obase, 1, f"{filled} - 1")
+    last = em.load_expr(el, raw)     # inline: only read once filled > 0
+    em.open(f"if ({filled} < {k} || {_greater(el, v, last)})")
+    p = em.var("int64_t", f"{filled} < {k} ? {filled} : {k - 1}")
+    em.open(f"while ({p} > 0)")
+    prev = _get(em, outs[0], vals, obase, 1, f"{p} - 1")
+    em.line(f"if (!{_greater(el, v, prev)}) break;")
+    for o, r in zip(outs, (vals, inds)):
+        em.line(f"{_raw(em, o, r, obase, 1, p)[0]} = {_raw(em, o, r, obase, 1, f'{p} - 1')[0]};")
+    em.line(f"--{p};")
+    em.close()
+    _put(em, outs[0], vals, obase, 1, p, v)
+    _put(em, outs[1], inds, obase, 1, p, f"({scalar.ctype(inds.type.element)}){j}")
+    em.line(f"if ({filled} < {k}) ++{filled};")
+    em.close()
+    em.close()
+    em.close()
+    return count
+
+
+# -- linear algebra: triangular_solve, cholesky -----------------------------------------------
+def _batch_plan(em, wg, shape, cost):
+    """Loop over this workgroup's matrices (all dims but the last two)."""
+    from .kernel import WORKGROUP_WORK
+    batch = 1
+    for d in shape[:-2]:
+        batch *= d
+    if batch == 0 or shape[-1] == 0 or shape[-2] == 0:
+        return 0, None
+    per = max(1, WORKGROUP_WORK // max(1, cost))
+    b = em.fresh("bt")
+    em.open(f"for (int64_t {b} = (int64_t){wg} * {per}; {b} < {batch} && {b} < ((int64_t){wg} + 1) * {per}; ++{b})")
+    return -(-batch // per), em._delinearize(b, tuple(shape[:-2]))
+
+
+def _triangular_solve(kernel, em, wg, outs) -> int:
+    op = kernel.root
+    a, b = op.operands
+    x = op.result
+    el = x.type.element
+    ct = scalar.ctype(el)
+    left = op.attributes["left_side"].value
+    lower = op.attributes["lower"].value
+    unit = op.attributes["unit_diagonal"].value
+    trans = getattr(op.attributes.get("transpose_a"), "value", "NO_TRANSPOSE")
+    m = a.type.shape[-1]
+    rows, cols = x.type.shape[-2:]
+    count, bidx = _batch_plan(em, wg, x.type.shape, m * m * max(rows, cols))
+    if not count:
+        return 0
+    bidx = tuple(bidx)
+    at = lambda i, j: bidx + (i, j)   # noqa: E731
+
+    def A(i, k):            # op(a)[i, k]
+        if trans == "NO_TRANSPOSE":
+            return em.value(a, at(i, k))
+        v = em.value(a, at(k, i))
+        return em.tmp(ct, scalar.unary("conj", el, v)) if trans == "ADJOINT" and el.startswith("complex") else v
+    eff_lower = lower != (trans != "NO_TRANSPOSE")
+    copy_idx = loops(em, (rows, cols), "c")
+    store(em, outs[0], x, at(*copy_idx), em.value(b, at(*copy_idx)))
+    close(em, 2)
+    X = lambda i, j: load(em, outs[0], x, at(i, j))   # noqa: E731
+    # left: op(a) X = B, solve rows of X per column; right: X op(a) = B, columns per row.
+    forward = eff_lower if left else not eff_lower
+    other = em.fresh("c")
+    em.open(f"for (int64_t {other} = 0; {other} < {cols if left else rows}; ++{other})")
+    i = em.fresh("i")
+    em.open(f"for (int64_t {i} = 0; {i} < {m}; ++{i})" if forward
+            else f"for (int64_t {i} = {m - 1}; {i} >= 0; --{i})")
+    pos = (i, other) if left else (other, i)
+    acc = em.var(ct, X(*pos))
+    k = em.fresh("k")
+    em.open(f"for (int64_t {k} = 0; {k} < {i}; ++{k})" if forward
+            else f"for (int64_t {k} = {i} + 1; {k} < {m}; ++{k})")
+    coef = A(i, k) if left else A(k, i)
+    xv = X(*((k, other) if left else (other, k)))
+    em.line(f"{acc} = {scalar.binary('subtract', el, acc, scalar.binary('multiply', el, coef, xv))};")
+    em.close()
+    res = acc if unit else scalar.binary("divide", el, acc, A(i, i))
+    store(em, outs[0], x, at(*pos), res)
+    em.close()
+    em.close()
+    em.close()
+    return count
+
+
+def _cholesky(kernel, em, wg, outs) -> int:
+    """Cholesky-Banachiewicz on the chosen triangle; the other one is zeroed."""
+    op = kernel.root
+    a = op.operands[0]
+    x = op.result
+    el = x.type.element
+    if el.startswith("complex"):
+        raise UnsupportedOpError("stablehlo.cholesky", "complex element types")
+    ct = scalar.ctype(el)
+    lower = getattr(op.attributes.get("lower"), "value", False)
+    n = a.type.shape[-1]
+    count, bidx = _batch_plan(em, wg, x.type.shape, n * n * n)
+    if not count:
+        return 0
+    bidx = tuple(bidx)
+    tr = (lambda i, j: (i, j)) if lower else (lambda i, j: (j, i))   # L[i, j] position
+    at = lambda i, j: bidx + tr(i, j)   # noqa: E731
+    i, j = em.fresh("i"), em.fresh("j")
+    em.open(f"for (int64_t {i} = 0; {i} < {n}; ++{i})")
+    em.open(f"for (int64_t {j} = 0; {j} < {n}; ++{j})")
+    em.open(f"if ({j} > {i})")
+    store(em, outs[0], x, at(i, j), scalar.literal(el, 0))
+    em.close()
+    em.open("else")
+    acc = em.var(ct, em.value(a, at(i, j)))
+    k = em.fresh("k")
+    em.open(f"for (int64_t {k} = 0; {k} < {j}; ++{k})")
+    em.line(f"{acc} -= {load(em, outs[0], x, at(i, k))} * {load(em, outs[0], x, at(j, k))};")
+    em.close()
+    f = "f" if ct == "float" else ""
+    em.line(f"if ({i} == {j}) {acc} = sqrt{f}({acc}); else {acc} = {acc} / {load(em, outs[0], x, at(j, j))};")
+    store(em, outs[0], x, at(i, j), acc)
+    close(em, 4)
+    return count
+
+
 KINDS = {
+    "triangular_solve": _triangular_solve,
+    "cholesky": _cholesky,
     "scatter": _scatter,
+    "sort": _sort,
+    "top_k": _top_k,
 }
