@@ -113,6 +113,9 @@ def unary(name: str, element: str, a: str) -> str | None:
     if name == "imag":
         return f"{a}.im"
     fn = UNARY.get(name)
+    from .special_c import COMPLEX_NAMES
+    if fn is None and name in COMPLEX_NAMES:
+        fn = name
     return f"{c}_{fn}({a})" if fn else None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..errors import UnsupportedOpError
 from ..ir.types import bit_width, is_complex, is_float, is_integer, is_unsigned
-from . import complex_c
+from . import complex_c, special_c
 
 CTYPE = {
     "i1": "uint8_t", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
@@ -87,6 +87,10 @@ def binary(name: str, element: str, a: str, b: str) -> str:
         }
     else:
         table = {}
+    if name not in table and is_float(element):
+        e = special_c.binary(name, ct, a, b)
+        if e is not None:
+            return e
     if name not in table:
         raise UnsupportedOpError(f"stablehlo.{name}", f"on element type {element}")
     return f"(({ct}){table[name]})" if not is_float(element) else table[name]
@@ -136,6 +140,10 @@ def unary(name: str, element: str, a: str) -> str:
         }
     else:
         table = {}
+    if name not in table and is_float(element):
+        e = special_c.unary(name, ct, a)
+        if e is not None:
+            return e
     if name not in table:
         raise UnsupportedOpError(f"stablehlo.{name}", f"on element type {element}")
     return table[name]
@@ -266,4 +274,5 @@ static inline uint16_t tvm_f32_to_bf16(float f) { uint32_t u; memcpy(&u, &f, 4);
 """
 
 
-HELPERS = _float_helpers() + "\n" + _int_helpers() + "\n" + complex_c.helpers() + "\n"
+HELPERS = (_float_helpers() + "\n" + _int_helpers() + "\n" + complex_c.helpers() + "\n"
+           + special_c.HELPERS + special_c.complex_helpers() + "\n")

@@ -16,6 +16,12 @@ BINARY_ELEMENTWISE = {P + n for n in (
     "power", "atan2", "and", "or", "xor", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "compare", "complex",
 )}
+# CHLO's elementwise math (special functions; codegen/special_c.py).
+UNARY_ELEMENTWISE |= {"chlo." + n for n in (
+    "acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "sinh", "tan", "erf", "erfc",
+    "erf_inv", "lgamma", "digamma", "bessel_i1e", "conj",
+)}
+BINARY_ELEMENTWISE |= {"chlo.next_after"}
 TERNARY_ELEMENTWISE = {P + "select", P + "clamp"}
 # map applies its region per element (codegen/pull_ops.py).
 ELEMENTWISE = UNARY_ELEMENTWISE | BINARY_ELEMENTWISE | TERNARY_ELEMENTWISE | {P + "map"}

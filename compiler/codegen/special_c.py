@@ -1,0 +1,123 @@
+"""Special functions (CHLO's elementwise math) for every C-like target.
+
+Most map onto math.h (which OpenCL C and CUDA C also provide); digamma,
+erf_inv and bessel_i1e are written here, evaluated in double.  Complex
+inverse trigonometric and hyperbolic functions are built from the complex
+log / sqrt helpers of ``complex_c``.
+"""
+from __future__ import annotations
+
+MATH_H = {"acos": "acos", "acosh": "acosh", "asin": "asin", "asinh": "asinh", "atan": "atan",
+          "atanh": "atanh", "cosh": "cosh", "sinh": "sinh", "tan": "tan", "erf": "erf",
+          "erfc": "erfc", "lgamma": "lgamma"}
+OWN = {"digamma": "tvm_digamma", "erf_inv": "tvm_erf_inv", "bessel_i1e": "tvm_bessel_i1e"}
+
+HELPERS = r"""
+static inline double tvm_digamma(double x) {
+  double r = 0.0;
+  if (x != x) return x;
+  if (x <= 0.0) {
+    if (x == floor(x)) return NAN;
+    /* reflection: psi(x) = psi(1 - x) - pi / tan(pi x) */
+    r = -3.14159265358979323846 / tan(3.14159265358979323846 * x);
+    x = 1.0 - x;
+  }
+  while (x < 6.0) { r -= 1.0 / x; x += 1.0; }
+  double f = 1.0 / (x * x);
+  double s = f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f * (1.0 / 132)))));
+  return r + log(x) - 0.5 / x - s;
+}
+static inline double tvm_erf_inv(double y) {
+  if (y != y || y < -1.0 || y > 1.0) return NAN;
+  if (y == 1.0) return INFINITY;
+  if (y == -1.0) return -INFINITY;
+  /* Winitzki's closed-form estimate, then Newton steps on erf (erfc near 1) */
+  double a = fabs(y), l = log((1.0 - a) * (1.0 + a));
+  double c = 2.0 / (3.14159265358979323846 * 0.147) + 0.5 * l;
+  double x = sqrt(sqrt(c * c - l / 0.147) - c);
+  for (int i = 0; i < 4; ++i) {
+    double d = 1.12837916709551257390 * exp(-x * x);
+    if (d == 0.0) break;
+    double e = a > 0.5 ? (1.0 - a) - erfc(x) : erf(x) - a;
+    x -= e / d;
+  }
+  x = y < 0 ? -x : x;
+  return x;
+}
+static inline double tvm_bessel_i1e(double x) {
+  double ax = fabs(x), r;
+  if (ax <= 15.0) {
+    double h = ax * 0.5, t = h, s = h;
+    for (int k = 1; k < 60; ++k) { t *= h * h / ((double)k * (double)(k + 1)); s += t; if (t < s * 1e-17) break; }
+    r = s * exp(-ax);
+  } else {
+    /* asymptotic: e^-x I1(x) ~ (2 pi x)^-1/2 sum_k (-1)^k prod_j (4 - (2j-1)^2) / (k! (8x)^k) */
+    double t = 1.0, s = 1.0;
+    for (int k = 1; k < 12; ++k) { double o = 2.0 * k - 1.0; t *= -(4.0 - o * o) / (k * 8.0 * ax); s += t; }
+    r = s / sqrt(2.0 * 3.14159265358979323846 * ax);
+  }
+  return x < 0 ? -r : r;
+}
+"""
+
+_COMPLEX = r"""
+static inline C C_asin(C z) {   /* -i log(iz + sqrt(1 - z^2)) */
+  C one = C_make((R)1, (R)0);
+  C w = C_log(C_add(C_make(-z.im, z.re), C_sqrt(C_sub(one, C_mul(z, z)))));
+  return C_make(w.im, -w.re);
+}
+static inline C C_acos(C z) {   /* -i log(z + i sqrt(1 - z^2)) */
+  C one = C_make((R)1, (R)0);
+  C s = C_sqrt(C_sub(one, C_mul(z, z)));
+  C w = C_log(C_add(z, C_make(-s.im, s.re)));
+  return C_make(w.im, -w.re);
+}
+static inline C C_acosh(C z) {  /* log(z + sqrt(z + 1) sqrt(z - 1)) */
+  C one = C_make((R)1, (R)0);
+  return C_log(C_add(z, C_mul(C_sqrt(C_add(z, one)), C_sqrt(C_sub(z, one)))));
+}
+static inline C C_asinh(C z) {  /* -i asin(iz) */
+  C w = C_asin(C_make(-z.im, z.re));
+  return C_make(w.im, -w.re);
+}
+static inline C C_atanh(C z) {  /* (log1p(z) - log1p(-z)) / 2 */
+  C w = C_sub(C_log1p(z), C_log1p(C_neg(z)));
+  return C_make(w.re * (R)0.5, w.im * (R)0.5);
+}
+static inline C C_atan(C z) {   /* -i atanh(iz) */
+  C w = C_atanh(C_make(-z.im, z.re));
+  return C_make(w.im, -w.re);
+}
+static inline C C_cosh(C z) { return C_make(coshS(z.re) * cosS(z.im), sinhS(z.re) * sinS(z.im)); }
+static inline C C_sinh(C z) { return C_make(sinhS(z.re) * cosS(z.im), coshS(z.re) * sinS(z.im)); }
+"""
+
+COMPLEX_NAMES = ("asin", "acos", "acosh", "asinh", "atanh", "atan", "cosh", "sinh")
+
+
+def complex_helpers() -> str:
+    out = []
+    for c, r, s in (("tvm_c64", "float", "f"), ("tvm_c128", "double", "")):
+        t = _COMPLEX.replace("C_", c + "_").replace("(C ", f"({c} ").replace("inline C ", f"inline {c} ")
+        t = t.replace("  C ", f"  {c} ").replace("(R)", f"({r})")
+        for fn in ("cosh", "sinh", "cos", "sin"):
+            t = t.replace(f"{fn}S(", f"{fn}{s}(")
+        out.append(t)
+    return "\n".join(out)
+
+
+def unary(name: str, ctype: str, a: str) -> str | None:
+    """Real special function ``name`` on a value of C type ``ctype``."""
+    f = "f" if ctype == "float" else ""
+    if name in MATH_H:
+        return f"{MATH_H[name]}{f}({a})"
+    if name in OWN:
+        return f"(({ctype}){OWN[name]}((double){a}))"
+    return None
+
+
+def binary(name: str, ctype: str, a: str, b: str) -> str | None:
+    f = "f" if ctype == "float" else ""
+    if name == "next_after":
+        return f"nextafter{f}({a}, {b})"
+    return None
