@@ -1,0 +1,123 @@
+"""Bad inputs get typed errors, never crashes: damaged or hostile .vmfb files
+at load, and wrong arguments at call time."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from fixtures import load_model
+from tvm_testing import compiled
+
+from tensorvm import runtime
+from tensorvm.runtime import InvalidArgumentError
+from tensorvm.vmfb.errors import VmfbError
+
+MLP = load_model("mlp")[0]
+
+
+@pytest.fixture(scope="module")
+def good() -> bytes:
+    return compiled(MLP)
+
+
+def _load_expecting_vmfb_error(data):
+    with pytest.raises(VmfbError):
+        runtime.load_module(bytes(data), device="local-sync")
+
+
+def test_good_module_loads(good):
+    m = runtime.load_module(good, device="local-sync")
+    assert np.asarray(m.main(np.zeros((8, 64), np.float32))).shape == (8, 10)
+
+
+@pytest.mark.parametrize("cut", [0, 1, 7, 8, 63, 64, 100, 1000, -1000, -65, -1])
+def test_truncated(good, cut):
+    _load_expecting_vmfb_error(good[:cut] if cut else b"")
+
+
+def test_every_flipped_byte_in_a_sample_is_caught_or_harmless(good):
+    rng = random.Random(7)
+    positions = rng.sample(range(len(good)), 300)
+    for pos in positions:
+        data = bytearray(good)
+        data[pos] ^= 1 << rng.randrange(8)
+        try:
+            m = runtime.load_module(bytes(data), device="local-sync")
+        except VmfbError:
+            continue
+        # Only padding is outside every checksum: the module must still work.
+        out = np.asarray(m.main(np.ones((8, 64), np.float32)))
+        assert out.shape == (8, 10)
+
+
+def test_random_bytes():
+    rng = np.random.default_rng(3)
+    for n in (16, 64, 200, 5000):
+        _load_expecting_vmfb_error(rng.integers(0, 256, n, dtype=np.uint8).tobytes())
+
+
+def test_wrong_version(good):
+    data = bytearray(good)
+    data[8] = 99          # major version (little-endian u16 after the 8-byte magic)
+    with pytest.raises(VmfbError, match="version"):
+        runtime.load_module(bytes(data), device="local-sync")
+
+
+def test_not_a_file(tmp_path):
+    with pytest.raises((VmfbError, OSError)):
+        runtime.load_module(str(tmp_path / "missing.vmfb"), device="local-sync")
+
+
+def test_hostile_module_does_not_crash_the_process(good, tmp_path):
+    """A child process loads hundreds of mutated modules: it must exit
+    cleanly (a crash would kill it with a signal)."""
+    path = tmp_path / "good.vmfb"
+    path.write_bytes(good)
+    code = f"""
+import random, numpy as np
+from tensorvm import runtime
+from tensorvm.vmfb.errors import VmfbError
+good = open({str(path)!r}, 'rb').read()
+rng = random.Random(11)
+for i in range(200):
+    data = bytearray(good)
+    for _ in range(rng.randrange(1, 8)):
+        data[rng.randrange(len(data))] = rng.randrange(256)
+    try:
+        m = runtime.load_module(bytes(data), device='local-sync')
+        m.main(np.ones((8, 64), np.float32))
+    except VmfbError:
+        pass
+print('ok')
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "ok"
+
+
+# -- argument checking --------------------------------------------------------------
+@pytest.fixture(scope="module")
+def mlp(good):
+    return runtime.load_module(good, device="local-sync")
+
+
+def test_wrong_argument_count(mlp):
+    with pytest.raises(InvalidArgumentError, match="1 argument"):
+        mlp.main()
+
+
+def test_wrong_shape_names_argument_expected_and_actual(mlp):
+    with pytest.raises(InvalidArgumentError) as e:
+        mlp.main(np.zeros((8, 63), np.float32))
+    msg = str(e.value)
+    assert "arg0" in msg and "8x64xf32" in msg and "8x63xf32" in msg
+
+
+def test_wrong_dtype_names_argument_expected_and_actual(mlp):
+    with pytest.raises(InvalidArgumentError) as e:
+        mlp.main(np.zeros((8, 64), np.float64))
+    msg = str(e.value)
+    assert "arg0" in msg and "f32" in msg and "f64" in msg
