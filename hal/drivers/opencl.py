@@ -25,17 +25,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import queue as pyqueue
 import threading
 import weakref
 
 from ..device import Device
 from ..errors import DeviceUnavailableError, HalError
 from ..loaders import opencl_c
-from .cpu_device import settle
+from .gpu_queue import GpuQueues
 from .opencl_buffer import OpenCLAllocator
-
-_POLL_S = 0.25
 
 
 @functools.lru_cache(maxsize=1)
@@ -73,67 +70,6 @@ def _shared(index: int, cl_device) -> _Shared:
         return s
 
 
-class _Queues:
-    """The submit and completion threads; holds no device reference."""
-
-    def __init__(self, name):
-        self.name = name
-        self.submit_items = pyqueue.SimpleQueue()
-        self.done_items = pyqueue.SimpleQueue()
-        self.closed = False
-        self.threads = [threading.Thread(target=self.submit_main, name=f"{name}-submit", daemon=True),
-                        threading.Thread(target=self.done_main, name=f"{name}-done", daemon=True)]
-        for t in self.threads:
-            t.start()
-
-    def wait_settled(self, fence) -> bool:
-        if fence is None or fence.is_settled:
-            return True
-        ev = threading.Event()
-        cancel = fence.on_ready(lambda exc: ev.set())
-        while not ev.wait(_POLL_S):
-            if self.closed:
-                cancel()
-                return False
-        return True
-
-    def submit_main(self):
-        while True:
-            item = self.submit_items.get()
-            if item is None:
-                self.done_items.put(None)
-                return
-            wait, signal, work = item
-            done, exc = None, None
-            if not self.wait_settled(wait):
-                exc = HalError(f"device '{self.name}' was closed before the work ran")
-            else:
-                exc = wait.failure if wait is not None else None
-                if exc is None and work is not None:
-                    try:
-                        done = work()
-                    except BaseException as e:      # noqa: BLE001 - goes to the fence
-                        exc = e
-            self.done_items.put((done, signal, exc))
-
-    def done_main(self):
-        while True:
-            item = self.done_items.get()
-            if item is None:
-                return
-            done, signal, exc = item
-            if exc is None and done is not None:
-                try:
-                    done()
-                except BaseException as e:          # noqa: BLE001
-                    exc = e
-            settle(signal, exc)
-
-    def shutdown(self):
-        self.closed = True
-        self.submit_items.put(None)
-
-
 class OpenCLDevice(Device):
     """One OpenCL device with one in-order command queue."""
 
@@ -147,7 +83,7 @@ class OpenCLDevice(Device):
         self.extensions = frozenset(cl_device.extensions.split())
         self.host_unified_memory = bool(getattr(cl_device, "host_unified_memory", False))
         super().__init__(name, OpenCLAllocator(self))
-        self._queues = _Queues(name)
+        self._queues = GpuQueues(name)
         self._finalizer = weakref.finalize(self, self._queues.shutdown)
 
     @property

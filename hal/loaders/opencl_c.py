@@ -124,8 +124,10 @@ def _dispatch(device, cmd: Dispatch):
     args += [np.uint64(b.offset + off) for b, off, _ in cmd.bindings]
     args += [np.uint32(c) for c in cmd.constants]
     try:
+        if kernel.num_args != len(args):
+            raise ValueError(f"the kernel takes {kernel.num_args} arguments, not {len(args)}")
         kernel.set_args(*args)
-    except cl.Error as e:
+    except (cl.Error, TypeError, ValueError) as e:
         raise HalError(f"executable '{exe.name}' entry point '{entry}': {len(cmd.bindings)} "
                        f"bindings and {len(cmd.constants)} constants do not match the "
                        f"kernel's parameters: {e}") from None

@@ -1,0 +1,85 @@
+"""The submit / completion thread pair of the GPU drivers (opencl, cuda).
+
+``submit_items`` takes ``(wait, signal, work)`` in order.  The submit thread
+waits for ``wait`` (polling for close), then calls ``work()``, which enqueues
+device commands and returns a ``done()`` function (or None).  The completion
+thread calls ``done()`` -- which blocks until the device finished -- and
+signals ``signal``, or fails it with whatever went wrong (a failed wait
+fence, an enqueue error, a device error).  So the device runs one submission
+while the host enqueues the next, and errors reach fences, never hang them.
+"""
+from __future__ import annotations
+
+import queue as pyqueue
+import threading
+
+from ..errors import HalError
+from .cpu_device import settle
+
+_POLL_S = 0.25
+
+
+class GpuQueues:
+    """The submit and completion threads; holds no device reference."""
+
+    def __init__(self, name, thread_init=None):
+        self.name = name
+        self.thread_init = thread_init
+        self.submit_items = pyqueue.SimpleQueue()
+        self.done_items = pyqueue.SimpleQueue()
+        self.closed = False
+        self.threads = [threading.Thread(target=self.submit_main, name=f"{name}-submit", daemon=True),
+                        threading.Thread(target=self.done_main, name=f"{name}-done", daemon=True)]
+        for t in self.threads:
+            t.start()
+
+    def wait_settled(self, fence) -> bool:
+        if fence is None or fence.is_settled:
+            return True
+        ev = threading.Event()
+        cancel = fence.on_ready(lambda exc: ev.set())
+        while not ev.wait(_POLL_S):
+            if self.closed:
+                cancel()
+                return False
+        return True
+
+    def submit_main(self):
+        if self.thread_init is not None:
+            self.thread_init()
+        while True:
+            item = self.submit_items.get()
+            if item is None:
+                self.done_items.put(None)
+                return
+            wait, signal, work = item
+            done, exc = None, None
+            if not self.wait_settled(wait):
+                exc = HalError(f"device '{self.name}' was closed before the work ran")
+            else:
+                exc = wait.failure if wait is not None else None
+                if exc is None and work is not None:
+                    try:
+                        done = work()
+                    except BaseException as e:      # noqa: BLE001 - goes to the fence
+                        exc = e
+            self.done_items.put((done, signal, exc))
+
+    def done_main(self):
+        if self.thread_init is not None:
+            self.thread_init()
+        while True:
+            item = self.done_items.get()
+            if item is None:
+                return
+            done, signal, exc = item
+            if exc is None and done is not None:
+                try:
+                    done()
+                except BaseException as e:          # noqa: BLE001
+                    exc = e
+            settle(signal, exc)
+
+    def shutdown(self):
+        self.closed = True
+        self.submit_items.put(None)

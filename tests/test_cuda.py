@@ -1,0 +1,124 @@
+"""CUDA: every model compiles to PTX that ptxas accepts (where nvcc and
+ptxas exist); runtime tests run where a GPU is, and otherwise skip with the
+driver's reason."""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+import pytest
+from fixtures import MODELS, load_model
+
+from tensorvm import compiler, hal, runtime
+from tensorvm.compiler import CompileError
+from tensorvm.compiler.codegen import cuda as cuda_codegen
+from tensorvm.vmfb import container
+
+TOOLCHAIN = cuda_codegen.have_toolchain()
+needs_nvcc = pytest.mark.skipif(TOOLCHAIN is not None, reason=f"no CUDA toolchain: {TOOLCHAIN}")
+DRIVER = hal.registry.driver_availability("cuda")
+needs_gpu = pytest.mark.skipif(DRIVER is not None, reason=f"cuda driver unavailable: {DRIVER}")
+
+NEEDS_LATER_WORK = {"cnn_conv": "stablehlo.convolution"}
+RUNNABLE = [m for m in MODELS if m not in NEEDS_LATER_WORK]
+
+
+@functools.lru_cache(maxsize=None)
+def compiled(name: str, targets=("cuda",)) -> bytes:
+    return compiler.compile_str(load_model(name)[0], targets=list(targets))
+
+
+def _ptxas(ptx: bytes, arch: str) -> subprocess.CompletedProcess:
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.ptx")
+        with open(path, "wb") as f:
+            f.write(ptx)
+        return subprocess.run([shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas",
+                               f"--gpu-name={arch}", path, "-o", os.path.join(d, "k.cubin")],
+                              capture_output=True, text=True)
+
+
+@needs_nvcc
+@pytest.mark.parametrize("name", RUNNABLE)
+def test_model_compiles_to_ptx_that_ptxas_accepts(name):
+    mdef = container.read_module(compiled(name))
+    for exe in mdef.executables:
+        (v,) = exe.variants
+        assert v.format == "cuda-ptx" and v.target["arch"] == "sm_80"
+        ptx = bytes(v.data)
+        for ep in v.entry_points:
+            assert re.search(rf"\.entry\s+{ep.name}\s*\(", ptx.decode()), ep.name
+        proc = _ptxas(ptx, "sm_80")
+        assert proc.returncode == 0, proc.stderr
+
+
+@needs_nvcc
+def test_cuda_arch_option_and_multi_target_order():
+    data = compiler.compile_str(load_model("add4")[0], targets=["cpu", "opencl", "cuda"],
+                                cuda_arch="sm_90")
+    (exe,) = container.read_module(data).executables
+    assert [v.format for v in exe.variants][1:] == ["opencl-c", "cuda-ptx"]
+    assert exe.variants[2].target["arch"] == "sm_90"
+    assert len({tuple(e.name for e in v.entry_points) for v in exe.variants}) == 1
+    assert re.search(r"^\.target\s+sm_90", bytes(exe.variants[2].data).decode(), re.M)
+
+
+@needs_nvcc
+def test_broken_kernel_fails_at_compile_time():
+    with pytest.raises(CompileError, match="nvcc failed"):
+        cuda_codegen.compile_ptx('extern "C" __global__ void k(float* x) { x[0] = nope; }')
+    with pytest.raises(CompileError, match="sm_80"):
+        cuda_codegen.compile_ptx("", arch="80")
+
+
+def test_cuda_driver_reports_why_it_is_unavailable():
+    if DRIVER is None:
+        pytest.skip("a CUDA GPU is present")
+    assert "cuda" not in hal.available_drivers()
+    with pytest.raises(hal.DeviceUnavailableError, match="libcuda|cuInit|CUDA device"):
+        hal.create_device("cuda")
+
+
+@needs_gpu
+@needs_nvcc
+@pytest.mark.parametrize("name", RUNNABLE)
+def test_model_matches_jax_on_cuda(name):
+    _, inputs, expected = load_model(name)
+    m = runtime.load_module(compiled(name), device="cuda")
+    outs = m.main(*inputs)
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    for got, want in zip(outs, expected):
+        got = np.asarray(got)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        if want.dtype.kind in "fc":
+            np.testing.assert_allclose(got, want, rtol=2e-4, atol=1e-5)
+        else:
+            np.testing.assert_array_equal(got, want)
+
+
+@needs_gpu
+def test_cuda_buffers_and_transfers():
+    dev = hal.create_device("cuda")
+    try:
+        buf = dev.allocator.allocate(64)
+        assert buf.read() == bytes(64)
+        buf.write(8, b"abcd")
+        cb = dev.create_command_buffer()
+        cb.fill(buf, 16, 16, (0x01020304).to_bytes(4, "little"))
+        cb.copy(buf, 8, buf, 10, 4)           # overlapping
+        cb.finalize()
+        fence = dev.create_fence()
+        dev.queue_execute(None, fence, [cb])
+        fence.wait(10)
+        got = buf.read()
+        assert got[8:14] == b"ababcd" and got[16:20] == b"\x04\x03\x02\x01"
+        a = np.arange(8, dtype=np.float32)
+        shared = dev.allocator.import_host(a, writable=True)
+        assert np.frombuffer(shared.read(), np.float32).tolist() == a.tolist()
+    finally:
+        dev.close()

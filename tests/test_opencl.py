@@ -1,0 +1,168 @@
+"""OpenCL end to end: multi-target modules run on the ``opencl`` driver
+(PoCL in CI) and match JAX, like the CPU drivers do."""
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from fixtures import MODELS, load_model
+
+from tensorvm import compiler, hal, runtime
+from tensorvm.hal import HalError
+from tensorvm.vmfb import container
+
+REASON = hal.registry.driver_availability("opencl")
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"opencl unavailable: {REASON}")
+
+NEEDS_LATER_WORK = {"cnn_conv": "stablehlo.convolution"}
+RUNNABLE = [m for m in MODELS if m not in NEEDS_LATER_WORK]
+
+
+@functools.lru_cache(maxsize=None)
+def compiled(text: str, targets=("cpu", "opencl")) -> bytes:
+    return compiler.compile_str(text, targets=list(targets))
+
+
+def check(outs, expected):
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    assert len(outs) == len(expected)
+    for got, want in zip(outs, expected):
+        got = np.asarray(got)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        if want.dtype.kind in "fc":
+            np.testing.assert_allclose(got, want, rtol=2e-4, atol=1e-5)
+        else:
+            np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", RUNNABLE)
+def test_model_matches_jax_on_opencl(name):
+    text, inputs, expected = load_model(name)
+    m = runtime.load_module(compiled(text), device="opencl")
+    check(m.main(*inputs), expected)
+    check(m.main(*inputs), expected)          # second call: executables already loaded
+
+
+def test_multi_target_module_layout():
+    text, _, _ = load_model("mlp")
+    mdef = container.read_module(compiled(text))
+    (exe,) = mdef.executables
+    formats = [v.format for v in exe.variants]
+    assert formats[0].startswith("cpu-c-") and formats[1] == "opencl-c"
+    names = [[e.name for e in v.entry_points] for v in exe.variants]
+    assert names[0] == names[1]
+    src = bytes(exe.variants[1].data).decode()
+    assert "__kernel void" in src and "double" not in src
+    assert exe.variants[1].target["extensions"] == []
+
+
+F64 = """
+func.func @main(%a: tensor<5xf64>, %b: tensor<5xf64>) -> (tensor<5xf64>, tensor<5xi32>) {
+  %0 = stablehlo.multiply %a, %b : tensor<5xf64>
+  %1 = stablehlo.sqrt %0 : tensor<5xf64>
+  %2 = stablehlo.convert %1 : (tensor<5xf64>) -> tensor<5xi32>
+  return %1, %2 : tensor<5xf64>, tensor<5xi32>
+}"""
+
+
+def test_f64_records_the_extension_and_runs_where_supported():
+    data = compiler.compile_str(F64, targets=["opencl"])
+    (variant,) = container.read_module(data).executables[0].variants
+    assert variant.target["extensions"] == ["cl_khr_fp64"]
+    dev = runtime.get_device("opencl")
+    if "cl_khr_fp64" not in dev.extensions:
+        with pytest.raises(HalError, match="cl_khr_fp64"):
+            runtime.load_module(data, device="opencl").main(np.ones(5), np.ones(5))
+        return
+    a = np.array([1.0, 4.0, 9.0, 1e300, -1.0])
+    b = np.array([1.0, 4.0, 1.0, 1e10, 1.0])
+    r, i = runtime.load_module(data, device="opencl").main(a, b)
+    with np.errstate(invalid="ignore", over="ignore"):
+        np.testing.assert_array_equal(np.asarray(r), np.sqrt(a * b))
+    np.testing.assert_array_equal(np.asarray(i), [1, 4, 3, 2147483647, 0])
+
+
+def test_missing_extension_is_named_at_load():
+    dev = runtime.get_device("opencl")
+    with pytest.raises(HalError, match="cl_khr_made_up"):
+        dev.load_executable("k", "opencl-c", b"__kernel void f() {}", ["f"],
+                            {"extensions": ["cl_khr_made_up"]})
+
+
+MIXED = """
+func.func @main(%a: tensor<8xi32>, %b: tensor<8xi32>, %h: tensor<8xf16>, %x: tensor<8xf32>)
+    -> (tensor<8xi32>, tensor<8xi32>, tensor<8xf16>, tensor<8xi32>, tensor<8xi1>) {
+  %0 = stablehlo.divide %a, %b : tensor<8xi32>
+  %1 = stablehlo.remainder %a, %b : tensor<8xi32>
+  %2 = stablehlo.add %h, %h : tensor<8xf16>
+  %3 = stablehlo.convert %x : (tensor<8xf32>) -> tensor<8xi32>
+  %4 = stablehlo.compare LT, %x, %x, TOTALORDER : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+  return %0, %1, %2, %3, %4 : tensor<8xi32>, tensor<8xi32>, tensor<8xf16>, tensor<8xi32>, tensor<8xi1>
+}"""
+
+
+def test_integer_f16_and_conversion_semantics_match_the_cpu():
+    data = compiled(MIXED)
+    rng = np.random.default_rng(1)
+    args = [np.array([7, -7, 5, 0, -2147483648, 9, 1, -3], np.int32),
+            np.array([2, 2, 0, 3, -1, -4, 1, 0], np.int32),
+            rng.standard_normal(8).astype(np.float16),
+            np.array([1.5, -2.5, np.nan, np.inf, -np.inf, 3e9, -3e9, 0.0], np.float32)]
+    cpu = runtime.load_module(data, device="local-sync").main(*args)
+    gpu = runtime.load_module(data, device="opencl").main(*args)
+    for c, g in zip(cpu, gpu):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(c))
+
+
+def test_module_without_opencl_variant_lists_formats():
+    text, inputs, _ = load_model("add4")
+    data = compiled(text, ("cpu",))
+    with pytest.raises(HalError, match=r"carries \['cpu-c-.*'\].*takes \['opencl-c'\]"):
+        runtime.load_module(data, device="opencl").main(*inputs)
+
+
+def test_kernel_build_failure_names_executable_and_shows_log():
+    dev = runtime.get_device("opencl")
+    src = b"__kernel void broken(__global float* x) { x[0] = undefined_thing; }"
+    with pytest.raises(HalError) as info:
+        dev.load_executable("my_exe", "opencl-c", src, ["broken"], {})
+    msg = str(info.value)
+    assert "my_exe" in msg and "undefined_thing" in msg
+    assert info.value.__cause__ is None and info.value.__suppress_context__
+
+
+def test_program_cache_is_per_physical_device():
+    text, inputs, expected = load_model("add4")
+    data = compiled(text)
+    variant = container.read_module(data).executables[0].variants[1]
+    a, b = hal.create_device("opencl"), hal.create_device("opencl://0")
+    try:
+        args = ("k", variant.format, bytes(variant.data), [e.name for e in variant.entry_points],
+                variant.target)
+        a.load_executable(*args)
+        builds = a._shared.builds
+        assert a.load_executable(*args) is a.load_executable(*args)
+        b.load_executable(*args)                  # another HAL device, same OpenCL device
+        assert a._shared is b._shared and a._shared.builds == builds
+    finally:
+        a.close()
+        b.close()
+
+
+def test_cli_compile_and_dump_extract(tmp_path):
+    text, _, _ = load_model("add4")
+    src = tmp_path / "add4.mlir"
+    src.write_text(text)
+    out = tmp_path / "add4.vmfb"
+    subprocess.run([sys.executable, "-m", "tensorvm.compiler.cli", str(src), "-o", str(out),
+                    "--targets=cpu,opencl"], check=True)
+    subprocess.run([sys.executable, "-m", "tensorvm.runtime.cli.dump", str(out), "--extract",
+                    str(tmp_path / "x"), "--no-disassembly"], check=True, capture_output=True)
+    files = sorted(os.listdir(tmp_path / "x"))
+    assert any(f.endswith(".so") for f in files) and any(f.endswith(".cl") for f in files)
+    cl_file = next(f for f in files if f.endswith(".cl"))
+    assert "__kernel" in (tmp_path / "x" / cl_file).read_text()
