@@ -226,5 +226,8 @@ PULL_OPS = {
 def lower(em, op, idx):
     fn = PULL_OPS.get(op.name)
     if fn is None:
+        from .pull_compute import PULL_OPS as COMPUTE
+        fn = COMPUTE.get(op.name)
+    if fn is None:
         raise UnsupportedOpError(op.name, "no kernel lowering", op.location)
     return fn(em, op, idx)

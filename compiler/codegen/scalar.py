@@ -275,4 +275,4 @@ static inline uint16_t tvm_f32_to_bf16(float f) { uint32_t u; memcpy(&u, &f, 4);
 
 
 HELPERS = (_float_helpers() + "\n" + _int_helpers() + "\n" + complex_c.helpers() + "\n"
-           + special_c.HELPERS + special_c.complex_helpers() + "\n")
+           + special_c.HELPERS + special_c.BIT_HELPERS + special_c.complex_helpers() + "\n")

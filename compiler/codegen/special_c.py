@@ -60,6 +60,44 @@ static inline double tvm_bessel_i1e(double x) {
 }
 """
 
+# Bit access and reduce_precision (codegen/pull_compute.py).
+BIT_HELPERS = r"""
+static inline uint32_t tvm_f32_bits(float f) { union { float f; uint32_t u; } c; c.f = f; return c.u; }
+static inline float tvm_bits_f32(uint32_t u) { union { float f; uint32_t u; } c; c.u = u; return c.f; }
+static inline uint64_t tvm_f64_bits(double f) { union { double f; uint64_t u; } c; c.f = f; return c.u; }
+static inline double tvm_bits_f64(uint64_t u) { union { double f; uint64_t u; } c; c.u = u; return c.f; }
+static inline float tvm_reduce_precision_f32(float x, int e, int m) {
+  uint32_t u = tvm_f32_bits(x);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return x;
+  if (m < 23) {
+    uint32_t s = 23 - m, last = (u >> s) & 1u;
+    u = (u + ((1u << (s - 1)) - 1u + last)) & ~((1u << s) - 1u);
+  }
+  if (e < 8) {
+    int bias = (1 << (e - 1)) - 1, ex = (int)((u >> 23) & 0xffu) - 127;
+    uint32_t sign = u & 0x80000000u;
+    if (ex > bias) u = sign | 0x7f800000u;
+    else if (ex < 1 - bias) u = sign;
+  }
+  return tvm_bits_f32(u);
+}
+static inline double tvm_reduce_precision_f64(double x, int e, int m) {
+  uint64_t u = tvm_f64_bits(x);
+  if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return x;
+  if (m < 52) {
+    uint64_t s = 52 - m, last = (u >> s) & 1ull;
+    u = (u + ((1ull << (s - 1)) - 1ull + last)) & ~((1ull << s) - 1ull);
+  }
+  if (e < 11) {
+    int bias = (1 << (e - 1)) - 1, ex = (int)((u >> 52) & 0x7ffull) - 1023;
+    uint64_t sign = u & 0x8000000000000000ull;
+    if (ex > bias) u = sign | 0x7ff0000000000000ull;
+    else if (ex < 1 - bias) u = sign;
+  }
+  return tvm_bits_f64(u);
+}
+"""
+
 _COMPLEX = r"""
 static inline C C_asin(C z) {   /* -i log(iz + sqrt(1 - z^2)) */
   C one = C_make((R)1, (R)0);

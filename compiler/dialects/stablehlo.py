@@ -24,13 +24,15 @@ UNARY_ELEMENTWISE |= {"chlo." + n for n in (
 BINARY_ELEMENTWISE |= {"chlo.next_after"}
 TERNARY_ELEMENTWISE = {P + "select", P + "clamp"}
 # map applies its region per element (codegen/pull_ops.py).
-ELEMENTWISE = UNARY_ELEMENTWISE | BINARY_ELEMENTWISE | TERNARY_ELEMENTWISE | {P + "map"}
+ELEMENTWISE = (UNARY_ELEMENTWISE | BINARY_ELEMENTWISE | TERNARY_ELEMENTWISE
+               | {P + "map", P + "reduce_precision"})
 
 # Ops whose element at an index is one element of an operand (or a constant):
 # they fuse into consumers as index remapping.
 INDEX_REMAP = {P + n for n in (
     "broadcast_in_dim", "reshape", "transpose", "slice", "reverse", "pad",
     "concatenate", "iota", "dynamic_slice", "dynamic_update_slice", "gather",
+    "bitcast_convert",
 )}
 
 # Ops that do real work per output element: they root their own dispatch
