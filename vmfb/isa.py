@@ -213,6 +213,11 @@ for _b in ("i32", "i64", "f32", "f64"):
     _op(f"buffer.store.{_b}", [_r("buffer", "ref"), _r("offset", "i64"), _r("value", _b)],
         "buffer[offset : offset + size] = value; traps when out of bounds or read-only")
 
+# -- bit casts (appended: opcodes are never renumbered) -------------------------------
+for _src, _dst in (("f32", "i32"), ("i32", "f32"), ("f64", "i64"), ("i64", "f64")):
+    _op(f"bitcast.{_src}.{_dst}", [_w("dst", _dst), _r("src", _src)],
+        "dst = the bits of src reinterpreted (IEEE-754 <-> two's complement)")
+
 OPS: tuple = tuple(
     OpDef(code, mnemonic, fields, meaning, terminator)
     for code, (mnemonic, fields, meaning, terminator) in enumerate(_SPECS)

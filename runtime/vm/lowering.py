@@ -166,6 +166,10 @@ def _other_templates():
         T[f"cast.{s}.i64.s"] = "{dst} = _n.f2i64({src})"
     T["ext.f32.f64"] = "{dst} = {src}"
     T["trunc.f64.f32"] = "{dst} = _n.f32({src})"
+    T["bitcast.f32.i32"] = "{dst} = _n.f32_bits({src})"
+    T["bitcast.i32.f32"] = "{dst} = _n.bits_f32({src})"
+    T["bitcast.f64.i64"] = "{dst} = _n.f64_bits({src})"
+    T["bitcast.i64.f64"] = "{dst} = _n.bits_f64({src})"
 
 
 _int_templates()

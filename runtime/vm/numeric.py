@@ -229,3 +229,25 @@ fsin = _periodic(math.sin)
 fcos = _periodic(math.cos)
 ftanh = math.tanh
 fatan2 = math.atan2
+
+
+# -- bit casts ---------------------------------------------------------------------
+_I32 = struct.Struct("<i")
+_F64 = struct.Struct("<d")
+_I64 = struct.Struct("<q")
+
+
+def f32_bits(x: float) -> int:
+    return _I32.unpack(_pack_f32(x))[0]
+
+
+def bits_f32(x: int) -> float:
+    return _unpack_f32(_I32.pack(x))[0]
+
+
+def f64_bits(x: float) -> int:
+    return _I64.unpack(_F64.pack(x))[0]
+
+
+def bits_f64(x: int) -> float:
+    return _F64.unpack(_I64.pack(x))[0]
