@@ -16,7 +16,7 @@ entry:
   fail %bad2, "roundtrip f32"
   %d = const.f64 -2.25
   %db = bitcast.f64.i64 %d
-  %de = const.i64 -4607745641398255616
+  %de = const.i64 -4611123068473966592
   %bad3 = cmp.ne.i64 %db, %de
   fail %bad3, "f64 bits"
   %d2 = bitcast.i64.f64 %db
