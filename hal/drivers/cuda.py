@@ -188,7 +188,11 @@ class CudaDevice(Device):
                               what="cuStreamCreate")
         self.modules = _MODULE_CACHES.setdefault(ordinal, ({}, threading.Lock()))
         super().__init__(name, CudaAllocator(self))
-        self._queues = GpuQueues(name, thread_init=self.make_current)
+        ctx = self.context       # the threads must not keep the device alive
+
+        def current():
+            api.check(api.lib.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+        self._queues = GpuQueues(name, thread_init=current)
         self._finalizer = weakref.finalize(self, self._queues.shutdown)
 
     def make_current(self) -> None:

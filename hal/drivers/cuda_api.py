@@ -2,13 +2,15 @@
 
 Loaded at run time, so tensorvm needs neither pycuda nor the CUDA toolkit to
 run PTX: only the NVIDIA driver.  ``load()`` returns the ``CudaApi`` or
-raises ``DeviceUnavailableError`` saying what is missing.  Every call goes
+raises ``DeviceUnavailableError`` saying what is missing
+(``TENSORVM_LIBCUDA`` names another library to load instead).  Every call goes
 through ``check``, which turns a CUresult into a ``HalError`` naming the call
 and the driver's error name and text.  cffi releases the GIL around calls,
 so synchronising on an event does not stall other Python threads.
 """
 from __future__ import annotations
 
+import os
 import threading
 
 from ..errors import DeviceUnavailableError, HalError
@@ -133,7 +135,8 @@ def _load() -> CudaApi:
     ffi = cffi.FFI()
     ffi.cdef(CDEF)
     errors = []
-    for name in _LIBRARIES:
+    override = os.environ.get("TENSORVM_LIBCUDA")      # tests point this at a stand-in
+    for name in ([override] if override else _LIBRARIES):
         try:
             lib = ffi.dlopen(name)
             break

@@ -12,6 +12,7 @@ the kernel allows; the kernel strides its threads over the workgroup's work.
 from __future__ import annotations
 
 import hashlib
+import warnings
 
 import numpy as np
 
@@ -58,8 +59,10 @@ def build_program(device, name: str, source: bytes):
             raise HalError(f"executable '{name}': opencl-c data is not UTF-8 OpenCL C "
                            f"source (byte {e.start})") from None
         try:
-            program = cl.Program(device.context, text).build(options=BUILD_OPTIONS,
-                                                              devices=[device.cl_device])
+            with warnings.catch_warnings():     # compiler chatter on success is not news
+                warnings.simplefilter("ignore", cl.CompilerWarning)
+                program = cl.Program(device.context, text).build(options=BUILD_OPTIONS,
+                                                                  devices=[device.cl_device])
         except cl.Error as e:
             raise HalError(f"executable '{name}': OpenCL C build failed on device "
                            f"'{device.name}' ({device.description}):\n{_build_log(e)}") from None

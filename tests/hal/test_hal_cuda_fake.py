@@ -1,0 +1,66 @@
+"""The cuda driver's plumbing (cffi signatures, buffers, transfers, queue and
+fences, PTX load errors, launch parameters) against a stand-in libcuda whose
+"device" memory is host memory: runs everywhere a C compiler is."""
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from hal_kernels import have_cc
+
+HERE = pathlib.Path(__file__).resolve().parent
+pytestmark = pytest.mark.skipif(not have_cc(), reason="no C compiler for the stand-in libcuda")
+
+
+@pytest.fixture(scope="module")
+def fake_env(tmp_path_factory):
+    lib = tmp_path_factory.mktemp("fakecuda") / "libcuda.so.1"
+    subprocess.run([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1",
+                    str(HERE / "fake_libcuda.c"), "-o", str(lib)], check=True)
+    return dict(os.environ, TENSORVM_LIBCUDA=str(lib))
+
+
+def test_hal_conformance_suite_passes_on_fake_cuda(fake_env):
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(HERE / "test_hal_conformance.py"), "-k", "cuda"],
+                          env=fake_env, capture_output=True, text=True, cwd=HERE)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert " passed" in proc.stdout
+
+
+SCRIPT = textwrap.dedent("""
+    import numpy as np, pytest
+    from tensorvm import hal
+    dev = hal.create_device("cuda")
+    assert dev.description == "Fake GPU" and dev.compute_capability == (8, 0)
+    exe = dev.load_executable("k", "cuda-ptx", b".version 8.0 .target sm_80", ["count"],
+                              {"arch": "sm_80", "local_size": 64})
+    out = dev.allocator.allocate(8)
+    cb = dev.create_command_buffer()
+    cb.dispatch(exe, 0, (3, 2, 2), [5], [(out, 4, None)])
+    cb.finalize()
+    f = dev.create_fence(); dev.queue_execute(None, f, [cb]); f.wait(5)
+    assert np.frombuffer(out.read(4, 4), np.uint32)[0] == 12, out.read()
+    assert dev.load_executable("k2", "cuda-ptx", b".version 8.0 .target sm_80", ["count"],
+                               {"arch": "sm_80"}).module == exe.module
+    with pytest.raises(hal.HalError, match="(?s)'bad'.*INVALID_PTX.*BROKEN kernel"):
+        dev.load_executable("bad", "cuda-ptx", b"BROKEN", ["f"], {})
+    with pytest.raises(hal.HalError, match="no kernel 'missing'"):
+        dev.load_executable("m", "cuda-ptx", b"ok", ["missing"], {})
+    with pytest.raises(hal.HalError, match="compiled for sm_90.*--cuda-arch=sm_80"):
+        dev.load_executable("new", "cuda-ptx", b"ok2", ["f"], {"arch": "sm_90"})
+    view = hal.BufferView(out.subspan(4), (1,), np.uint32)
+    assert view.to_numpy().tolist() == [12]
+    dev.close()
+    print("OK")
+""")
+
+
+def test_cuda_driver_dispatch_and_errors_on_fake(fake_env):
+    proc = subprocess.run([sys.executable, "-c", SCRIPT], env=fake_env, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0 and "OK" in proc.stdout, proc.stdout + proc.stderr
