@@ -7,10 +7,8 @@ from tvm_testing import compiled
 from fixtures import MODELS, load_model
 
 from tensorvm import runtime
-from tensorvm.compiler import UnsupportedOpError
 
-NEEDS_LATER_WORK = {"cnn_conv": "stablehlo.convolution"}
-RUNNABLE = [m for m in MODELS if m not in NEEDS_LATER_WORK]
+RUNNABLE = list(MODELS)
 DEVICES = ["local-sync", "local-task"]
 
 
@@ -29,13 +27,6 @@ def test_model_matches_jax(name, device):
             np.testing.assert_allclose(got, want, rtol=2e-4, atol=1e-5)
         else:
             np.testing.assert_array_equal(got, want)
-
-
-@pytest.mark.parametrize("name", sorted(NEEDS_LATER_WORK))
-def test_model_with_unsupported_op_names_it(name):
-    text, _, _ = load_model(name)
-    with pytest.raises(UnsupportedOpError, match=NEEDS_LATER_WORK[name]):
-        compiled(text)
 
 
 def test_results_are_independent_of_inputs():

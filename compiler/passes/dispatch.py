@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
-from ..ir.attributes import DenseElementsAttr
+from ..ir.attributes import DenseArrayAttr, DenseElementsAttr
 from ..ir.clone import clone_op
 from ..ir.core import Block, Operation, Region
 from ..ir.types import TensorType
 from .base import Pass
+from .host_values import HOST_ATTR, REGION_OPS, analyze_block
 
 INLINE_CONSTANT_LIMIT = 16   # constants up to this many elements go into kernels
 
@@ -46,9 +47,22 @@ class FormDispatchRegions(Pass):
 
     def run_on_function(self, func) -> None:
         block = func.regions[0].blocks[0]
+        self.host = analyze_block(block, [False] * len(block.arguments))
+        self.run_on_block(block)
+
+    def run_on_block(self, block) -> None:
+        """Forms dispatches in ``block`` and, first, in the regions of its
+        control-flow ops; host ops and control flow stay outside kernels."""
         ret = block.terminator
         ops = block.operations[:-1]
         for op in ops:
+            if op.name in REGION_OPS:
+                for region in op.regions:
+                    for b in region.blocks:
+                        self.run_on_block(b)
+                continue
+            if HOST_ATTR in op.attributes:
+                continue
             if op.name not in shlo.KERNEL_OPS:
                 raise UnsupportedOpError(op.name, location=op.location)
             for r in op.results:
@@ -57,6 +71,8 @@ class FormDispatchRegions(Pass):
                                              "are not supported yet)", op.location)
         mat = self._materialized(block, ops, ret)
         for op in ops:
+            if op.name in REGION_OPS or HOST_ATTR in op.attributes:
+                continue
             if self._is_root(op, mat):
                 self._form(op, mat, block)
 
@@ -67,7 +83,12 @@ class FormDispatchRegions(Pass):
         for op in ops:
             if op.name == "stablehlo.dot_general":
                 mat.update(op.operands)
+            if op.name in REGION_OPS:
+                mat.update(op.operands)
+                mat.update(_captured_by_regions(op, block))
         for op in ops:
+            if op.name in REGION_OPS or HOST_ATTR in op.attributes:
+                continue
             res = op.results
             if op.name == "stablehlo.constant":
                 if not inlinable_constant(op):
@@ -124,7 +145,8 @@ class FormDispatchRegions(Pass):
                 return
             seen.add(v)
             producer = v.defining_op
-            if v in mat or producer is None:
+            if (v in mat or producer is None or producer.parent is not block
+                    or producer.name in REGION_OPS or HOST_ATTR in producer.attributes):
                 captures.append(v)
                 return
             for operand in producer.operands:
@@ -149,8 +171,13 @@ class FormDispatchRegions(Pass):
         body.append(Operation("tvm.yield", [mapping[r] for r in root.results]))
         name = f"d{self.counter}_{root.short_name}"
         self.counter += 1
+        push = tuple(i for i, v in enumerate(captures)
+                     if v in self.host and v.type.rank == 0)
+        attrs = {"name": name}
+        if push:
+            attrs["push_constants"] = DenseArrayAttr("i64", push)
         dispatch = Operation("tvm.dispatch", captures, [r.type for r in root.results],
-                             {"name": name}, [Region([body])], root.location)
+                             attrs, [Region([body])], root.location)
         block.insert_before(root, dispatch)
         for old, new in zip(root.results, dispatch.results):
             old.replace_all_uses_with(new)
@@ -168,3 +195,18 @@ def _outside(value, op) -> bool:
             return False
         node = node.parent
     return True
+
+
+def _captured_by_regions(op, block) -> set:
+    """Values of ``block`` read inside ``op``'s regions (they must live in buffers
+    or host registers, not be fused)."""
+    out = set()
+    for inner in op.walk():
+        if inner is op:
+            continue
+        for v in inner.operands:
+            owner = v.owner
+            home = owner.parent if hasattr(owner, "results") else owner
+            if home is block:
+                out.add(v)
+    return out

@@ -1,0 +1,110 @@
+"""Decide which small tensors are computed by the host VM, not by kernels.
+
+Loop counters, trip counts, predicates and other scalar integer work would
+each cost a dispatch (and a device round trip to branch on).  A value is a
+*host value* when it is tiny (HOST_MAX_ELEMENTS elements at most, static
+shape), of a type the VM holds in a register bank, and made by an op the VM
+can evaluate from other host values (constants included).  Loop-carried
+values of ``stablehlo.while`` are host values when their initial value and
+the body's next value both are (a fixed point, starting optimistic).
+
+Host ops are tagged with the unit attribute ``tvm.host``; everything else
+runs in dispatches.  Host values feeding kernels travel as push constants.
+"""
+from __future__ import annotations
+
+from ..ir.attributes import DenseElementsAttr, UnitAttr
+from ..ir.types import TensorType
+from .base import Pass
+
+HOST_MAX_ELEMENTS = 8
+HOST_ELEMENTS = {"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f32", "f64"}
+HOST_OPS = {"stablehlo." + n for n in (
+    "constant", "convert", "reshape", "broadcast_in_dim", "concatenate", "slice",
+    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
+    "and", "or", "xor", "not", "negate", "abs", "compare", "select", "clamp",
+    "get_dimension_size", "shift_left", "shift_right_arithmetic", "shift_right_logical",
+)}
+REGION_OPS = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
+HOST_ATTR = "tvm.host"
+
+
+def small(t) -> bool:
+    return (isinstance(t, TensorType) and t.is_static and t.element in HOST_ELEMENTS
+            and t.num_elements <= HOST_MAX_ELEMENTS)
+
+
+def _host_op(op, host: set) -> bool:
+    if op.name not in HOST_OPS or not all(small(r.type) for r in op.results):
+        return False
+    if op.name == "stablehlo.constant":
+        return isinstance(op.attributes.get("value"), DenseElementsAttr)
+    if op.name == "stablehlo.get_dimension_size":
+        return True          # the operand's shape is known to the host
+    return all(v in host for v in op.operands)
+
+
+def analyze_block(block, host_args) -> set:
+    """The host values defined in ``block`` (and nested regions), given which
+    of its arguments are host values.  Pure: nothing is tagged."""
+    host = {a for a, h in zip(block.arguments, host_args) if h}
+    return _analyze(block, host)
+
+
+def _analyze(block, host: set) -> set:
+    for op in block.operations:
+        if op.name == "stablehlo.while":
+            _analyze_while(op, host)
+        elif op.name in ("stablehlo.if", "stablehlo.case"):
+            branch_sets = []
+            for region in op.regions:
+                inner = _analyze(region.blocks[0], set(host))
+                host |= inner
+                branch_sets.append(inner)
+            ret_ok = [all(v in s for s in branch_sets for v in [r.blocks[0].terminator.operands[i]
+                                                                  for r in op.regions])
+                      for i in range(len(op.results))]
+            for r, ok in zip(op.results, ret_ok):
+                if ok and small(r.type):
+                    host.add(r)
+        elif _host_op(op, host):
+            host.update(op.results)
+    return host
+
+
+def _analyze_while(op, host: set) -> None:
+    cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    carried = [i for i, v in enumerate(op.operands) if v in host and small(v.type)]
+    while True:
+        flags = [i in carried for i in range(len(op.operands))]
+        body_host = _analyze(body, set(host) | {a for a, f in zip(body.arguments, flags) if f})
+        keep = [i for i in carried if body.terminator.operands[i] in body_host]
+        if keep == carried:
+            break
+        carried = keep
+    flags = [i in carried for i in range(len(op.operands))]
+    host |= _analyze(cond, set(host) | {a for a, f in zip(cond.arguments, flags) if f})
+    host |= body_host
+    host.update(op.results[i] for i in carried)
+
+
+class TagHostValues(Pass):
+    """Tags host ops with ``tvm.host`` (see the module docstring)."""
+    name = "tag-host-values"
+
+    def run(self, module) -> None:
+        for f in module.functions:
+            block = f.regions[0].blocks[0]
+            host = analyze_block(block, [False] * len(block.arguments))
+            for op in f.walk():
+                if op is f:
+                    continue
+                if op.results and all(r in host for r in op.results) and op.name not in REGION_OPS:
+                    op.attributes[HOST_ATTR] = UnitAttr()
+
+
+def is_host(value) -> bool:
+    op = value.defining_op
+    if op is not None:
+        return HOST_ATTR in op.attributes
+    return False
