@@ -44,6 +44,20 @@ static inline double tvm_erf_inv(double y) {
   x = y < 0 ? -x : x;
   return x;
 }
+static inline uint32_t tvm_rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+/* Threefry-2x32, 20 rounds (Salmon et al. 2011): key and counter as
+   (low word, high word) of a u64; returns x0 | x1 << 32. */
+static inline uint64_t tvm_threefry2x32(uint64_t key, uint64_t ctr) {
+  const int rot[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+  uint32_t ks[3];
+  ks[0] = (uint32_t)key; ks[1] = (uint32_t)(key >> 32); ks[2] = ks[0] ^ ks[1] ^ 0x1BD11BDAu;
+  uint32_t x0 = (uint32_t)ctr + ks[0], x1 = (uint32_t)(ctr >> 32) + ks[1];
+  for (int i = 0; i < 5; ++i) {
+    for (int j = 0; j < 4; ++j) { x0 += x1; x1 = tvm_rotl32(x1, rot[(i & 1) * 4 + j]) ^ x0; }
+    x0 += ks[(i + 1) % 3]; x1 += ks[(i + 2) % 3] + (uint32_t)(i + 1);
+  }
+  return (uint64_t)x0 | ((uint64_t)x1 << 32);
+}
 static inline double tvm_bessel_i1e(double x) {
   double ax = fabs(x), r;
   if (ax <= 15.0) {

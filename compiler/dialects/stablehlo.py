@@ -43,7 +43,8 @@ HEAVY = {P + n for n in ("reduce", "dot_general", "reduce_window", "select_and_s
 # Ops whose workgroups run a sequential program that writes its outputs
 # directly (codegen/sequential.py): they always root a dispatch and their
 # results always live in buffers.  Their operands may still be fused (pulled).
-SEQUENTIAL = {P + n for n in ("scatter", "sort", "triangular_solve", "cholesky")} | {"chlo.top_k"}
+SEQUENTIAL = {P + n for n in ("scatter", "sort", "triangular_solve", "cholesky",
+                              "rng_bit_generator")} | {"chlo.top_k"}
 
 # Everything the loop-kernel emitter knows how to compute.
 KERNEL_OPS = ELEMENTWISE | INDEX_REMAP | HEAVY | SEQUENTIAL | {P + "constant"}

@@ -181,6 +181,8 @@ class FormDispatchRegions(Pass):
         block.insert_before(root, dispatch)
         for old, new in zip(root.results, dispatch.results):
             old.replace_all_uses_with(new)
+        if root.name == "stablehlo.rng_bit_generator":
+            root.erase()     # pure (state in, state out), though DCE keeps it
         for r in root.results:
             if r in mat:
                 mat.discard(r)
