@@ -11,6 +11,7 @@ from .codegen.kernel import build_kernel
 from .codegen.vm_host import generate_module
 from .errors import CompileError
 from .passes.base import PassPipeline
+from .passes.canonicalize import CanonicalizeOps
 from .passes.dispatch import FormDispatchRegions
 from .passes.inline import InlineCalls, symbol, visibility
 from .passes.memory import plan_function
@@ -21,7 +22,7 @@ def run_pipeline(module, options):
     from .api import CompileResult
     from .ir.verifier import verify_module
     verify_module(module)
-    passes = [InlineCalls(), CommonSubexpressionElimination(), DeadCodeElimination(),
+    passes = [CanonicalizeOps(), InlineCalls(), CommonSubexpressionElimination(), DeadCodeElimination(),
               FormDispatchRegions(), DeadCodeElimination()]
     pipeline = _DumpingPipeline(passes, options)
     pipeline.run(module)

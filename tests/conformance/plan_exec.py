@@ -19,13 +19,14 @@ class PlanModule:
         from tensorvm.compiler.codegen import cpu as cpu_backend
         from tensorvm.compiler.codegen.kernel import build_kernel
         from tensorvm.compiler.ir.verifier import verify_module
+        from tensorvm.compiler.passes.canonicalize import CanonicalizeOps
         from tensorvm.compiler.passes.dispatch import FormDispatchRegions
         from tensorvm.compiler.passes.inline import InlineCalls, symbol, visibility
         from tensorvm.compiler.passes.memory import plan_function
         from tensorvm.compiler.passes.simplify import (CommonSubexpressionElimination,
                                                        DeadCodeElimination)
         verify_module(module)
-        for p in (InlineCalls(), CommonSubexpressionElimination(), DeadCodeElimination(),
+        for p in (CanonicalizeOps(), InlineCalls(), CommonSubexpressionElimination(), DeadCodeElimination(),
                   FormDispatchRegions(), DeadCodeElimination()):
             p.run(module)
         self.functions = {symbol(f, "sym_name"): f for f in module.functions
