@@ -7,6 +7,7 @@ from tensorvm.vmfb import assembler, container
 from tensorvm.vmfb.model import ExecutableVariant
 
 from .codegen import cpu
+from .codegen.host_program import needs_general_path, plan_general
 from .codegen.kernel import build_kernel
 from .codegen.vm_host import generate_module
 from .errors import CompileError
@@ -14,6 +15,7 @@ from .passes.base import PassPipeline
 from .passes.canonicalize import CanonicalizeOps
 from .passes.dispatch import FormDispatchRegions
 from .passes.inline import InlineCalls, symbol, visibility
+from .passes.host_values import TagHostValues
 from .passes.memory import plan_function
 from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
 
@@ -23,7 +25,7 @@ def run_pipeline(module, options):
     from .ir.verifier import verify_module
     verify_module(module)
     passes = [CanonicalizeOps(), InlineCalls(), CommonSubexpressionElimination(), DeadCodeElimination(),
-              FormDispatchRegions(), DeadCodeElimination()]
+              TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
     pipeline = _DumpingPipeline(passes, options)
     pipeline.run(module)
 
@@ -32,12 +34,11 @@ def run_pipeline(module, options):
         raise CompileError("the module has no public function to export")
     plans, kernels, entry_of, workgroups = {}, [], {}, {}
     for func in functions:
-        plan = plan_function(func)
+        plan = plan_general(func) if needs_general_path(func) else plan_function(func)
         plans[id(func)] = plan
-        for level in plan.levels:
-            for d in level:
-                entry_of[id(d)] = len(kernels)
-                kernels.append(build_kernel(d))
+        for d in plan.dispatches:
+            entry_of[id(d)] = len(kernels)
+            kernels.append(build_kernel(d))
     variants, sources = _build_variants(kernels, options) if kernels else ([], {})
     if variants:
         counts = variants[0][4]

@@ -40,7 +40,26 @@ def _pointer_decls(kernel: Kernel, em: BodyEmitter) -> list[str]:
     for j, v in enumerate(kernel.outputs):
         st = scalar.STORAGE_TYPE.get(v.type.element) or scalar.ctype(v.type.element)
         lines.append(f"  {st}* restrict o{j} = ({st}*)st->bindings[{base + j}];")
+    word = 0
+    for k, v in enumerate(kernel.constants or ()):
+        lines.append(push_constant_decl(f"pc{k}", v.type.element, word))
+        em.bind(v, (), f"pc{k}")
+        word += 2 if v.type.element in ("i64", "ui64", "f64") else 1
     return lines
+
+
+def push_constant_decl(name: str, element: str, word: int) -> str:
+    """C declaration of a push constant read from 32-bit words (low word first)."""
+    ct = scalar.ctype(element)
+    w0 = f"st->constants[{word}]"
+    if element in ("i64", "ui64", "f64"):
+        bits = f"(((uint64_t)st->constants[{word + 1}] << 32) | {w0})"
+        if element == "f64":
+            return f"  double {name}; {{ const uint64_t u = {bits}; memcpy(&{name}, &u, 8); }}"
+        return f"  const {ct} {name} = ({ct}){bits};"
+    if element == "f32":
+        return f"  float {name}; {{ const uint32_t u = {w0}; memcpy(&{name}, &u, 4); }}"
+    return f"  const {ct} {name} = ({ct}){w0};"
 
 
 def render_loop_kernel(kernel: Kernel):
@@ -242,7 +261,7 @@ def build_cpu_executable(kernels: list[Kernel], cpu: str = "host"):
         decls += d
         funcs.append("__attribute__((visibility(\"default\")))\n" + f)
         counts.append(n)
-        entries.append(EntryPoint(k.name, k.num_bindings, 0))
+        entries.append(EntryPoint(k.name, k.num_bindings, k.num_constant_words))
     source = PROLOGUE + "\n".join(decls) + "\n\n" + "\n\n".join(funcs) + "\n"
     data, target = build_shared_object(source, cpu)
     return data, target, entries, counts, source

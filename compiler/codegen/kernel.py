@@ -43,10 +43,16 @@ class Kernel:
     work: int             # estimated element-ops per output element
     contraction: Contraction | None = None
     kind: str = "loop"    # "loop", "contraction", or a sequential kind (sequential.py)
+    constants: list = None    # block arguments passed as push constants (0-d host values)
 
     @property
     def num_bindings(self) -> int:
         return len(self.inputs) + len(self.outputs)
+
+    @property
+    def num_constant_words(self) -> int:
+        """32-bit push-constant words (64-bit values take two, low word first)."""
+        return sum(2 if v.type.element in ("i64", "ui64", "f64") else 1 for v in self.constants or ())
 
 
 def build_kernel(dispatch) -> Kernel:
@@ -63,12 +69,15 @@ def build_kernel(dispatch) -> Kernel:
             dn = op.attr("dot_dimension_numbers").fields
             for d in dn.get("lhs_contracting_dimensions", ()):
                 work *= max(1, op.operands[0].type.shape[d])
-    kernel = Kernel(dispatch.attributes["name"], list(block.arguments), outs, root,
-                    tuple(outs[0].type.shape), work)
+    push = set(ints(dispatch.attributes.get("push_constants")))
+    inputs = [a for i, a in enumerate(block.arguments) if i not in push]
+    consts = [a for i, a in enumerate(block.arguments) if i in push]
+    kernel = Kernel(dispatch.attributes["name"], inputs, outs, root,
+                    tuple(outs[0].type.shape), work, constants=consts)
     if root.name in shlo.SEQUENTIAL:
         kernel.kind = root.short_name
         return kernel
-    kernel.contraction = _find_contraction(root, set(block.arguments))
+    kernel.contraction = _find_contraction(root, set(inputs))
     if kernel.contraction is not None:
         kernel.kind = "contraction"
     return kernel

@@ -1,10 +1,21 @@
 """Host program codegen: each exported function becomes VM assembly that
-checks its arguments, allocates, records one command buffer of dispatches
-(one barrier between schedule levels), submits it and returns buffer views.
+checks its arguments, allocates, submits one command buffer of dispatches
+(one barrier between schedule levels) and returns buffer views.
 
 ``__init`` runs once per context: it fetches the device, loads the
-executables and imports the large constants (zero-copy on the CPU) into
-globals, so calls do none of that work.
+executables, imports the large constants (zero-copy on the CPU) into
+globals and, for every static-shape function ``f``, calls ``@__record_f``,
+which records ``f``'s command buffer once against binding-table *slots*
+(arguments, the transient slab, results) and keeps it in ``@__cb_f``.  A
+call then only checks arguments, allocates, submits the recorded command
+buffer with this call's binding table, awaits and wraps the results.
+Functions with dynamic shapes record their command buffer per call with
+direct bindings (``_record_commands`` serves both).
+
+Every export ``f`` also gets ``f$async(args..., wait_fence, signal_fence)``
+(IREE's coarse-fences ABI): the submission waits on ``wait_fence`` before
+touching the inputs and signals ``signal_fence`` when the results are
+ready; the function returns the (not yet ready) result views at once.
 """
 from __future__ import annotations
 
@@ -33,6 +44,9 @@ HAL_IMPORTS = {
     "fence.create": "r->r",
     "fence.await": "i*r->i",
     "device.queue.execute": "rrr*r->",
+    "buffer_view.dim": "ri->I",
+    "buffer.load.i32": "rI->i",
+    "buffer.load.i64": "rI->I",
 }
 
 
@@ -130,6 +144,19 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         text.append("global @__exe : ref")
     text += [f"global @__c{i} : ref" for i in range(len(mdef.rodata))]
 
+    reflections, recorded = {}, []
+    for func in functions:
+        fname = symbol(func, "sym_name")
+        host = _HostFunction(func, plans[id(func)], const_index, entry_of, workgroups,
+                             bool(entries))
+        reflections[fname], reflections[fname + ASYNC_SUFFIX] = host.reflection()
+        if host.static:
+            text.append(f"global @__cb_{fname} : ref")
+            text += host.record_function(f"__record_{fname}")
+            recorded.append(fname)
+        text += host.export(fname, asynchronous=False)
+        text += host.export(fname + ASYNC_SUFFIX, asynchronous=True)
+
     init = _FunctionAsm()
     dev, = init.call("device.get", [], 1)
     init.emit(f"global.store.ref {dev}, @__device")
@@ -143,99 +170,203 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         init.emit(f"{r} = const.ref.rodata @{ro.name}")
         buf, = init.call("allocator.import", [dev, r], 1)
         init.emit(f"global.store.ref {buf}, @__c{i}")
+    for fname in recorded:            # after the globals the recordings read
+        cb = init.reg("cb")
+        init.emit(f"{cb} = call @{_sym('__record_' + fname)}()")
+        init.emit(f"global.store.ref {cb}, @{_sym('__cb_' + fname)}")
     init.emit("ret")
     text += ["func @__init() -> () export {", "entry:"] + init.lines + ["}"]
-
-    reflections = {}
-    for func in functions:
-        fname = symbol(func, "sym_name")
-        body, refl = _function_body(func, plans[id(func)], const_index, entry_of, workgroups,
-                                    bool(entries))
-        reflections[fname] = refl
-        nargs = len(func.regions[0].blocks[0].arguments)
-        nres = len(func.regions[0].blocks[0].terminator.operands)
-        params = ", ".join(f"%a{i}: ref" for i in range(nargs))
-        text += [f"func @{fname}({params}) -> ({', '.join(['ref'] * nres)}) export {{", "entry:"]
-        text += body + ["}"]
     return mdef, "\n".join(text) + "\n", reflections
 
 
-def _function_body(func, plan: FunctionPlan, const_index, entry_of, workgroups, has_exe):
-    block = func.regions[0].blocks[0]
-    ret = block.terminator
-    f = _FunctionAsm()
-    names = _arg_names(func)
-    dev = f.reg("dev")
-    f.emit(f"{dev} = global.load.ref @__device")
-    bufs = {}   # storage key -> register holding the buffer
-    for i, a in enumerate(block.arguments):
-        nm = f.reg("n")
-        f.emit(f"{nm} = const.ref.str {_quote(names[i])}")
-        dims = [f.const("i64", d) for d in a.type.shape]
-        f.call("buffer_view.assert", [f"%a{i}", nm, f.const("i32", _element_id(a.type)),
-                                      "[" + ", ".join(dims) + "]"])
-        bufs[("arg", i)], = f.call("buffer_view.buffer", [f"%a{i}"], 1)
-    for op in plan.constants:
-        r = f.reg("k")
-        f.emit(f"{r} = global.load.ref @__c{const_index[id(op)]}")
-        bufs[("constant", plan.constants.index(op))] = r
-    if plan.slab_size:
-        bufs[("slab", 0)], = f.call("allocator.allocate", [dev, f.const("i64", plan.slab_size)], 1)
-    for j, size in enumerate(plan.result_sizes):
-        bufs[("result", j)], = f.call("allocator.allocate", [dev, f.const("i64", size)], 1)
-    cb, = f.call("command_buffer.create", [dev], 1)
-    exe = None
-    if has_exe:
-        exe = f.reg("exe")
-        f.emit(f"{exe} = global.load.ref @__exe")
-    one = f.const("i32", 1)
-    levels = [lv for lv in plan.levels if any(workgroups[id(d)] for d in lv)]
-    for n, level in enumerate(levels):
-        if n:
-            f.call("command_buffer.barrier", [cb])
-        for d in level:
-            count = workgroups[id(d)]
-            if not count:
+def _sym(name: str) -> str:
+    """A symbol name as assembly spells it (quoted when it has a '$')."""
+    return _quote(name) if "$" in name else name
+
+
+class _HostFunction:
+    """The host code of one function: its argument checks, allocations,
+    command recording (by slot or direct) and the two exported forms."""
+
+    def __init__(self, func, plan: FunctionPlan, const_index, entry_of, workgroups, has_exe):
+        self.func, self.plan = func, plan
+        self.block = func.regions[0].blocks[0]
+        self.ret = self.block.terminator
+        self.const_index, self.entry_of, self.workgroups = const_index, entry_of, workgroups
+        self.has_exe = has_exe
+        self.names = _arg_names(func)
+        types = [a.type for a in self.block.arguments] + [v.type for v in self.ret.operands]
+        self.static = all(d is not None for t in types for d in t.shape)
+        # Per-call buffers, in binding-table order: args, slab, results, copy targets.
+        self.per_call = [("arg", i) for i in range(len(self.block.arguments))]
+        if plan.slab_size:
+            self.per_call.append(("slab", 0))
+        self.per_call += [("result", j) for j in range(len(plan.result_sizes))]
+        self.copies = []      # (src key, src offset, dst key, size) for returned args/constants
+        self.outputs = []     # per result: (key, offset, size)
+        for v, s in zip(self.ret.operands, plan.results):
+            if s is not None:
+                self.outputs.append((("result", s.index), s.offset, s.size))
                 continue
-            regs, spans = [], []
-            for v in list(d.operands) + list(d.results):
-                s = plan.storage[v]
-                regs.append(bufs[(s.kind, s.index)])
-                spans += [f.const("i64", s.offset), f.const("i64", s.size)]
-            f.call("command_buffer.dispatch",
-                   [cb, exe, f.const("i32", entry_of[id(d)]), f.const("i32", count), one, one,
-                    "[]", "[" + ", ".join(regs) + "]", "[" + ", ".join(spans) + "]"])
-    # Returned arguments and constants are copied: results never alias inputs.
-    out_regs, copies = [], []
-    for v, s in zip(ret.operands, plan.results):
-        if s is not None:
-            out_regs.append((bufs[("result", s.index)], s.offset, s.size))
-            continue
-        src = plan.storage[v]
-        dst, = f.call("allocator.allocate", [dev, f.const("i64", src.size)], 1)
-        if src.size:
-            copies.append((bufs[(src.kind, src.index)], src.offset, dst, src.size))
-        out_regs.append((dst, 0, src.size))
-    if copies:
-        if levels:
+            src = plan.storage[v]
+            key = ("copy", len(self.copies))
+            self.copies.append(((src.kind, src.index), src.offset, key, src.size))
+            self.per_call.append(key)
+            self.outputs.append((key, 0, src.size))
+        self.slot = {k: i for i, k in enumerate(self.per_call)}
+
+    def reflection(self):
+        args = [_reflection_entry(self.names[i], a.type)
+                for i, a in enumerate(self.block.arguments)]
+        results = [_reflection_entry(f"result{i}", v.type)
+                   for i, v in enumerate(self.ret.operands)]
+        fences = [{"name": "wait_fence", "kind": "fence"}, {"name": "signal_fence", "kind": "fence"}]
+        return {"args": args, "results": results}, {"args": args + fences, "results": results}
+
+    # -- recording -------------------------------------------------------------------
+    def _record_commands(self, f, cb, ref_of):
+        """Emit the dispatches/barriers/copies into ``cb``; ``ref_of(key)`` gives
+        (buffer register or None, slot) for a storage key."""
+        plan, wgs = self.plan, self.workgroups
+        exe = None
+        if self.has_exe:
+            exe = f.reg("exe")
+            f.emit(f"{exe} = global.load.ref @__exe")
+        one = f.const("i32", 1)
+        levels = [lv for lv in plan.levels if any(wgs[id(d)] for d in lv)]
+        for n, level in enumerate(levels):
+            if n:
+                f.call("command_buffer.barrier", [cb])
+            for d in level:
+                count = wgs[id(d)]
+                if not count:
+                    continue
+                regs, slots, spans = [], [], []
+                for v in list(d.operands) + list(d.results):
+                    s = plan.storage[v]
+                    reg, slot = ref_of((s.kind, s.index))
+                    regs.append(reg)
+                    slots.append(slot)
+                    spans += [f.const("i64", s.offset), f.const("i64", s.size)]
+                head = [cb, exe, f.const("i32", self.entry_of[id(d)]), f.const("i32", count),
+                        one, one, "[]"]
+                if any(s is not None for s in slots):
+                    regs = [r or self._null(f) for r in regs]
+                    slots = [f.const("i32", -1 if s is None else s) for s in slots]
+                    f.call("command_buffer.dispatch.indirect",
+                           head + [_list(regs), _list(slots), _list(spans)])
+                else:
+                    f.call("command_buffer.dispatch", head + [_list(regs), _list(spans)])
+        copies = [c for c in self.copies if c[3]]
+        if copies and levels:
             f.call("command_buffer.barrier", [cb])
         for src, off, dst, size in copies:
-            f.call("command_buffer.copy", [cb, src, f.const("i64", off), dst,
-                                           f.const("i64", 0), f.const("i64", size)])
-    f.call("command_buffer.finalize", [cb])
-    fence, = f.call("fence.create", [dev], 1)
-    null = f.reg("null")
-    f.emit(f"{null} = const.ref.null")
-    f.call("device.queue.execute", [dev, null, fence, f"[{cb}]"])
-    f.call("fence.await", [f.const("i32", -1), f"[{fence}]"], 1)
-    views = []
-    for v, (buf, off, size) in zip(ret.operands, out_regs):
-        dims = [f.const("i64", d) for d in v.type.shape]
-        view, = f.call("buffer_view.create", [buf, f.const("i64", off), f.const("i64", size),
-                                              f.const("i32", _element_id(v.type)),
-                                              "[" + ", ".join(dims) + "]"], 1)
-        views.append(view)
-    f.emit("ret " + ", ".join(views))
-    refl = {"args": [_reflection_entry(names[i], a.type) for i, a in enumerate(block.arguments)],
-            "results": [_reflection_entry(f"result{i}", v.type) for i, v in enumerate(ret.operands)]}
-    return f.lines, refl
+            (sreg, sslot), (dreg, dslot) = ref_of(src), ref_of(dst)
+            if sslot is None and dslot is None:
+                f.call("command_buffer.copy", [cb, sreg, f.const("i64", off), dreg,
+                                               f.const("i64", 0), f.const("i64", size)])
+            else:
+                f.call("command_buffer.copy.indirect",
+                       [cb, sreg or self._null(f), f.const("i32", -1 if sslot is None else sslot),
+                        f.const("i64", off), dreg or self._null(f),
+                        f.const("i32", -1 if dslot is None else dslot), f.const("i64", 0),
+                        f.const("i64", size)])
+        f.call("command_buffer.finalize", [cb])
+
+    @staticmethod
+    def _null(f):
+        if ("null", None) not in f.consts:
+            r = f.reg("null")
+            f.emit(f"{r} = const.ref.null")
+            f.consts[("null", None)] = r
+        return f.consts[("null", None)]
+
+    def _constant(self, f, index):
+        r = f.reg("k")
+        f.emit(f"{r} = global.load.ref @__c{self.const_index[id(self.plan.constants[index])]}")
+        return r
+
+    def record_function(self, name) -> list:
+        """``@__record_f() -> (cb)``: the command buffer over binding slots."""
+        f = _FunctionAsm()
+        dev = f.reg("dev")
+        f.emit(f"{dev} = global.load.ref @__device")
+        cb, = f.call("command_buffer.create", [dev], 1)
+        consts = {}
+
+        def ref_of(key):
+            if key[0] == "constant":
+                if key not in consts:
+                    consts[key] = self._constant(f, key[1])
+                return consts[key], None
+            return None, self.slot[key]
+        self._record_commands(f, cb, ref_of)
+        f.emit(f"ret {cb}")
+        return [f"func @{_sym(name)}() -> (ref) {{", "entry:"] + f.lines + ["}"]
+
+    # -- the exported forms ------------------------------------------------------------
+    def export(self, name, asynchronous: bool) -> list:
+        f = _FunctionAsm()
+        plan = self.plan
+        dev = f.reg("dev")
+        f.emit(f"{dev} = global.load.ref @__device")
+        bufs = {}
+        for i, a in enumerate(self.block.arguments):
+            nm = f.reg("n")
+            f.emit(f"{nm} = const.ref.str {_quote(self.names[i])}")
+            dims = [f.const("i64", d) for d in a.type.shape]
+            f.call("buffer_view.assert", [f"%a{i}", nm, f.const("i32", _element_id(a.type)),
+                                          _list(dims)])
+            bufs[("arg", i)], = f.call("buffer_view.buffer", [f"%a{i}"], 1)
+        sizes = {("slab", 0): plan.slab_size}
+        sizes.update({("result", j): s for j, s in enumerate(plan.result_sizes)})
+        sizes.update({dst: size for _, _, dst, size in self.copies})
+        for key in self.per_call:
+            if key[0] != "arg":
+                bufs[key], = f.call("allocator.allocate", [dev, f.const("i64", sizes[key])], 1)
+        nargs = len(self.block.arguments)
+        if asynchronous:
+            wait, fence = f"%a{nargs}", f"%a{nargs + 1}"
+        else:
+            wait, fence = self._null(f), None
+            fence, = f.call("fence.create", [dev], 1)
+        if self.static:
+            cb = f.reg("cb")
+            f.emit(f"{cb} = global.load.ref @{_sym('__cb_' + self.func_name)}")
+            table = _list([bufs[k] for k in self.per_call])
+            f.call("device.queue.execute.indirect", [dev, wait, fence, cb, table])
+        else:
+            cb, = f.call("command_buffer.create", [dev], 1)
+            consts = {}
+
+            def ref_of(key):
+                if key[0] == "constant":
+                    if key not in consts:
+                        consts[key] = self._constant(f, key[1])
+                    return consts[key], None
+                return bufs[key], None
+            self._record_commands(f, cb, ref_of)
+            f.call("device.queue.execute", [dev, wait, fence, f"[{cb}]"])
+        if not asynchronous:
+            f.call("fence.await", [f.const("i32", -1), f"[{fence}]"], 1)
+        views = []
+        for v, (key, off, size) in zip(self.ret.operands, self.outputs):
+            dims = [f.const("i64", d) for d in v.type.shape]
+            view, = f.call("buffer_view.create", [bufs[key], f.const("i64", off),
+                                                  f.const("i64", size),
+                                                  f.const("i32", _element_id(v.type)),
+                                                  _list(dims)], 1)
+            views.append(view)
+        f.emit("ret " + ", ".join(views))
+        params = [f"%a{i}: ref" for i in range(nargs + (2 if asynchronous else 0))]
+        results = ", ".join(["ref"] * len(self.ret.operands))
+        return [f"func @{_sym(name)}({', '.join(params)}) -> ({results}) export {{",
+                "entry:"] + f.lines + ["}"]
+
+    @property
+    def func_name(self) -> str:
+        return symbol(self.func, "sym_name")
+
+
+def _list(regs) -> str:
+    return "[" + ", ".join(regs) + "]"

@@ -48,7 +48,28 @@ def analyze_block(block, host_args) -> set:
     """The host values defined in ``block`` (and nested regions), given which
     of its arguments are host values.  Pure: nothing is tagged."""
     host = {a for a, h in zip(block.arguments, host_args) if h}
-    return _analyze(block, host)
+    return _demote(_analyze(block, host))
+
+
+def _demote(host: set) -> set:
+    """Drop non-scalar values whose every reader runs on the device: computing
+    them on the host would only add an upload (kernels take scalars as push
+    constants and recompute broadcasts for free)."""
+    changed = True
+    while changed:
+        changed = False
+        for v in list(host):
+            op = v.defining_op
+            if op is None or op.name == "stablehlo.constant" or v.type.rank == 0:
+                continue
+            if op.name in REGION_OPS:
+                continue
+            readers = [u for u, _ in v.uses]
+            if readers and all(u.name not in REGION_OPS and not any(r in host for r in u.results)
+                               for u in readers):
+                host.difference_update(op.results)
+                changed = True
+    return host
 
 
 def _analyze(block, host: set) -> set:
@@ -99,7 +120,8 @@ class TagHostValues(Pass):
             for op in f.walk():
                 if op is f:
                     continue
-                if op.results and all(r in host for r in op.results) and op.name not in REGION_OPS:
+                if (op.results and all(r in host for r in op.results) and op.name not in REGION_OPS
+                        and op.name != "stablehlo.constant"):
                     op.attributes[HOST_ATTR] = UnitAttr()
 
 

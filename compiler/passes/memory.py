@@ -46,6 +46,10 @@ class FunctionPlan:
     def dispatch_count(self) -> int:
         return sum(len(level) for level in self.levels)
 
+    @property
+    def dispatches(self) -> list:
+        return [d for level in self.levels for d in level]
+
 
 def _root(value, alias_of):
     while value in alias_of:

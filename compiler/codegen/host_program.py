@@ -1,0 +1,443 @@
+"""Host codegen for functions with control flow or host scalar work.
+
+``while`` / ``if`` / ``case`` become VM branches.  Host values (see
+passes/host_values.py) live in VM registers, one per element; device values
+live in buffers.  Dispatches are recorded into a command buffer that is only
+submitted when the host must read a device value (a predicate computed on the
+device) and at the end, so a loop with a host-side counter records all its
+iterations' dispatches without waiting on the device.  Static straight-line
+functions take the faster path in vm_host.py instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import UnsupportedOpError
+from ..ir.attributes import ints
+from ..ir.types import bit_width, is_unsigned, numpy_dtype
+from ..passes.host_values import HOST_ATTR, analyze_block
+
+_BANK = {"i1": "i32", "i8": "i32", "i16": "i32", "i32": "i32", "ui8": "i32", "ui16": "i32",
+         "ui32": "i32", "i64": "i64", "ui64": "i64", "f32": "f32", "f64": "f64"}
+
+
+@dataclass
+class GeneralPlan:
+    """What vm_host needs from a general function (mirrors FunctionPlan)."""
+    constants: list
+    dispatches: list
+    general: bool = True
+
+    @property
+    def dispatch_count(self) -> int:
+        return len(self.dispatches)
+
+    slab_size: int = 0
+
+
+def plan_general(func) -> GeneralPlan:
+    """Dispatches (in nesting order) and rodata constants of a general function."""
+    block = func.regions[0].blocks[0]
+    host = analyze_block(block, [False] * len(block.arguments))
+    consts, dispatches = [], []
+    for op in func.walk():
+        if op.name == "tvm.dispatch":
+            dispatches.append(op)
+        elif (op.name == "stablehlo.constant" and op.result not in host
+              and not _inside_dispatch(op)):
+            consts.append(op)
+    return GeneralPlan(consts, dispatches)
+
+
+def _inside_dispatch(op) -> bool:
+    block = op.parent
+    while block is not None and block.parent is not None:
+        owner = block.parent.parent
+        if owner is None:
+            return False
+        if owner.name == "tvm.dispatch":
+            return True
+        block = owner.parent
+    return False
+
+
+@dataclass
+class Host:
+    regs: list          # one register per element (row-major)
+    type: object
+
+
+@dataclass
+class Dev:
+    buf: str            # register holding the HAL buffer
+    type: object
+    fresh: bool         # allocated by this invocation (safe to return as is)
+
+
+def needs_general_path(func) -> bool:
+    for op in func.walk():
+        if op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case") or HOST_ATTR in op.attributes:
+            return True
+    return False
+
+
+def _nbytes(t) -> int:
+    return t.num_elements * numpy_dtype(t.element).itemsize
+
+
+class GeneralFunction:
+    """Emits one function's VM assembly (see the module docstring)."""
+
+    def __init__(self, asm, func, const_index, plan, entry_of, workgroups, names, element_id):
+        self.f = asm
+        self.func = func
+        self.const_index = const_index
+        self.plan = plan
+        self.entry_of = entry_of
+        self.workgroups = workgroups
+        self.names = names
+        self.element_id = element_id
+        self.env: dict = {}
+        self.labels = 0
+        block = func.regions[0].blocks[0]
+        self.host = analyze_block(block, [False] * len(block.arguments))
+
+    # -- small helpers ------------------------------------------------------------------
+    def label(self, prefix: str) -> str:
+        self.labels += 1
+        return f"{prefix}{self.labels}"
+
+    def place(self, name: str) -> None:
+        self.f.lines.append(f"{name}:")
+        self.f.consts = {}            # constants are per block (no dominance across blocks)
+        self.need_barrier = True
+
+    def const(self, bank, value):
+        if bank in ("f32", "f64"):
+            value = repr(float(value))
+            if value in ("inf", "-inf", "nan"):
+                value = value.replace("inf", "inf").replace("nan", "nan")
+        return self.f.const(bank, value)
+
+    def new(self, bank) -> str:
+        return self.f.reg(bank[0] if bank != "ref" else "v")
+
+    def op_line(self, text: str) -> None:
+        self.f.emit(text)
+
+    def binop(self, mnemonic, a, b, bank) -> str:
+        r = self.new(bank)
+        self.op_line(f"{r} = {mnemonic} {a}, {b}")
+        return r
+
+    # -- entry ------------------------------------------------------------------------------
+    def emit(self):
+        f = self.f
+        block = self.func.regions[0].blocks[0]
+        self.dev = f.reg("dev")
+        f.emit(f"{self.dev} = global.load.ref @__device")
+        for i, a in enumerate(block.arguments):
+            nm = f.reg("n")
+            f.emit(f"{nm} = const.ref.str {_q(self.names[i])}")
+            dims = [f.const("i64", d) for d in a.type.shape]
+            f.call("buffer_view.assert", [f"%a{i}", nm, f.const("i32", self.element_id(a.type)),
+                                          "[" + ", ".join(dims) + "]"])
+            buf, = f.call("buffer_view.buffer", [f"%a{i}"], 1)
+            self.env[a] = Dev(buf, a.type, False)
+        self.exe = None
+        if self.plan.dispatches:
+            self.exe = f.reg("exe")
+            f.emit(f"{self.exe} = global.load.ref @__exe")
+        self.cb = f.reg("cb")
+        f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
+        self.need_barrier = False
+        self.block(block)
+        results = [self.env[v] for v in block.terminator.operands]
+        outs = []
+        for v, val in zip(block.terminator.operands, results):
+            dv = self.to_device(val) if isinstance(val, Host) else val
+            if not dv.fresh:
+                dv = self.copy(dv)
+            outs.append(dv)
+        self.flush(reopen=False)
+        views = []
+        for v, dv in zip(block.terminator.operands, outs):
+            dims = [f.const("i64", d) for d in v.type.shape]
+            view, = f.call("buffer_view.create", [dv.buf, f.const("i64", 0), f.const("i64", _nbytes(v.type)),
+                                                  f.const("i32", self.element_id(v.type)),
+                                                  "[" + ", ".join(dims) + "]"], 1)
+            views.append(view)
+        f.emit("ret " + ", ".join(views))
+
+    # -- device work ------------------------------------------------------------------------
+    def allocate(self, t) -> str:
+        size = max(4, (_nbytes(t) + 3) // 4 * 4)   # scalars stay readable with 32-bit loads
+        buf, = self.f.call("allocator.allocate", [self.dev, self.f.const("i64", size)], 1)
+        return buf
+
+    def barrier(self) -> None:
+        if self.need_barrier:
+            self.f.call("command_buffer.barrier", [self.cb])
+            self.need_barrier = False
+
+    def flush(self, reopen: bool = True) -> None:
+        f = self.f
+        f.call("command_buffer.finalize", [self.cb])
+        fence, = f.call("fence.create", [self.dev], 1)
+        null = f.reg("null")
+        f.emit(f"{null} = const.ref.null")
+        f.call("device.queue.execute", [self.dev, null, fence, f"[{self.cb}]"])
+        f.call("fence.await", [f.const("i32", -1), f"[{fence}]"], 1)
+        if reopen:
+            f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
+        self.need_barrier = False
+
+    def copy(self, dv: Dev) -> Dev:
+        out = self.allocate(dv.type)
+        self.barrier()
+        n = _nbytes(dv.type)
+        if n:
+            self.f.call("command_buffer.copy", [self.cb, dv.buf, self.f.const("i64", 0), out,
+                                                self.f.const("i64", 0), self.f.const("i64", n)])
+        self.need_barrier = True
+        return Dev(out, dv.type, True)
+
+    def to_device(self, hv: Host) -> Dev:
+        """Upload a host value: bytes built in a VM buffer, imported as a HAL buffer."""
+        f = self.f
+        el = hv.type.element
+        item = numpy_dtype(el).itemsize
+        n = max(4, (len(hv.regs) * item + 3) // 4 * 4)
+        vb = f.reg("vb")
+        f.emit(f"{vb} = buffer.alloc {f.const('i64', n)}")
+        for k, r in enumerate(hv.regs):
+            bank = _BANK[el]
+            off = f.const("i64", k * item)
+            if item >= 4:
+                f.emit(f"buffer.store.{bank} {vb}, {off}, {r}")
+            else:
+                raise UnsupportedOpError("host value upload", f"element type {el} to the device")
+        buf, = f.call("allocator.import", [self.dev, vb], 1)
+        return Dev(buf, hv.type, True)
+
+    def read_back(self, dv: Dev) -> Host:
+        """Wait for the device and load a small device value into registers."""
+        self.flush()
+        el = dv.type.element
+        bank = _BANK.get(el)
+        if bank is None:
+            raise UnsupportedOpError("read back", f"of element type {el}")
+        item = numpy_dtype(el).itemsize
+        regs = []
+        for k in range(dv.type.num_elements):
+            off = self.f.const("i64", k * item)
+            if bank in ("i64", "f64"):
+                w, = self.f.call("buffer.load.i64", [dv.buf, off], 1)
+                regs.append(w if bank == "i64" else self._bits(w, "bitcast.i64.f64", "f64"))
+            else:
+                w, = self.f.call("buffer.load.i32", [dv.buf, off], 1)
+                if bank == "f32":
+                    regs.append(self._bits(w, "bitcast.i32.f32", "f32"))
+                else:
+                    regs.append(self.normalize(w, el))
+        return Host(regs, dv.type)
+
+    def _bits(self, r, mnemonic, bank):
+        out = self.new(bank)
+        self.op_line(f"{out} = {mnemonic} {r}")
+        return out
+
+    def dispatch(self, op) -> None:
+        push = set(ints(op.attributes.get("push_constants")))
+        f = self.f
+        consts, bufs, spans = [], [], []
+        for i, v in enumerate(op.operands):
+            val = self.env[v]
+            if i in push:
+                consts += self.push_words(val)
+                continue
+            if isinstance(val, Host):
+                val = self.to_device(val)
+            bufs.append(val.buf)
+            spans += [f.const("i64", 0), f.const("i64", _nbytes(v.type))]
+        outs = []
+        for r in op.results:
+            buf = self.allocate(r.type)
+            outs.append(Dev(buf, r.type, True))
+            bufs.append(buf)
+            spans += [f.const("i64", 0), f.const("i64", _nbytes(r.type))]
+        count = self.workgroups[id(op)]
+        if count:
+            self.barrier()
+            one = f.const("i32", 1)
+            f.call("command_buffer.dispatch",
+                   [self.cb, self.exe, f.const("i32", self.entry_of[id(op)]), f.const("i32", count),
+                    one, one, "[" + ", ".join(consts) + "]", "[" + ", ".join(bufs) + "]",
+                    "[" + ", ".join(spans) + "]"])
+            self.need_barrier = True
+        for r, o in zip(op.results, outs):
+            self.env[r] = o
+
+    def push_words(self, hv: Host) -> list:
+        el = hv.type.element
+        bank = _BANK[el]
+        r = hv.regs[0]
+        if bank == "i32":
+            return [r]
+        if bank == "f32":
+            return [self._bits(r, "bitcast.f32.i32", "i32")]
+        if bank == "f64":
+            r = self._bits(r, "bitcast.f64.i64", "i64")
+        lo = self._bits(r, "trunc.i64.i32", "i32")
+        hi64 = self.binop("shr.u.i64", r, self.const("i64", 32), "i64")
+        return [lo, self._bits(hi64, "trunc.i64.i32", "i32")]
+
+    # -- blocks and ops ---------------------------------------------------------------------
+    def block(self, block) -> None:
+        for op in block.operations[:-1]:
+            self.operation(op)
+
+    def operation(self, op) -> None:
+        name = op.name
+        if name == "tvm.dispatch":
+            self.dispatch(op)
+        elif name == "stablehlo.while":
+            self.while_loop(op)
+        elif name == "stablehlo.if":
+            self.branches(op, self.predicate(op.operands[0]), op.regions)
+        elif name == "stablehlo.case":
+            self.case(op)
+        elif name == "stablehlo.constant" and op.result not in self.host:
+            k = self.f.reg("k")
+            self.f.emit(f"{k} = global.load.ref @__c{self.const_index[id(op)]}")
+            self.env[op.result] = Dev(k, op.result.type, False)
+        elif name == "stablehlo.reshape" and not isinstance(self.env.get(op.operands[0]), Host) \
+                and op.result not in self.host:
+            src = self.env[op.operands[0]]
+            self.env[op.result] = Dev(src.buf, op.result.type, src.fresh)
+        elif len(op.results) == 1 and op.result in self.host:
+            from .host_ops import emit_host_op
+            self.env[op.result] = emit_host_op(self, op)
+        else:
+            raise UnsupportedOpError(name, "in host code", op.location)
+
+    def predicate(self, v) -> str:
+        val = self.env[v]
+        if isinstance(val, Dev):
+            val = self.read_back(val)
+        return val.regs[0]
+
+    def _bind(self, block, values) -> None:
+        for a, val in zip(block.arguments, values):
+            self.env[a] = val
+
+    def while_loop(self, op) -> None:
+        cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
+        loop_vars = []
+        for v, r in zip(op.operands, op.results):
+            val = self.env[v]
+            if r in self.host:
+                regs = []
+                for x in (val.regs if isinstance(val, Host) else self.read_back(val).regs):
+                    bank = _BANK[v.type.element]
+                    nr = self.new(bank)
+                    self.op_line(f"{nr} = mov.{bank} {x}")
+                    regs.append(nr)
+                loop_vars.append(Host(regs, v.type))
+            else:
+                dv = self.to_device(val) if isinstance(val, Host) else val
+                nr = self.new("ref")
+                self.op_line(f"{nr} = mov.ref {dv.buf}")
+                loop_vars.append(Dev(nr, v.type, dv.fresh))
+        head, loop, done = self.label("while"), self.label("do"), self.label("done")
+        self.f.emit(f"br {head}")
+        self.place(head)
+        self._bind(cond, loop_vars)
+        self.block(cond)
+        pred = self.predicate(cond.terminator.operands[0])
+        self.f.emit(f"cond_br {pred}, {loop}, {done}")
+        self.place(loop)
+        self._bind(body, loop_vars)
+        self.block(body)
+        new_vals = [self.env[v] for v in body.terminator.operands]
+        for var, val in zip(loop_vars, new_vals):
+            self.assign(var, val)
+        self.f.emit(f"br {head}")
+        self.place(done)
+        for r, var in zip(op.results, loop_vars):
+            self.env[r] = var if isinstance(var, Host) else Dev(var.buf, var.type, False)
+
+    def assign(self, var, val) -> None:
+        """var := val (registers of a loop variable or a branch result)."""
+        if isinstance(var, Host):
+            for dst, src in zip(var.regs, val.regs):
+                self.op_line(f"{dst} = mov.{_BANK[var.type.element]} {src}")
+        else:
+            dv = self.to_device(val) if isinstance(val, Host) else val
+            self.op_line(f"{var.buf} = mov.ref {dv.buf}")
+
+    def branches(self, op, pred: str, regions) -> None:
+        self._select_regions(op, [(pred, regions[0])], regions[1])
+
+    def case(self, op) -> None:
+        index = self.predicate(op.operands[0])
+        arms = []
+        for k, region in enumerate(op.regions[:-1]):
+            c = self.binop("cmp.eq.i32", index, self.const("i32", k), "i32")
+            arms.append((c, region))
+        self._select_regions(op, arms, op.regions[-1])
+
+    def _select_regions(self, op, arms, default) -> None:
+        """if arm0 / elif arm1 ... / else default, each yielding op's results."""
+        out_vars = []
+        for r in op.results:
+            if r in self.host:
+                out_vars.append(Host([self.new(_BANK[r.type.element]) for _ in range(r.type.num_elements)],
+                                     r.type))
+            else:
+                out_vars.append(Dev(self.new("ref"), r.type, True))
+        join = self.label("join")
+        fresh = True
+        for cond, region in arms + [(None, default)]:
+            here = self.label("arm")
+            nxt = self.label("next") if cond is not None else None
+            if cond is not None:
+                self.f.emit(f"cond_br {cond}, {here}, {nxt}")
+            else:
+                self.f.emit(f"br {here}")
+            self.place(here)
+            blk = region.blocks[0]
+            self.block(blk)
+            for var, v in zip(out_vars, blk.terminator.operands):
+                val = self.env[v]
+                if isinstance(val, Dev) and not val.fresh:
+                    fresh = False
+                self.assign(var, val)
+            self.f.emit(f"br {join}")
+            if nxt is not None:
+                self.place(nxt)
+        self.place(join)
+        for r, var in zip(op.results, out_vars):
+            self.env[r] = var if isinstance(var, Host) else Dev(var.buf, var.type, fresh)
+
+    def normalize(self, r, el) -> str:
+        """Canonical register form of a narrow integer (sign/zero extended)."""
+        w = bit_width(el)
+        if w >= 32:
+            return r
+        if el == "i1" or is_unsigned(el):
+            mask = 1 if el == "i1" else (1 << w) - 1
+            return self.binop("and.i32", r, self.const("i32", mask), "i32")
+        s = self.const("i32", 32 - w)
+        t = self.binop("shl.i32", r, s, "i32")
+        return self.binop("shr.s.i32", t, s, "i32")
+
+
+def _q(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def literal_elements(attr) -> list:
+    return list(np.asarray(attr.array).reshape(-1))
