@@ -128,6 +128,8 @@ class BodyEmitter:
             return f"tvm_f16_to_f32({raw})"
         if element == "bf16":
             return f"tvm_bf16_to_f32({raw})"
+        if element.startswith("f8"):
+            return scalar.small_float_load(element, raw)
         return raw
 
     def store_expr(self, element: str, expr: str) -> str:
@@ -135,6 +137,8 @@ class BodyEmitter:
             return f"tvm_f32_to_f16({expr})"
         if element == "bf16":
             return f"tvm_f32_to_bf16({expr})"
+        if element.startswith("f8"):
+            return scalar.small_float_store(element, expr)
         return expr
 
     def _compute(self, op, idx) -> list:

@@ -22,8 +22,18 @@ CTYPE = {
 }
 # Types a kernel can hold in registers; loads and stores of other storage
 # types (f16, bf16) convert through these.
-COMPUTE_TYPE = dict(CTYPE, f16="float", bf16="float")
-STORAGE_TYPE = dict(CTYPE, f16="uint16_t", bf16="uint16_t")
+COMPUTE_TYPE = dict(CTYPE, f16="float", bf16="float", **{k: "float" for k in special_c.SMALL_FLOATS})
+STORAGE_TYPE = dict(CTYPE, f16="uint16_t", bf16="uint16_t", **{k: "uint8_t" for k in special_c.SMALL_FLOATS})
+
+
+def small_float_load(element: str, raw: str) -> str:
+    e, m, bias, kind = special_c.SMALL_FLOATS[element]
+    return f"tvm_sf_decode({raw}, {e}, {m}, {bias}, {kind})"
+
+
+def small_float_store(element: str, expr: str) -> str:
+    e, m, bias, kind = special_c.SMALL_FLOATS[element]
+    return f"((uint8_t)tvm_sf_encode({expr}, {e}, {m}, {bias}, {kind}))"
 
 
 def ctype(element: str) -> str:
@@ -200,6 +210,8 @@ def rounded(element: str, expr: str) -> str:
         return f"tvm_f16_to_f32(tvm_f32_to_f16({expr}))"
     if element == "bf16":
         return f"tvm_bf16_to_f32(tvm_f32_to_bf16({expr}))"
+    if element in special_c.SMALL_FLOATS:
+        return small_float_load(element, small_float_store(element, expr))
     return expr
 
 
@@ -275,4 +287,4 @@ static inline uint16_t tvm_f32_to_bf16(float f) { uint32_t u; memcpy(&u, &f, 4);
 
 
 HELPERS = (_float_helpers() + "\n" + _int_helpers() + "\n" + complex_c.helpers() + "\n"
-           + special_c.HELPERS + special_c.BIT_HELPERS + special_c.complex_helpers() + "\n")
+           + special_c.HELPERS + special_c.BIT_HELPERS + special_c.SMALL_FLOAT_HELPERS + special_c.complex_helpers() + "\n")

@@ -112,6 +112,48 @@ static inline double tvm_reduce_precision_f64(double x, int e, int m) {
 }
 """
 
+# Small floats (f8 variants): (exponent bits, mantissa bits, bias, kind), kind
+# 0 = IEEE-like (inf and NaN), 1 = "FN" (no inf; all-ones pattern is NaN),
+# 2 = "FNUZ" (no inf, no -0; 0x80 is NaN).  Computed in float like f16.
+SMALL_FLOATS = {"f8E5M2": (5, 2, 15, 0), "f8E4M3": (4, 3, 7, 0), "f8E3M4": (3, 4, 3, 0),
+                "f8E4M3FN": (4, 3, 7, 1), "f8E4M3FNUZ": (4, 3, 8, 2),
+                "f8E5M2FNUZ": (5, 2, 16, 2), "f8E4M3B11FNUZ": (4, 3, 11, 2)}
+
+SMALL_FLOAT_HELPERS = r"""
+static inline float tvm_sf_decode(uint32_t b, int e, int m, int bias, int kind) {
+  uint32_t sign = (b >> (e + m)) & 1u, ex = (b >> m) & ((1u << e) - 1u), man = b & ((1u << m) - 1u);
+  if (kind == 2 && b == (1u << (e + m))) return NAN;
+  if (kind == 0 && ex == (1u << e) - 1u) return man ? (sign ? -NAN : NAN) : (sign ? -INFINITY : INFINITY);
+  if (kind == 1 && ex == (1u << e) - 1u && man == (1u << m) - 1u) return sign ? -NAN : NAN;
+  float v = ex ? ldexpf((float)(man | (1u << m)), (int)ex - bias - m) : ldexpf((float)man, 1 - bias - m);
+  return sign ? -v : v;
+}
+static inline uint32_t tvm_sf_encode(float x, int e, int m, int bias, int kind) {
+  uint32_t nan = kind == 2 ? (1u << (e + m)) : (kind == 1 ? (1u << (e + m)) - 1u : ((1u << (e + m)) - (1u << m)) | (1u << (m - 1)));
+  uint32_t sign = signbit(x) ? (1u << (e + m)) : 0u;
+  if (x != x) return kind == 2 ? nan : (sign | nan);
+  float a = fabsf(x);
+  int maxex = kind == 0 ? (1 << e) - 2 : (1 << e) - 1;
+  uint32_t maxman = kind == 1 ? (1u << m) - 2u : (1u << m) - 1u;
+  float maxv = ldexpf((float)(maxman | (1u << m)), maxex - bias - m);
+  uint32_t bits;
+  if (a == 0.0f) return kind == 2 ? 0u : sign;
+  int k; frexpf(a, &k);
+  int E = k - 1;
+  if (E < 1 - bias) {
+    bits = (uint32_t)nearbyintf(ldexpf(a, bias - 1 + m));
+  } else {
+    uint32_t q = (uint32_t)nearbyintf(ldexpf(a, m - E));
+    if (q == (2u << m)) { q = 1u << m; ++E; }
+    if (E > maxex - bias || (E == maxex - bias && (q - (1u << m)) > maxman) || a > maxv)
+      return kind == 0 ? (sign | ((uint32_t)((1 << e) - 1) << m)) : (kind == 2 ? nan : (sign | nan));
+    bits = ((uint32_t)(E + bias) << m) | (q - (1u << m));
+  }
+  if (kind == 2 && bits == 0u) return 0u;
+  return sign | bits;
+}
+"""
+
 _COMPLEX = r"""
 static inline C C_asin(C z) {   /* -i log(iz + sqrt(1 - z^2)) */
   C one = C_make((R)1, (R)0);

@@ -1,0 +1,53 @@
+"""Element types: f8 variants round-trip bit-exactly with ml_dtypes; complex
+arithmetic against numpy."""
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
+from plan_exec import run_text  # noqa: E402
+
+pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+ml_dtypes = pytest.importorskip("ml_dtypes")
+
+F8 = [("f8E5M2", "float8_e5m2"), ("f8E4M3", "float8_e4m3"), ("f8E3M4", "float8_e3m4"),
+      ("f8E4M3FN", "float8_e4m3fn"), ("f8E4M3FNUZ", "float8_e4m3fnuz"),
+      ("f8E5M2FNUZ", "float8_e5m2fnuz"), ("f8E4M3B11FNUZ", "float8_e4m3b11fnuz")]
+VALUES = np.array([0, -0.0, 1, -1.5, 0.1, 3.3, 1e-3, 1e-6, 500, 1e5, -1e5, np.inf, -np.inf,
+                   np.nan, 240, 57344, 448, 0.0137, 2.7e-3, 1.9e-3], np.float32)
+
+
+@pytest.mark.parametrize("el,name", F8)
+def test_f8_convert_is_bit_exact(el, name):
+    dt = getattr(ml_dtypes, name)
+    t = f"""func.func @main(%x: tensor<20xf32>, %y: tensor<256x{el}>) -> (tensor<20x{el}>, tensor<256xf32>) {{
+  %0 = stablehlo.convert %x : (tensor<20xf32>) -> tensor<20x{el}>
+  %1 = stablehlo.convert %y : (tensor<256x{el}>) -> tensor<256xf32>
+  return %0, %1 : tensor<20x{el}>, tensor<256xf32>
+}}"""
+    every = np.arange(256, dtype=np.uint8).view(dt)
+    enc, dec = run_text(t, VALUES, every)
+    np.testing.assert_array_equal(enc.view(np.uint8), VALUES.astype(dt).view(np.uint8))
+    np.testing.assert_array_equal(dec, every.astype(np.float32))
+
+
+def test_complex_arithmetic_matches_numpy():
+    rng = np.random.RandomState(0)
+    a = (rng.randn(8) + 1j * rng.randn(8)).astype(np.complex128)
+    b = (rng.randn(8) + 1j * rng.randn(8)).astype(np.complex128)
+    t = """func.func @main(%a: tensor<8xcomplex<f64>>, %b: tensor<8xcomplex<f64>>) -> (tensor<8xcomplex<f64>>, tensor<8xf64>) {
+  %0 = stablehlo.divide %a, %b : tensor<8xcomplex<f64>>
+  %1 = stablehlo.sqrt %0 : tensor<8xcomplex<f64>>
+  %2 = stablehlo.exponential %1 : tensor<8xcomplex<f64>>
+  %3 = stablehlo.abs %2 : (tensor<8xcomplex<f64>>) -> tensor<8xf64>
+  return %2, %3 : tensor<8xcomplex<f64>>, tensor<8xf64>
+}"""
+    z, m = run_text(t, a, b)
+    ref = np.exp(np.sqrt(a / b))
+    np.testing.assert_allclose(z, ref, rtol=1e-12)
+    np.testing.assert_allclose(m, np.abs(ref), rtol=1e-12)
