@@ -42,8 +42,9 @@ class Buffer:
     def __init__(self, storage: np.ndarray, memory_type=HOST_MEMORY, writable=True, allocator=None):
         self._storage = storage
         self._address = None
-        self.byte_length = int(storage.nbytes)
-        self.memory_type = MemoryType(memory_type)
+        self.byte_length = storage.nbytes
+        self.memory_type = memory_type if type(memory_type) is MemoryType \
+            else MemoryType(memory_type)
         self.writable = bool(writable)
         self.allocator = allocator
 
@@ -87,8 +88,8 @@ class Buffer:
     def subspan(self, offset: int, length=None) -> "Buffer":
         """A buffer aliasing [offset, offset+length) of this one."""
         length = self.check_range(offset, length, "subspan")
-        return type(self)(self.storage[offset:offset + length], self.memory_type,
-                          self.writable, self.allocator)
+        return Buffer(self.storage[offset:offset + length], self.memory_type,
+                      self.writable, self.allocator)
 
     # -- host access -----------------------------------------------------
     def map(self) -> memoryview:

@@ -6,6 +6,13 @@ bad command fails at the call that made it, not later on a queue thread.
 own executable form (for the CPU: prebuilt native dispatch states grouped into
 barrier-separated segments).  A finalized command buffer is read-only and may
 be submitted many times, also concurrently with itself on different queues.
+
+Indirect bindings (IREE's binding tables): wherever a command takes a buffer
+it may take an ``int`` slot instead.  The buffer for each slot is supplied per
+submission (``queue_execute(..., binding_tables=[[buf0, buf1, ...]])``), so a
+command buffer recorded once replays over new buffers on every call.  Slot
+ranges need an explicit length; each submission checks that its table's
+buffers cover every range recorded against them.
 """
 from __future__ import annotations
 
@@ -63,6 +70,11 @@ def _u32(v, what):
     return v & _U32
 
 
+def is_slot(obj) -> bool:
+    """True for a binding-table slot reference (a plain non-negative int)."""
+    return type(obj) is int
+
+
 class CommandBuffer:
     """A recorded, reusable list of transfer and dispatch commands."""
 
@@ -71,6 +83,27 @@ class CommandBuffer:
         self.commands = []
         self.finalized = False
         self.program = None       # the device's prepared form, set by finalize()
+        self.slot_extents = []    # per slot: bytes a table's buffer must hold
+        self.slot_writes = set()  # slots that fill/copy/update write
+
+    @property
+    def binding_count(self) -> int:
+        """How many buffers a submission's binding table must supply."""
+        return len(self.slot_extents)
+
+    def _slot(self, slot, offset, length, what, write=False) -> int:
+        if slot < 0:
+            raise HalError(f"{what}: binding slot must be >= 0, got {slot}")
+        if length is None or length < 0 or offset < 0:
+            raise HalError(f"{what}: a binding slot needs an explicit offset >= 0 and "
+                           f"length >= 0, got ({offset}, {length})")
+        ext = self.slot_extents
+        if slot >= len(ext):
+            ext.extend([0] * (slot + 1 - len(ext)))
+        ext[slot] = max(ext[slot], offset + length)
+        if write:
+            self.slot_writes.add(slot)
+        return length
 
     def _record(self, cmd):
         if self.finalized:
@@ -86,13 +119,17 @@ class CommandBuffer:
 
     def fill(self, buffer, offset: int, length, pattern: bytes) -> None:
         """Fill [offset, offset+length) with a 1/2/4/8-byte repeating pattern."""
-        buf = self._buffer(buffer, "fill")
-        buf.check_writable("fill")
         pattern = bytes(pattern)
         n = len(pattern)
         if n not in (1, 2, 4, 8):
             raise HalError(f"fill pattern must be 1, 2, 4 or 8 bytes, got {n}")
-        length = buf.check_range(offset, length, "fill")
+        if is_slot(buffer):
+            buf = buffer
+            length = self._slot(buf, offset, length, "fill", write=True)
+        else:
+            buf = self._buffer(buffer, "fill")
+            buf.check_writable("fill")
+            length = buf.check_range(offset, length, "fill")
         if offset % n or length % n:
             raise HalError(f"fill offset {offset} and length {length} must be multiples "
                            f"of the {n}-byte pattern")
@@ -100,11 +137,19 @@ class CommandBuffer:
 
     def copy(self, src, src_offset: int, dst, dst_offset: int, length: int) -> None:
         """Copy ``length`` bytes between buffers (overlap is allowed)."""
-        s = self._buffer(src, "copy source")
-        d = self._buffer(dst, "copy target")
-        d.check_writable("copy")
-        length = s.check_range(src_offset, length, "copy source")
-        d.check_range(dst_offset, length, "copy target")
+        if is_slot(src):
+            s = src
+            self._slot(src, src_offset, length, "copy source")
+        else:
+            s = self._buffer(src, "copy source")
+            length = s.check_range(src_offset, length, "copy source")
+        if is_slot(dst):
+            d = dst
+            self._slot(dst, dst_offset, length, "copy target", write=True)
+        else:
+            d = self._buffer(dst, "copy target")
+            d.check_writable("copy")
+            d.check_range(dst_offset, length, "copy target")
         self._record(Copy(s, src_offset, d, dst_offset, length))
 
     def update(self, data, dst, dst_offset: int) -> None:
@@ -120,7 +165,8 @@ class CommandBuffer:
         """Run ``executable``'s entry point over a 3-D workgroup grid.
 
         ``bindings`` are (buffer, offset, length) triples (length None or -1:
-        to the end of the buffer); ``constants`` are 32-bit push constants."""
+        to the end of the buffer) or (slot, offset, length) with an int slot of
+        the submission's binding table; ``constants`` are 32-bit push constants."""
         if not isinstance(executable, Executable):
             raise HalError(f"dispatch: expected an Executable, got {type(executable).__name__}")
         if executable.device is not self.device:
@@ -136,6 +182,10 @@ class CommandBuffer:
                 buf, off, ln = b
             except (TypeError, ValueError):
                 raise HalError(f"dispatch binding {i} must be (buffer, offset, length)") from None
+            if is_slot(buf):
+                ln = self._slot(buf, int(off), ln, f"dispatch binding {i}")
+                binds.append((buf, int(off), int(ln)))
+                continue
             buf = self._buffer(buf, f"dispatch binding {i}")
             ln = buf.check_range(int(off), ln, f"dispatch binding {i}")
             binds.append((buf, int(off), ln))
@@ -149,8 +199,46 @@ class CommandBuffer:
         """End recording; the device prepares its replayable form."""
         if self.finalized:
             raise HalError("command buffer is already finalized")
-        self.program = self.device._prepare_commands(self.commands)
-        self.finalized = True
+        if not self.slot_extents or self.device.supports_binding_tables:
+            self.program = self.device._prepare_commands(self.commands)
+        self.finalized = True     # else: prepared per submission (Device.queue_execute)
+
+    def check_table(self, table) -> list:
+        """Validate a submission's binding table against the recorded slots."""
+        ext = self.slot_extents
+        if table is None or len(table) < len(ext):
+            have = 0 if table is None else len(table)
+            raise HalError(f"queue_execute: the command buffer uses {len(ext)} binding slots, "
+                           f"the binding table has {have}")
+        table = list(table)
+        for slot, need in enumerate(ext):
+            buf = table[slot]
+            if not isinstance(buf, Buffer):
+                raise HalError(f"binding table slot {slot}: expected a Buffer, got "
+                               f"{type(buf).__name__}")
+            if buf.byte_length < need:
+                raise HalError(f"binding table slot {slot}: the command buffer uses {need} "
+                               f"bytes, the buffer has {buf.byte_length}")
+            if buf.released:
+                raise HalError(f"binding table slot {slot}: buffer was deallocated")
+        for slot in self.slot_writes:
+            table[slot].check_writable(f"binding table slot {slot}")
+        return table
+
+    def resolved_commands(self, table) -> list:
+        """The commands with every slot replaced by its table buffer."""
+        out = []
+        for c in self.commands:
+            if isinstance(c, Dispatch):
+                c = c._replace(bindings=tuple((table[b] if is_slot(b) else b, o, n)
+                                              for b, o, n in c.bindings))
+            elif isinstance(c, Fill) and is_slot(c.buffer):
+                c = c._replace(buffer=table[c.buffer])
+            elif isinstance(c, Copy):
+                c = c._replace(src=table[c.src] if is_slot(c.src) else c.src,
+                               dst=table[c.dst] if is_slot(c.dst) else c.dst)
+            out.append(c)
+        return out
 
     def __repr__(self):
         state = "finalized" if self.finalized else "recording"

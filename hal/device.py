@@ -19,7 +19,15 @@ from .semaphore import Fence, Semaphore
 
 
 class Device:
-    """Base device; drivers implement the ``_``-prefixed hooks."""
+    """Base device; drivers implement the ``_``-prefixed hooks.
+
+    ``supports_binding_tables``: the driver's ``_prepare_commands`` accepts
+    slot bindings and its programs have ``bind(table)``.  Otherwise command
+    buffers with slots are resolved and prepared per submission here.
+    ``tracer``: a ``hal.trace.Tracer`` (or None) that drivers report to."""
+
+    supports_binding_tables = False
+    tracer = None
 
     def __init__(self, name: str, allocator):
         self.name = name
@@ -67,17 +75,31 @@ class Device:
         raise NotImplementedError
 
     # -- queue -------------------------------------------------------------
-    def queue_execute(self, wait, signal, command_buffers) -> None:
-        """Run finalized command buffers in order after ``wait``; then signal."""
+    def queue_execute(self, wait, signal, command_buffers, binding_tables=None) -> None:
+        """Run finalized command buffers in order after ``wait``; then signal.
+
+        ``binding_tables``: one entry per command buffer, None or the list of
+        buffers its slots refer to in this submission."""
         programs = []
-        for cb in command_buffers:
+        if binding_tables is not None and len(binding_tables) != len(command_buffers):
+            raise HalError(f"queue_execute: {len(command_buffers)} command buffers need as many "
+                           f"binding tables, got {len(binding_tables)}")
+        for i, cb in enumerate(command_buffers):
             if not isinstance(cb, CommandBuffer):
                 raise HalError(f"queue_execute: expected CommandBuffers, got {type(cb).__name__}")
             if cb.device is not self:
                 raise HalError("queue_execute: command buffer was recorded for another device")
             if not cb.finalized:
                 raise HalError("queue_execute: command buffer must be finalized before submission")
-            programs.append(cb.program)
+            table = binding_tables[i] if binding_tables is not None else None
+            if cb.slot_extents:
+                table = cb.check_table(table)
+                if self.supports_binding_tables:
+                    programs.append(cb.program.bind(table))
+                else:
+                    programs.append(self._prepare_commands(cb.resolved_commands(table)))
+            else:
+                programs.append(cb.program)
         self._submit(self._check_fence(wait, "wait"), self._check_fence(signal, "signal"),
                      self._program_runner(programs) if programs else None)
 

@@ -47,7 +47,13 @@ HAL_IMPORTS = {
     "buffer_view.dim": "ri->I",
     "buffer.load.i32": "rI->i",
     "buffer.load.i64": "rI->I",
+    "command_buffer.dispatch.indirect": "rriiii*i*r*i*I->",
+    "command_buffer.copy.indirect": "rriIriII->",
+    "device.queue.execute.indirect": "rrrr*r->",
+    "fence.signal": "r->",
 }
+
+ASYNC_SUFFIX = "$async"
 
 
 def _asm_signature(conv: str) -> str:
@@ -147,9 +153,14 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     reflections, recorded = {}, []
     for func in functions:
         fname = symbol(func, "sym_name")
-        host = _HostFunction(func, plans[id(func)], const_index, entry_of, workgroups,
-                             bool(entries))
+        plan = plans[id(func)]
+        host = _HostFunction(func, plan, const_index, entry_of, workgroups, bool(entries))
         reflections[fname], reflections[fname + ASYNC_SUFFIX] = host.reflection()
+        if getattr(plan, "general", False):
+            text += _general_export(fname, func, plan, const_index, entry_of, workgroups, False)
+            text += _general_export(fname + ASYNC_SUFFIX, func, plan, const_index, entry_of,
+                                    workgroups, True)
+            continue
         if host.static:
             text.append(f"global @__cb_{fname} : ref")
             text += host.record_function(f"__record_{fname}")
@@ -179,6 +190,27 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     return mdef, "\n".join(text) + "\n", reflections
 
 
+def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchronous):
+    """A function with control flow (host_program.py).  Its ``$async`` form
+    awaits the wait fence first (the invocation suspends, it does not block)
+    and signals the signal fence after its last submission completed."""
+    from .host_program import GeneralFunction
+    f = _FunctionAsm()
+    nargs = len(func.regions[0].blocks[0].arguments)
+    if asynchronous:
+        f.call("fence.await", [f.const("i32", -1), f"[%a{nargs}]"], 1)
+    GeneralFunction(f, func, const_index, plan, entry_of, workgroups, _arg_names(func),
+                    _element_id).emit()
+    if asynchronous:
+        ret = f.lines.pop()
+        f.call("fence.signal", [f"%a{nargs + 1}"])
+        f.lines.append(ret)
+    nres = len(func.regions[0].blocks[0].terminator.operands)
+    params = [f"%a{i}: ref" for i in range(nargs + (2 if asynchronous else 0))]
+    return [f"func @{_sym(name)}({', '.join(params)}) -> ({', '.join(['ref'] * nres)}) export {{",
+            "entry:"] + f.lines + ["}"]
+
+
 def _sym(name: str) -> str:
     """A symbol name as assembly spells it (quoted when it has a '$')."""
     return _quote(name) if "$" in name else name
@@ -196,7 +228,10 @@ class _HostFunction:
         self.has_exe = has_exe
         self.names = _arg_names(func)
         types = [a.type for a in self.block.arguments] + [v.type for v in self.ret.operands]
-        self.static = all(d is not None for t in types for d in t.shape)
+        self.static = not getattr(plan, "general", False) and \
+            all(d is not None for t in types for d in t.shape)
+        if getattr(plan, "general", False):
+            return
         # Per-call buffers, in binding-table order: args, slab, results, copy targets.
         self.per_call = [("arg", i) for i in range(len(self.block.arguments))]
         if plan.slab_size:

@@ -6,7 +6,7 @@ spread (one call vs. a worker pool).
 """
 from __future__ import annotations
 
-from ..allocator import HostAllocator
+from ..caching_allocator import CachingHostAllocator
 from ..device import Device
 from ..loaders import cpu_c
 from . import cpu_program
@@ -15,8 +15,10 @@ from . import cpu_program
 class CpuDevice(Device):
     """Base for devices that execute on this process's CPU."""
 
+    supports_binding_tables = True
+
     def __init__(self, name: str):
-        super().__init__(name, HostAllocator(name))
+        super().__init__(name, CachingHostAllocator(name))
 
     def supported_formats(self) -> list:
         return [cpu_c.format_name()]
@@ -38,12 +40,16 @@ def settle(signal, exc) -> None:
         signal.fail(exc)
 
 
-def run_submission(wait, signal, work) -> None:
+def run_submission(wait, signal, work, tracer=None) -> None:
     """Run ``work`` unless the wait fence failed; settle the signal fence."""
     exc = wait.failure if wait is not None else None
     if exc is None and work is not None:
+        t0 = tracer.now() if tracer is not None else 0
         try:
             work()
         except BaseException as e:      # noqa: BLE001 - every failure goes to the fence
             exc = e
+        if tracer is not None:
+            tracer.complete("submission", "queue", t0, tracer.now(),
+                            {"error": str(exc)} if exc is not None else None)
     settle(signal, exc)

@@ -26,12 +26,13 @@ class LocalSyncDevice(CpuDevice):
         self._pumping = False
 
     def _program_runner(self, programs):
-        if len(programs) == 1:
+        if len(programs) == 1 and self.tracer is None:
             return programs[0].run_inline
+        tracer = self.tracer
 
         def run():
             for p in programs:
-                p.run_inline()
+                p.run_inline(tracer)
         return run
 
     def _submit(self, wait, signal, work) -> None:
@@ -44,7 +45,7 @@ class LocalSyncDevice(CpuDevice):
                 fast = False
         if fast:
             try:
-                run_submission(wait, signal, work)
+                run_submission(wait, signal, work, self.tracer)
             finally:
                 with self._lock:
                     self._pumping = False
@@ -74,7 +75,7 @@ class LocalSyncDevice(CpuDevice):
                 if blocked:
                     wait.on_ready(self._pump)   # may call back at once: fine
                     return
-                run_submission(wait, signal, work)
+                run_submission(wait, signal, work, self.tracer)
         except BaseException:
             with self._lock:
                 self._pumping = False

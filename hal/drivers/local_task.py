@@ -7,10 +7,12 @@ submitter), runs the command buffers and settles the signal fence.
 Inside a command buffer, the ops between two execution barriers form a
 segment and may run concurrently.  A dispatch with at least
 ``inline_threshold`` workgroups is cut into ``min(workers, count)``
-contiguous ranges: the queue thread runs the first, the pool's
-``workers - 1`` threads the rest, one native call per range.  Smaller
-dispatches, fills, copies and updates run on the queue thread, because
-handing a tiny job to another thread costs more than running it.
+contiguous ranges (one native call each); smaller dispatches, fills, copies
+and updates are one item each.  A segment of one item runs on the queue
+thread (a hand-off costs more than a tiny job); otherwise the queue thread
+and up to ``workers - 1`` pool threads take items from a shared
+``SegmentJob`` until none are left, so independent dispatches of one
+segment run at the same time.
 
 URI: ``local-task`` (``os.cpu_count()`` workers) or ``local-task://N``.
 """
@@ -24,7 +26,7 @@ import weakref
 from ..errors import HalError
 from .cpu_device import CpuDevice, run_submission, settle
 from .cpu_program import DispatchPacket
-from .worker_pool import Latch, WorkerPool
+from .worker_pool import SegmentJob, WorkerPool, run_traced
 
 DEFAULT_INLINE_THRESHOLD = 4
 _POLL_S = 0.25      # how often a blocked queue thread checks for close()
@@ -50,39 +52,34 @@ class _Queue:
         self.pool = WorkerPool(workers - 1, f"{name}-worker") if workers > 1 else None
         self.items = queue.SimpleQueue()
         self.closed = False
+        self.tracer = None
         self.thread = threading.Thread(target=self.main, name=f"{name}-queue", daemon=True)
         self.thread.start()
 
     def run_segment(self, seg) -> None:
-        pool = self.pool
-        inline, jobs = [], []
+        pool, tracer = self.pool, self.tracer
+        items = []
         for op in seg:
             if pool is not None and type(op) is DispatchPacket and op.total >= self.inline_threshold:
-                ranges = list(_ranges(op.total, min(self.workers, op.total)))
-                inline.append((op, ranges[0]))
-                jobs.extend((op, b, e) for b, e in ranges[1:])
+                items.extend((op, r) for r in _ranges(op.total, min(self.workers, op.total)))
             else:
-                inline.append((op, None))
-        latch = None
-        if jobs:
-            latch = Latch(len(jobs))
-            for op, b, e in jobs:
-                pool.submit(op, b, e, latch)
-        error = None
-        for op, rng in inline:
-            try:
-                if rng is None:
-                    op.run_all()
-                else:
-                    op.run(*rng)
-            except BaseException as e:   # noqa: BLE001
-                error = e
-                break
-        if latch is not None:
-            latch.wait()
-            error = error or latch.error
-        if error is not None:
-            raise error
+                items.append((op, None))
+        if len(items) == 1:
+            op, rng = items[0]
+            if tracer is not None:
+                run_traced(tracer, op, rng)
+            elif rng is None:
+                op.run_all()
+            else:
+                op.run(*rng)
+            return
+        job = SegmentJob(items, tracer)
+        for _ in range(min(len(items), self.workers) - 1):
+            pool.submit(job)
+        job.work()
+        job.wait()
+        if job.error is not None:
+            raise job.error
 
     def run_programs(self, programs) -> None:
         for p in programs:
@@ -110,7 +107,7 @@ class _Queue:
             if not self.wait_settled(wait):
                 settle(signal, HalError(f"device '{self.name}' was closed before the work ran"))
                 continue
-            run_submission(wait, signal, work)
+            run_submission(wait, signal, work, self.tracer)
         if self.pool is not None:
             self.pool.shutdown()
 
@@ -130,6 +127,14 @@ class LocalTaskDevice(CpuDevice):
             raise HalError(f"local-task needs at least 1 worker, got {workers}")
         self._queue = _Queue(name, self.workers, inline_threshold)
         self._finalizer = weakref.finalize(self, self._queue.shutdown)
+
+    @property
+    def tracer(self):
+        return self._queue.tracer
+
+    @tracer.setter
+    def tracer(self, value):
+        self._queue.tracer = value
 
     @property
     def inline_threshold(self) -> int:

@@ -1,40 +1,83 @@
-"""A pool of worker threads that run workgroup ranges of CPU dispatches.
+"""A pool of worker threads that help run the segments of CPU programs.
 
-Each job is one contiguous workgroup range of one dispatch and costs one
-native call; cffi drops the GIL inside it, so jobs run in parallel.  A
-``Latch`` counts a segment's jobs down so the queue thread can wait for the
-barrier, and keeps the first error a job raised.
+A ``SegmentJob`` holds one segment's work items (a dispatch's workgroup
+range, or a whole small dispatch / transfer).  The queue thread and every
+woken worker take items from it until none are left (dynamic load
+balancing: independent dispatches of a segment run at the same time, and a
+big dispatch's ranges spread over all threads).  Each item is one native
+call; cffi drops the GIL inside it, so items really run in parallel.  The
+queue thread waits only for items that were taken, never for a worker that
+woke too late to find one.
 """
 from __future__ import annotations
 
+import itertools
 import queue
 import threading
 
 
-class Latch:
-    """Counts outstanding jobs; ``wait()`` returns when all have finished."""
+class SegmentJob:
+    """Work items of one segment, shared by the queue thread and workers."""
 
-    __slots__ = ("_count", "_lock", "_done", "error")
+    __slots__ = ("items", "tracer", "_next", "_left", "_lock", "_done", "error")
 
-    def __init__(self, count: int):
-        self._count = count
+    def __init__(self, items, tracer=None):
+        self.items = items
+        self.tracer = tracer
+        self._next = itertools.count().__next__
+        self._left = len(items)
         self._lock = threading.Lock()
         self._done = threading.Event()
         self.error = None
-        if count == 0:
+        if not items:
             self._done.set()
 
-    def finish(self, exc=None) -> None:
-        with self._lock:
-            if exc is not None and self.error is None:
-                self.error = exc
-            self._count -= 1
-            last = self._count == 0
-        if last:
-            self._done.set()
+    def work(self) -> None:
+        """Run items until none are left (called by several threads at once)."""
+        items, n, tracer = self.items, len(self.items), self.tracer
+        while True:
+            i = self._next()
+            if i >= n:
+                return
+            op, rng = items[i]
+            exc = None
+            if self.error is None:
+                try:
+                    if tracer is None:
+                        if rng is None:
+                            op.run_all()
+                        else:
+                            op.run(*rng)
+                    else:
+                        run_traced(tracer, op, rng)
+                except BaseException as e:     # noqa: BLE001 - reported to the queue
+                    exc = e
+            with self._lock:
+                if exc is not None and self.error is None:
+                    self.error = exc
+                self._left -= 1
+                last = self._left == 0
+            if last:
+                self._done.set()
 
     def wait(self) -> None:
         self._done.wait()
+
+
+def run_traced(tracer, op, rng) -> None:
+    """Run one item and record it as a trace event on this thread."""
+    t0 = tracer.now()
+    try:
+        if rng is None:
+            op.run_all()
+        else:
+            op.run(*rng)
+    finally:
+        total = getattr(op, "total", None)
+        b, e = rng if rng is not None else (0, total)
+        args = {"workgroups": [b, e]} if total is not None else None
+        tracer.complete(op.name, "dispatch" if total is not None else "transfer",
+                        t0, tracer.now(), args)
 
 
 def _worker_main(jobs: queue.SimpleQueue) -> None:
@@ -42,17 +85,11 @@ def _worker_main(jobs: queue.SimpleQueue) -> None:
         job = jobs.get()
         if job is None:
             return
-        packet, begin, end, latch = job
-        try:
-            packet.run(begin, end)
-        except BaseException as e:       # noqa: BLE001 - reported through the latch
-            latch.finish(e)
-        else:
-            latch.finish()
+        job.work()
 
 
 class WorkerPool:
-    """``count`` daemon threads pulling (packet, begin, end, latch) jobs."""
+    """``count`` daemon threads that help with submitted ``SegmentJob``s."""
 
     def __init__(self, count: int, name: str = "tensorvm-worker"):
         self.count = count
@@ -63,8 +100,9 @@ class WorkerPool:
         for t in self._threads:
             t.start()
 
-    def submit(self, packet, begin: int, end: int, latch: Latch) -> None:
-        self._jobs.put((packet, begin, end, latch))
+    def submit(self, job: SegmentJob) -> None:
+        """Wake one worker to help with ``job``."""
+        self._jobs.put(job)
 
     def shutdown(self) -> None:
         for _ in self._threads:

@@ -37,8 +37,10 @@ def main(argv=None) -> int:
         if not f.exported or f.name.startswith("__"):
             continue
         refl = f.reflection or {}
-        fmt = lambda xs: ", ".join(f"{a.get('name', '?')}: {'x'.join(map(str, a['shape'] + [a['dtype']]))}"
-                                   for a in xs)
+        fmt = lambda xs: ", ".join(
+            f"{a.get('name', '?')}: " + ("!hal.fence" if a.get("kind") == "fence" else
+                                         'x'.join(map(str, a.get('shape', []) + [a.get('dtype')])))
+            for a in xs)
         print(f"  @{f.name}({fmt(refl.get('args', []))}) -> ({fmt(refl.get('results', []))})"
               f"  [{f.signature}, {len(f.code)} bytes of bytecode]")
     print("\nexecutables:")

@@ -22,12 +22,13 @@ from tensorvm.vmfb import element_types
 class HalState:
     """Per-context state: the device and the executables loaded for it."""
 
-    __slots__ = ("_device", "_executables", "_lock")
+    __slots__ = ("_device", "_executables", "_lock", "device_class")
 
     def __init__(self, device):
         if isinstance(device, str):
             device = hal.create_device(device)
         self._device = device
+        self.device_class = type(device) if device is not None else None
         self._executables = {}      # id(ExecutableDef) -> (ExecutableDef, Executable)
         self._lock = threading.Lock()
 
@@ -104,7 +105,9 @@ def executable_load(state, device, exe_def):
 
 
 def allocator_allocate(state, device, size):
-    return _device(state, device, "allocator.allocate").allocator.allocate(size)
+    if device.__class__ is not state.device_class:
+        _device(state, device, "allocator.allocate")
+    return device.allocator.allocate(size)
 
 
 def allocator_import(state, device, rodata):
@@ -112,7 +115,13 @@ def allocator_import(state, device, rodata):
 
 
 # -- buffer views ------------------------------------------------------------------
+_DTYPE_OF_ID = {et.id: element_types.numpy_dtype(et) for et in element_types.BY_ID.values()}
+
+
 def buffer_view_assert(state, view, name, type_id, dims):
+    if view.__class__ is BufferView and view.dtype == _DTYPE_OF_ID.get(type_id) and \
+            view.shape == tuple(dims):
+        return
     et = _etype(type_id, "buffer_view.assert")
     arg = _text(name)
     expected = _tensor_type(dims, et.name)
@@ -125,6 +134,8 @@ def buffer_view_assert(state, view, name, type_id, dims):
 
 
 def buffer_view_buffer(state, view):
+    if view.__class__ is BufferView:
+        return view.buffer
     return _need(view, BufferView, "buffer_view.buffer", "view").buffer
 
 
@@ -137,10 +148,12 @@ def buffer_view_dim(state, view, index):
 
 def buffer_view_create(state, buffer, offset, length, type_id, dims):
     _need(buffer, Buffer, "buffer_view.create", "buffer")
-    et = _etype(type_id, "buffer_view.create")
+    dtype = _DTYPE_OF_ID.get(type_id)
+    if dtype is None:
+        _etype(type_id, "buffer_view.create")
     if offset != 0 or length != buffer.byte_length:
         buffer = buffer.subspan(offset, length)
-    return BufferView(buffer, dims, element_types.numpy_dtype(et))
+    return BufferView(buffer, dims, dtype)
 
 
 # -- command buffers -----------------------------------------------------------------
@@ -160,6 +173,28 @@ def command_buffer_dispatch(state, cb, exe, entry, wx, wy, wz, constants, buffer
                        f"{2 * len(buffers)} offset/length values, got {len(ranges)}")
     bindings = [(b, ranges[2 * i], ranges[2 * i + 1]) for i, b in enumerate(buffers)]
     cb.dispatch(exe, entry, (wx, wy, wz), constants, bindings)
+
+
+def command_buffer_dispatch_indirect(state, cb, exe, entry, wx, wy, wz, constants, buffers,
+                                     slots, ranges):
+    """Like dispatch; a null buffer binds the slot at the same position."""
+    fn = "command_buffer.dispatch.indirect"
+    _cb(cb, fn)
+    _need(exe, Executable, fn, "executable")
+    if len(slots) != len(buffers) or len(ranges) != 2 * len(buffers):
+        raise HalError(f"hal.{fn}: {len(buffers)} buffers need as many slots and "
+                       f"{2 * len(buffers)} offset/length values, got {len(slots)} and "
+                       f"{len(ranges)}")
+    bindings = [(b if b is not None else slots[i], ranges[2 * i], ranges[2 * i + 1])
+                for i, b in enumerate(buffers)]
+    cb.dispatch(exe, entry, (wx, wy, wz), constants, bindings)
+
+
+def command_buffer_copy_indirect(state, cb, src, src_slot, src_offset, dst, dst_slot,
+                                 dst_offset, length):
+    _cb(cb, "command_buffer.copy.indirect").copy(
+        src if src is not None else src_slot, src_offset,
+        dst if dst is not None else dst_slot, dst_offset, length)
 
 
 def command_buffer_barrier(state, cb):
@@ -184,10 +219,21 @@ def command_buffer_finalize(state, cb):
 
 # -- fences and queue ------------------------------------------------------------------
 def fence_create(state, device):
-    return _device(state, device, "fence.create").create_fence()
+    if device.__class__ is not state.device_class:
+        _device(state, device, "fence.create")
+    return device.create_fence()
+
+
+def fence_signal(state, fence):
+    """Signal a fence from host code (e.g. an ``$async`` signal fence)."""
+    _need(fence, Fence, "fence.signal", "fence").signal()
 
 
 def fence_await(state, timeout_ms, fences):
+    if len(fences) == 1:                      # the common case, fast
+        f = fences[0]
+        if f.__class__ is Fence and f.is_signaled:
+            return 0
     live = [_need(f, Fence, "fence.await", "fence") for f in fences if f is not None]
     for f in live:
         failure = f.failure
@@ -207,6 +253,17 @@ def queue_execute(state, device, wait, signal, cbs):
     fn = "device.queue.execute"
     _device(state, device, fn).queue_execute(_fence_or_null(wait, fn, "wait fence"),
                                               _fence_or_null(signal, fn, "signal fence"), cbs)
+
+
+def queue_execute_indirect(state, device, wait, signal, cb, table):
+    fn = "device.queue.execute.indirect"
+    if device.__class__ is not state.device_class:
+        _device(state, device, fn)
+    if wait is not None:
+        _need(wait, Fence, fn, "wait fence")
+    if signal is not None:
+        _need(signal, Fence, fn, "signal fence")
+    device.queue_execute(wait, signal, (cb,), (table,))
 
 
 def queue_alloca(state, device, wait, signal, size):
@@ -254,6 +311,10 @@ FUNCTIONS = {
     "fence.create": ("r->r", fence_create),
     "fence.await": ("i*r->i", fence_await),
     "device.queue.execute": ("rrr*r->", queue_execute),
+    "command_buffer.dispatch.indirect": ("rriiii*i*r*i*I->", command_buffer_dispatch_indirect),
+    "command_buffer.copy.indirect": ("rriIriII->", command_buffer_copy_indirect),
+    "device.queue.execute.indirect": ("rrrr*r->", queue_execute_indirect),
+    "fence.signal": ("r->", fence_signal),
     "device.queue.alloca": ("rrrI->r", queue_alloca),
     "device.queue.dealloca": ("rrrr->", queue_dealloca),
     "buffer.load.i32": ("rI->i", buffer_load_i32),

@@ -12,9 +12,9 @@ import threading
 
 from ..errors import InvalidArgumentError, LinkError
 from tensorvm.vmfb.model import parse_signature
-from .interpreter import DEFAULT_MAX_DEPTH, BytecodeTarget, Invocation, NativeTarget, coerce
+from .interpreter import DEFAULT_MAX_DEPTH, DEFAULT_TIMEOUT_S, BytecodeTarget, Invocation, coerce
 from .module import BytecodeModule
-from .native import NativeModule
+from .native import NativeModule, NativeTarget
 from .numeric import f32, wrap32, wrap64
 
 _INITIAL = {"i32": lambda v: wrap32(int(v or 0)), "i64": lambda v: wrap64(int(v or 0)),
@@ -47,9 +47,11 @@ class FunctionHandle:
 class Context:
     """Linked modules plus their per-context state (see module docstring)."""
 
-    def __init__(self, modules=(), *, device=None, max_depth: int = DEFAULT_MAX_DEPTH):
+    def __init__(self, modules=(), *, device=None, max_depth: int = DEFAULT_MAX_DEPTH,
+                 default_timeout_s: float | None = DEFAULT_TIMEOUT_S):
         self.device = device
         self.max_depth = max_depth
+        self.default_timeout_s = default_timeout_s   # for waits with timeout -1
         self._lock = threading.RLock()
         self._modules = []                 # (module, instance or native state)
         self._exports = {}                 # module name -> {export: (signature, target)}
@@ -84,7 +86,8 @@ class Context:
             self._modules.append((module, inst))
             init = module.exports.get("__init")
             if init is not None:
-                Invocation(BytecodeTarget(init, inst), [], self.max_depth).run()
+                Invocation(BytecodeTarget(init, inst), [], self.max_depth,
+                           self.default_timeout_s).run()
 
     def _resolve(self, module, imp_module, imp_name, imp_sig):
         full = f"{imp_module}.{imp_name}"
@@ -140,7 +143,7 @@ class Context:
             except (TypeError, ValueError) as e:
                 raise InvalidArgumentError(f"{handle.name} argument {i}: expected {p}, "
                                            f"got {v!r} ({e})") from None
-        return Invocation(target, values, self.max_depth)
+        return Invocation(target, values, self.max_depth, self.default_timeout_s)
 
     def invoke(self, fn, args=()) -> list:
         """Call ``fn`` (name or handle) synchronously; returns the list of results."""

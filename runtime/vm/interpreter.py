@@ -15,11 +15,12 @@ import threading
 import time
 
 from ..errors import VmTrap
-from .lowering import Control, GLOBALS_SLOT, INSTANCE_SLOT
-from .native import Suspend
+from .lowering import GLOBALS_SLOT, INSTANCE_SLOT, BadResults, Control, NativeRaised, Suspended
+from .native import NativeTarget, Suspend
 from .numeric import f32, wrap32, wrap64
 
 DEFAULT_MAX_DEPTH = 1000
+DEFAULT_TIMEOUT_S = 60.0        # what a Suspend with timeout -1 ("the default") waits
 _ZERO = {"i32": 0, "i64": 0, "f32": 0.0, "f64": 0.0, "ref": None}
 _INT_LIMIT = {"i32": (1 << 31, 1 << 32, wrap32), "i64": (1 << 63, 1 << 64, wrap64)}
 
@@ -48,14 +49,6 @@ class BytecodeTarget:
         self.function, self.instance = function, instance
 
 
-class NativeTarget:
-    """A native module function bound to its per-context state."""
-    __slots__ = ("name", "fn", "state", "sig")
-
-    def __init__(self, name, fn, state, sig):
-        self.name, self.fn, self.state, self.sig = name, fn, state, sig
-
-
 def _is_timeout(e) -> bool:
     if isinstance(e, TimeoutError):
         return True
@@ -80,9 +73,11 @@ class Invocation:
     suspended, ``suspend.is_ready`` says whether ``step`` would block.
     """
 
-    def __init__(self, target, args: list, max_depth: int = DEFAULT_MAX_DEPTH):
+    def __init__(self, target, args: list, max_depth: int = DEFAULT_MAX_DEPTH,
+                 default_timeout_s: float | None = DEFAULT_TIMEOUT_S):
         self._lock = threading.Lock()
         self.target, self.max_depth = target, max_depth
+        self.default_timeout_s = default_timeout_s
         self.state, self.suspend, self.results, self.error = "ready", None, None, None
         self._stack, self._pending, self._deadline = [], None, None
         self._pc_of_call = 0
@@ -121,9 +116,16 @@ class Invocation:
                 self.state, self.suspend = "done", None
                 return None
             self.state, self.suspend = "suspended", sus
-            t = sus.timeout_ms
-            self._deadline = None if t is None or t < 0 else time.monotonic() + t / 1000.0
+            self._deadline = time.monotonic() + self.timeout_s(sus)
             return sus
+
+    def timeout_s(self, sus) -> float:
+        """Seconds ``sus`` may wait: its own timeout, or the default for < 0."""
+        t = sus.timeout_ms
+        if t is None or t < 0:
+            d = self.default_timeout_s
+            return float("inf") if d is None else d
+        return t / 1000.0
 
     def _where(self):
         if isinstance(self.target, BytecodeTarget):
@@ -134,13 +136,14 @@ class Invocation:
     def _finish_wait(self):
         sus, (dsts, banks, name, r) = self.suspend, self._pending
         if sus.waitable is not None:
-            remaining = None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+            remaining = max(0.0, self._deadline - time.monotonic())
             try:
-                sus.waitable.wait(remaining)
+                sus.waitable.wait(None if remaining == float("inf") else remaining)
             except Exception as e:
                 function, pc = self._where()
                 if _is_timeout(e):
-                    raise VmTrap(f"{name}: timed out after {sus.timeout_ms} ms", function, pc) from e
+                    ms = round(self.timeout_s(sus) * 1000)
+                    raise VmTrap(f"{name}: timed out after {ms} ms", function, pc) from e
                 _note(e, f"while {function} waited in {name}")
                 raise
         values = sus.then() if sus.then is not None else tuple(_ZERO[b] for b in banks)
@@ -189,11 +192,24 @@ class Invocation:
         limit = self.max_depth - 1          # frames below the current one
         while True:
             ops = fn.ops
+            raised = None
             try:
                 while True:
                     pc = ops[pc](r)
             except Control:
                 pass
+            except Suspended as s:
+                self._fn, self._r, self._pc = fn, r, pc + 1
+                self._pc_of_call = pc
+                self._pending = (s.dsts, s.banks, s.name, r)
+                return s.suspend
+            except NativeRaised as w:
+                raised = w
+            except BadResults as b:
+                self._fn, self._pc_of_call = fn, pc
+                self._store(b.res, b.dsts, b.banks, b.name, r)
+                pc += 1
+                continue
             except VmTrap as t:
                 if t.function is None:
                     t.function, t.pc = fn.name, fn.pcs[pc]
@@ -201,6 +217,15 @@ class Invocation:
             except Exception as e:
                 raise VmTrap(f"internal error: {type(e).__name__}: {e}",
                              fn.name, fn.pcs[pc]) from e
+            if raised is not None:
+                e = raised.exc
+                if isinstance(e, VmTrap):
+                    if e.function is None:
+                        e.function, e.pc = fn.name, fn.pcs[pc]
+                else:
+                    _note(e, f"raised by native {raised.name} called from VM function "
+                             f"'{fn.name}' at pc {fn.pcs[pc]}")
+                raise e
             site = fn.sites[pc]
             kind = site.kind
             if kind == "call" or (kind == "import" and

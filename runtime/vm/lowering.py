@@ -18,6 +18,7 @@ from tensorvm.vmfb.isa import BANKS, OPS
 from ..errors import VmTrap
 from . import numeric as _n
 from . import refs as _refs
+from .native import NativeTarget, Suspend
 
 # Frame slots before the banks: the context's globals list and the module instance.
 GLOBALS_SLOT, INSTANCE_SLOT, FIRST_REGISTER = 0, 1, 2
@@ -31,6 +32,27 @@ class Control(Exception):
 
 def _control(r):
     raise Control
+
+
+class Suspended(Exception):
+    """Raised by an import op whose native fn returned a ``Suspend``."""
+
+    def __init__(self, suspend, dsts, banks, name):
+        self.suspend, self.dsts, self.banks, self.name = suspend, dsts, banks, name
+
+
+class NativeRaised(Exception):
+    """Wraps an exception a native fn raised (re-raised as-is by the loop)."""
+
+    def __init__(self, exc, name):
+        self.exc, self.name = exc, name
+
+
+class BadResults(Exception):
+    """A native fn returned results that do not fit its signature."""
+
+    def __init__(self, res, dsts, banks, name):
+        self.res, self.dsts, self.banks, self.name = res, dsts, banks, name
 
 
 class Layout:
@@ -234,6 +256,7 @@ def lower_function(instrs, layout: Layout, consts) -> tuple:
             elif mn == "call.import":
                 site = ImportSite("import", v[0], tuple(v[1]), tuple(map(slot, v[2])),
                                   tuple(map(slot, v[3])), tuple(b for b, _ in v[3]))
+                ops[-1] = _import_op(site, consts.import_sigs[v[0]], i + 1)
             elif mn == "ret":
                 site = RetSite("ret", tuple(map(slot, v[0])))
             else:
@@ -257,3 +280,69 @@ def _branch(c, t, f):
     def op(r):
         return t if r[c] else f
     return op
+
+
+def _groups(sig, segments):
+    """(start, end, variadic) per parameter, or None without variadic runs."""
+    if not segments:
+        return None
+    out, pos, seg = [], 0, iter(segments)
+    for p in sig.args:
+        if p.variadic:
+            k = next(seg)
+            out.append((pos, pos + k, True))
+            pos += k
+        else:
+            out.append((pos, pos + 1, False))
+            pos += 1
+    return tuple(out)
+
+
+def _import_op(site, sig, n):
+    """A call.import op that calls a native target directly (no Control round
+    trip); bytecode targets still raise Control for the interpreter."""
+    index, slots, dsts, banks = site.index, site.args, site.results, site.result_banks
+    groups = _groups(sig, site.segments)
+    kind = 0 if not dsts else 1 if len(dsts) == 1 and banks[0] == "ref" else 2
+    d0 = dsts[0] if dsts else None
+
+    def op(r):
+        tgt = r[1].imports[index]
+        if tgt.__class__ is not NativeTarget:
+            raise Control
+        a = [r[s] for s in slots]
+        if groups is not None:
+            a = [a[b:e] if v else a[b] for b, e, v in groups]
+        try:
+            res = tgt.fn(tgt.state, *a)
+        except Exception as e:
+            raise NativeRaised(e, tgt.name) from None
+        if res.__class__ is Suspend:
+            raise Suspended(res, dsts, banks, tgt.name)
+        if kind == 1 and res.__class__ is not tuple:
+            r[d0] = res
+        elif kind == 2:
+            if not _fast_store(r, res, dsts, banks):
+                raise BadResults(res, dsts, banks, tgt.name)
+        elif kind or (res is not None and res != ()):
+            raise BadResults(res, dsts, banks, tgt.name)
+        return n
+    return op
+
+
+_RANGE = {"i32": (-(1 << 31), 1 << 31), "i64": (-(1 << 63), 1 << 63)}
+
+
+def _fast_store(r, res, dsts, banks) -> bool:
+    """Store plain results (refs, in-range ints); False: needs the full path."""
+    n = len(dsts)
+    values = res if res.__class__ is tuple and (n != 1 or len(res) == 1) else (res,)
+    if len(values) != n:
+        return False
+    for d, b, v in zip(dsts, banks, values):
+        if b != "ref":
+            lim = _RANGE.get(b)
+            if lim is None or v.__class__ is not int or not lim[0] <= v < lim[1]:
+                return False
+        r[d] = v
+    return True

@@ -44,6 +44,7 @@ class _Consts:
         self.rodata = [_readonly_bytes(r.data) for r in mdef.rodata]
         self.strings = list(mdef.strings)
         self.executables = list(mdef.executables)
+        self.import_sigs = [parse_signature(i.signature) for i in mdef.imports]
 
 
 def _readonly_bytes(data) -> memoryview:

@@ -34,8 +34,9 @@ class Suspend:
     """Returned by a native fn to make its invocation wait.
 
     ``waitable`` has ``wait(timeout_s)`` (raising on failure or timeout) and
-    ``is_signaled``; None means "just yield" (resume at once).  ``timeout_ms``
-    < 0 or None waits forever.  On resume the call's results are ``then()`` if
+    ``is_signaled`` (and ``on_ready(fn)`` for schedulers); None means "just
+    yield" (resume at once).  ``timeout_ms`` < 0 or None means the context's
+    default timeout (never infinite).  On resume the call's results are ``then()`` if
     given (called after a successful wait), else zero / null for each result.
     """
 
@@ -53,3 +54,11 @@ class Suspend:
 
     def __repr__(self):
         return f"Suspend({self.waitable!r}, timeout_ms={self.timeout_ms})"
+
+
+class NativeTarget:
+    """A native module function bound to its per-context state."""
+    __slots__ = ("name", "fn", "state", "sig")
+
+    def __init__(self, name, fn, state, sig):
+        self.name, self.fn, self.state, self.sig = name, fn, state, sig

@@ -21,6 +21,9 @@ SIGNATURES = {   # docs/internals.md §6
     "fence.create": "r->r", "fence.await": "i*r->i", "device.queue.execute": "rrr*r->",
     "device.queue.alloca": "rrrI->r", "device.queue.dealloca": "rrrr->",
     "buffer.load.i32": "rI->i", "buffer.load.i64": "rI->I",
+    "command_buffer.dispatch.indirect": "rriiii*i*r*i*I->",
+    "command_buffer.copy.indirect": "rriIriII->", "device.queue.execute.indirect": "rrrr*r->",
+    "fence.signal": "r->",
 }
 F32, I32 = 11, 3     # tensorvm.vmfb.element_types ids
 
