@@ -128,3 +128,10 @@ def test_cuda_buffers_and_transfers():
         assert np.frombuffer(shared.read(), np.float32).tolist() == a.tolist()
     finally:
         dev.close()
+
+
+@needs_nvcc
+def test_every_scalar_helper_compiles_as_cuda():
+    from tensorvm.compiler.codegen import cuda
+    src = cuda.TARGET.prologue(True) + cuda.TARGET.helpers(True)
+    cuda.compile_ptx(src + 'extern "C" __global__ void k(int* x) { x[0] = 1; }\n')

@@ -173,3 +173,43 @@ def test_cli_compile_and_dump_extract(tmp_path):
     assert any(f.endswith(".so") for f in files) and any(f.endswith(".cl") for f in files)
     cl_file = next(f for f in files if f.endswith(".cl"))
     assert "__kernel" in (tmp_path / "x" / cl_file).read_text()
+
+
+WHILE = """
+func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<i32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %acc = %x, %k = %n) : tensor<i32>, tensor<4xf32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %k : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i2 = stablehlo.add %i, %c1 : tensor<i32>
+      %f = stablehlo.convert %i2 : (tensor<i32>) -> tensor<f32>
+      %fb = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<4xf32>
+      %a2 = stablehlo.multiply %acc, %fb : tensor<4xf32>
+      stablehlo.return %i2, %a2, %k : tensor<i32>, tensor<4xf32>, tensor<i32>
+    }
+  return %r#1, %r#0 : tensor<4xf32>, tensor<i32>
+}"""
+
+
+def test_control_flow_and_push_constants_match_the_cpu():
+    data = compiled(WHILE)
+    x, n = np.array([1, 2, 3, 4], np.float32), np.array(5, np.int32)
+    a, i = runtime.load_module(data, device="opencl").main(x, n)
+    np.testing.assert_array_equal(np.asarray(a), x * 120)
+    assert int(np.asarray(i)) == 5
+
+
+@pytest.mark.parametrize("f64", [False, True])
+def test_every_scalar_helper_builds_as_opencl_c(f64):
+    """All of scalar.HELPERS is in every program: one helper OpenCL C cannot
+    build breaks every module, so each one is checked here."""
+    from tensorvm.compiler.codegen import opencl
+    src = opencl.TARGET.prologue(f64) + opencl.TARGET.helpers(f64)
+    src = opencl.TARGET.finish(src + "__kernel void k(__global int* x) { x[0] = 1; }\n", f64)
+    dev = runtime.get_device("opencl")
+    if f64 and "cl_khr_fp64" not in dev.extensions:
+        pytest.skip("device has no cl_khr_fp64")
+    dev.load_executable(f"helpers_f64={f64}", "opencl-c", src.encode(), ["k"], {})

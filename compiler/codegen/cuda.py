@@ -52,6 +52,12 @@ class CudaTarget(GpuTarget):
     def prologue(self, needs_f64: bool) -> str:
         return _PROLOGUE
 
+    def bitcast_f32(self, bits: str) -> str:
+        return f"__uint_as_float((unsigned int){bits})"
+
+    def bitcast_f64(self, bits: str) -> str:
+        return f"__longlong_as_double((long long){bits})"
+
     def helper_overrides(self) -> dict:
         return {
             "tvm_f16_to_f32": "static inline float tvm_f16_to_f32(uint16_t h) "
@@ -111,7 +117,7 @@ def build_cuda_executable(kernels: list, arch: str = DEFAULT_ARCH):
     source, counts, _ = TARGET.render_program(kernels)
     ptx = compile_ptx(source, arch)
     m = re.search(r"^\.version\s+(\S+)", ptx, re.M)
-    entries = [EntryPoint(k.name, k.num_bindings, 0) for k in kernels]
+    entries = [EntryPoint(k.name, k.num_bindings, k.num_constant_words) for k in kernels]
     target = {"arch": arch, "ptx_version": m.group(1) if m else None,
               "local_size": TARGET.local_size_hint}
     return ptx.encode("utf-8"), target, entries, counts, source

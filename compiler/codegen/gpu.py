@@ -23,6 +23,7 @@ from . import scalar
 from .body import BodyEmitter, linearize
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
+_WIDE = ("i64", "ui64", "f64")     # two words, as kernel.num_constant_words counts
 _HELPER = re.compile(r"^static inline [\w ]+?\b(tvm_\w+)\(")
 
 
@@ -42,6 +43,7 @@ class GpuTarget:
     helper_qualifier = "static inline"
     table_prefix = "__constant "
     local_size_hint = 64
+    f64_only = ()           # helpers that cannot be narrowed to float
 
     def prologue(self, needs_f64: bool) -> str:
         raise NotImplementedError
@@ -57,7 +59,7 @@ class GpuTarget:
     # -- helpers -------------------------------------------------------------------------
     def helpers(self, needs_f64: bool) -> str:
         """scalar.HELPERS with per-target overrides and qualifiers; without
-        f64, every helper that needs double (and what uses it) is left out."""
+        f64, the helpers in ``f64_only`` (and what uses them) are left out."""
         overrides = self.helper_overrides()
         chunks = []
         for chunk in _chunks(scalar.HELPERS):
@@ -69,7 +71,7 @@ class GpuTarget:
                     continue
             chunks.append((name, chunk))
         if not needs_f64:
-            dropped = {n for n, c in chunks if n and _double_only(c)}
+            dropped = {n for n, c in chunks if n in self.f64_only}
             while True:
                 more = {n for n, c in chunks if n and n not in dropped
                         and any(re.search(rf"\b{d}\b", c) for d in dropped)}
@@ -82,8 +84,9 @@ class GpuTarget:
         return "\n".join(out) + "\n"
 
     # -- kernels -------------------------------------------------------------------------
-    def params(self, kernel: Kernel, em: BodyEmitter, constants: int = 0):
-        """(parameter list, set-up statements) binding pointers b<k> / o<j>."""
+    def params(self, kernel: Kernel, em: BodyEmitter):
+        """(parameter list, set-up statements) binding pointers b<k> / o<j>
+        and push constants pc<k> (from 32-bit words c<i>)."""
         gs, rs = self.global_space, self.restrict
         params, setup, names = [], [], []
         for k, v in enumerate(kernel.inputs):
@@ -101,8 +104,32 @@ class GpuTarget:
                 params.append(f"{ptr} {rs} {name}")
         if self.binding_offsets:
             params += [f"{self.offset_type} {name}_off" for name, _ in names]
-        params += [f"{self.constant_type} c{i}" for i in range(constants)]
+        word = 0
+        for k, v in enumerate(getattr(kernel, "constants", None) or ()):
+            el = v.type.element
+            setup.append(f"  const {scalar.ctype(el)} pc{k} = {self.push_constant(el, word)};")
+            em.bind(v, (), f"pc{k}")
+            word += 2 if el in _WIDE else 1
+        params += [f"{self.constant_type} c{i}" for i in range(word)]
         return params, setup
+
+    def push_constant(self, element: str, word: int) -> str:
+        """Expression for a push constant of ``element`` at 32-bit word ``word``."""
+        w = f"c{word}"
+        if element in _WIDE:
+            bits = f"(((uint64_t)c{word + 1} << 32) | (uint64_t){w})"
+            return self.bitcast_f64(bits) if element == "f64" else f"(({scalar.ctype(element)}){bits})"
+        if element == "f32":
+            return self.bitcast_f32(w)
+        if element in ("f16", "bf16"):
+            return f"tvm_{element}_to_f32((uint16_t){w})"
+        return f"(({scalar.ctype(element)}){w})"
+
+    def bitcast_f32(self, bits: str) -> str:
+        return f"as_float((uint32_t){bits})"
+
+    def bitcast_f64(self, bits: str) -> str:
+        return f"as_double({bits})"
 
     def header(self, kernel: Kernel, params) -> str:
         return f"{self.kernel_qualifier} {kernel.name}({', '.join(params)}) {{"
@@ -228,12 +255,6 @@ def _typedef_name(chunk: str):
     return m.group(1) if m and chunk.startswith("typedef") else None
 
 
-def _double_only(line: str) -> bool:
-    """A helper that only serves f64 values (float->int conversions take
-    their argument as double for every source type, so they stay)."""
-    return "double" in line and "tvm_f2i_" not in line
-
-
 def _storage(v) -> str:
     el = v.type.element
     return scalar.STORAGE_TYPE.get(el) or scalar.ctype(el)
@@ -258,7 +279,7 @@ def _delinearize(lin, shape, prefix, start=0) -> list:
 
 
 def _uses_f64(kernel: Kernel) -> bool:
-    values = list(kernel.inputs) + list(kernel.outputs)
+    values = list(kernel.inputs) + list(kernel.outputs) + list(getattr(kernel, "constants", None) or ())
     block = getattr(kernel.root, "parent", None)
     for op in getattr(block, "operations", ()) or ():
         for o in op.walk():
@@ -266,4 +287,4 @@ def _uses_f64(kernel: Kernel) -> bool:
             for region in o.regions:
                 for b in region.blocks:
                     values += b.arguments
-    return any(getattr(v.type, "element", None) == "f64" for v in values)
+    return any(getattr(v.type, "element", None) in ("f64", "complex<f64>") for v in values)

@@ -23,8 +23,9 @@ FORMAT = "opencl-c"
 # C99 math functions used with an ``f`` suffix for float; OpenCL overloads
 # the plain names instead.
 MATH = """acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh erf erfc exp exp2
-exp10 expm1 fabs fdim floor fma fmax fmin fmod hypot ldexp lgamma log log10 log1p log2 logb
-nextafter pow remainder rint round sin sinh sqrt tan tanh tgamma trunc""".split()
+exp10 expm1 fabs fdim floor fma fmax fmin fmod frexp hypot ilogb ldexp lgamma log log10 log1p
+log2 logb modf nextafter pow remainder remquo rint round sin sinh sqrt tan tanh tgamma
+trunc""".split()
 
 _TYPES = """typedef char int8_t;
 typedef uchar uint8_t;
@@ -48,6 +49,8 @@ typedef ulong uint64_t;
 #define UINT64_MAX 18446744073709551615UL
 #define nearbyint rint
 #define nearbyintf rint
+#define scalbn ldexp
+#define scalbnf ldexp
 #define __builtin_popcountll(x) ((int)popcount((ulong)(x)))
 #define __builtin_clzll(x) ((int)clz((ulong)(x)))
 """
@@ -56,6 +59,7 @@ typedef ulong uint64_t;
 class OpenCLTarget(GpuTarget):
     name = "opencl"
     format = FORMAT
+    f64_only = ("tvm_totalorder64",)        # as_long() needs a 64-bit operand
 
     def prologue(self, needs_f64: bool) -> str:
         ext = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if needs_f64 else ""
@@ -83,8 +87,9 @@ class OpenCLTarget(GpuTarget):
     def finish(self, source: str, needs_f64: bool) -> str:
         if needs_f64:
             return source
-        # No f64 values: the only doubles left are float->int conversion
-        # helpers and their (double) casts; single precision is exact there.
+        # No f64 values: the doubles left are helpers that compute in double
+        # for float operands (float->int conversions: exact in float too;
+        # special functions: float accuracy, as f32 results need).
         return re.sub(r"\bdouble\b", "float", source)
 
 
@@ -94,7 +99,7 @@ TARGET = OpenCLTarget()
 def build_opencl_executable(kernels: list):
     """(source bytes, target, entry points, workgroup counts, source text)."""
     source, counts, needs_f64 = TARGET.render_program(kernels)
-    entries = [EntryPoint(k.name, k.num_bindings, 0) for k in kernels]
+    entries = [EntryPoint(k.name, k.num_bindings, k.num_constant_words) for k in kernels]
     target = {"language": "OpenCL C 1.2", "extensions": ["cl_khr_fp64"] if needs_f64 else [],
               "local_size": TARGET.local_size_hint}
     return source.encode("utf-8"), target, entries, counts, source

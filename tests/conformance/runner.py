@@ -149,7 +149,9 @@ def run_testdata_file(path: str, device: str = "local-sync") -> Result:
         if not kinds:
             return Result(name, "error", op, "no check.* custom_call found")
         if hasattr(runtime, "load_module"):
-            vmfb = compile_module(module, CompileOptions(cpu="host")).vmfb
+            driver = device.partition("://")[0]
+            targets = (driver,) if driver in ("opencl", "cuda") else ("cpu",)
+            vmfb = compile_module(module, CompileOptions(targets=targets, cpu="host")).vmfb
             m = runtime.load_module(vmfb, device=device)
         else:   # until the runtime loads modules: same plan, dispatched through the HAL
             sys.path.insert(0, str(Path(__file__).resolve().parent))
