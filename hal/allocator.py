@@ -54,6 +54,13 @@ class HostAllocator(Allocator):
         the source is.  ``writable=True`` demands a writable, zero-copy import
         (the caller expects to see the device's writes) and raises otherwise.
         Non-contiguous sources are copied into a fresh read-only buffer."""
+        if obj.__class__ is np.ndarray and not writable and obj.flags.c_contiguous \
+                and not obj.dtype.hasobject and obj.ndim:
+            try:                              # the common case: a plain numpy array
+                return Buffer(obj.reshape(-1).view(np.uint8), HOST_MEMORY,
+                              obj.flags.writeable, self)
+            except ValueError:
+                pass
         try:
             arr = obj if isinstance(obj, np.ndarray) else np.asarray(memoryview(obj))
         except TypeError as e:

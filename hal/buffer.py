@@ -138,6 +138,13 @@ class BufferView:
             raise HalError(f"BufferView {self.shape} {self.dtype} needs {self.byte_length} bytes "
                            f"but the buffer has {buffer.byte_length}")
 
+    @classmethod
+    def wrap(cls, buffer, shape: tuple, dtype):
+        """A view without checks, for callers that validated already (hot paths)."""
+        v = cls.__new__(cls)
+        v.buffer, v.shape, v.dtype = buffer, shape, dtype
+        return v
+
     @property
     def element_count(self) -> int:
         return math.prod(self.shape)

@@ -116,6 +116,10 @@ class Device:
         self._submit(self._check_fence(wait, "wait"), self._check_fence(signal, "signal"),
                      buffer.release if buffer is not None else None)
 
+    def help_until(self, fence) -> None:
+        """Called by a thread about to wait for ``fence``: drivers with a queue
+        thread may run ready submissions on the caller meanwhile.  No-op here."""
+
     def _check_fence(self, fence, what):
         if fence is not None and not isinstance(fence, Fence):
             raise HalError(f"{what} fence must be a Fence or None, got {type(fence).__name__}")

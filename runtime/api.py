@@ -5,6 +5,11 @@ shape with ``?`` matching any extent) before the VM runs, so a wrong input
 raises ``InvalidArgumentError`` naming the argument, expected and actual.
 numpy inputs reach the device zero-copy where the allocator allows; tensor
 results come back as ``DeviceArray`` (numpy reads them with ``np.asarray``).
+
+``module.main.invoke_async(*args)`` returns a ``concurrent.futures.Future``:
+it runs the export's ``main$async`` form on the coroutine scheduler
+(runtime/scheduler.py) and completes when the results are ready.  A loaded
+module may be called from any number of threads at once.
 """
 from __future__ import annotations
 
@@ -15,10 +20,15 @@ import numpy as np
 
 from tensorvm.vmfb import element_types
 
+from .arrays import DeviceArray, arg_spec, dtype_name, import_array, tensor_text, to_view
 from .errors import InvalidArgumentError
 from .vm import BytecodeModule, Context
-from .vm.interpreter import coerce
+from .vm.interpreter import DEFAULT_TIMEOUT_S, coerce
 from tensorvm.vmfb.model import parse_signature
+
+ASYNC_SUFFIX = "$async"
+_NP = np.ndarray
+from tensorvm.hal.buffer import BufferView as _BufferView  # noqa: E402  (no driver imports)
 
 _DEVICES: dict = {}
 _DEVICES_LOCK = threading.Lock()
@@ -36,49 +46,6 @@ def get_device(device="local-task"):
         return dev
 
 
-class DeviceArray:
-    """A tensor result living on a device: ``shape``, ``dtype``, ``to_host()``."""
-
-    __slots__ = ("buffer_view", "device")
-
-    def __init__(self, buffer_view, device=None):
-        self.buffer_view, self.device = buffer_view, device
-
-    shape = property(lambda self: tuple(self.buffer_view.shape))
-    dtype = property(lambda self: np.dtype(self.buffer_view.dtype))
-    ndim = property(lambda self: len(self.buffer_view.shape))
-    size = property(lambda self: int(np.prod(self.buffer_view.shape, dtype=np.int64)))
-
-    def to_host(self) -> np.ndarray:
-        """The contents as a numpy array (a view where the memory is host-visible)."""
-        return self.buffer_view.to_numpy()
-
-    def __array__(self, dtype=None, copy=None):
-        arr = self.to_host()
-        if dtype is not None and np.dtype(dtype) != arr.dtype:
-            return arr.astype(dtype)
-        return arr.copy() if copy else arr
-
-    def __len__(self):
-        if not self.shape:
-            raise TypeError("len() of a 0-d DeviceArray")
-        return self.shape[0]
-
-    def __repr__(self):
-        return f"DeviceArray({np.array2string(self.to_host(), threshold=20)}, dtype={self.dtype})"
-
-
-def _tensor_text(shape, dtype_name) -> str:
-    return "tensor<" + "".join(f"{d}x" for d in shape) + dtype_name + ">"
-
-
-def _dtype_name(dtype) -> str:
-    try:
-        return element_types.from_numpy(dtype).name
-    except KeyError:
-        return str(dtype)
-
-
 class Function:
     """A callable export of a loaded module; ``repr`` shows its signature."""
 
@@ -89,10 +56,13 @@ class Function:
         refl = handle.reflection or {}
         self.args = list(refl.get("args", [{} for _ in self._sig.args]))
         self.results = list(refl.get("results", [{} for _ in self._sig.results]))
+        self._specs = [arg_spec(self.args[i]) if i < len(self.args) and p.bank == "ref" else None
+                       for i, p in enumerate(self._sig.args)]
+        self._async = None
 
     def _describe(self, entry, param) -> str:
         if param.bank == "ref" and entry.get("dtype"):
-            return _tensor_text(entry.get("shape", []), entry["dtype"])
+            return tensor_text(entry.get("shape", []), entry["dtype"])
         return entry.get("dtype") or param.bank
 
     def __repr__(self):
@@ -107,45 +77,11 @@ class Function:
         return f"argument '{name}' (#{i})" if name else f"argument #{i}"
 
     def _to_view(self, i, value, entry):
-        from tensorvm.hal import BufferView
-        want_dtype = entry.get("dtype")
-        want = element_types.numpy_dtype(want_dtype) if want_dtype else None
-        if isinstance(value, DeviceArray):
-            value = value.buffer_view
-        if isinstance(value, BufferView):
-            shape, dtype, arr = value.shape, value.dtype, None
-        else:
-            if isinstance(value, (np.ndarray, np.generic)):
-                arr = np.asarray(value)
-            else:                               # Python scalars and nested lists
-                try:
-                    arr = np.asarray(value)
-                    if want is not None and np.can_cast(arr.dtype, want, "same_kind"):
-                        arr = arr.astype(want)
-                except (ValueError, TypeError) as e:
-                    raise InvalidArgumentError(f"{self.name}: {self._arg_label(i)}: cannot "
-                                               f"convert {type(value).__name__}: {e}") from None
-                if arr.dtype == object:
-                    raise InvalidArgumentError(f"{self.name}: {self._arg_label(i)}: expected an "
-                                               f"array, got {type(value).__name__}")
-            shape, dtype = arr.shape, arr.dtype
-        if want_dtype:
-            exp = entry.get("shape", [])
-            ok = dtype == want and len(shape) == len(exp) and all(
-                e == "?" or e == d for e, d in zip(exp, shape))
-            if not ok:
-                raise InvalidArgumentError(
-                    f"{self.name}: {self._arg_label(i)}: expected {_tensor_text(exp, want_dtype)}, "
-                    f"got {_tensor_text(shape, _dtype_name(dtype))}")
-        if arr is None:
-            return value
-        if not arr.flags.c_contiguous:          # (ascontiguousarray would make 0-d arrays 1-d)
-            arr = arr.copy(order="C")
-        device = self.module.device
-        buffer = device.allocator.import_host(arr)
-        return BufferView(buffer, arr.shape, arr.dtype)
+        return to_view(self.name, self._arg_label(i), value, entry, self.module.device)
 
-    def _convert(self, args) -> list:
+    def _convert(self, args, pending=None) -> list:
+        """VM arguments for ``args``; fences of not-yet-ready DeviceArrays are
+        appended to ``pending`` (or waited for when it is None)."""
         params = self._sig.args
         if len(args) != len(params):
             wanted = ", ".join(f"{e.get('name', f'arg{i}')}: {self._describe(e, p)}"
@@ -153,29 +89,120 @@ class Function:
             raise InvalidArgumentError(f"{self.name} takes {len(params)} arguments "
                                        f"({wanted}), got {len(args)}")
         out = []
-        for i, (p, v) in enumerate(zip(params, args)):
-            entry = self.args[i] if i < len(self.args) else {}
-            if p.bank == "ref":
-                out.append(self._to_view(i, v, entry))
-                continue
-            try:
-                out.append(coerce(p.bank, v.item() if isinstance(v, (np.ndarray, np.generic))
-                                  and np.ndim(v) == 0 else v))
-            except (TypeError, ValueError) as e:
-                raise InvalidArgumentError(f"{self.name}: {self._arg_label(i)}: expected "
-                                           f"{self._describe(entry, p)}, got {v!r} ({e})") from None
+        device = self.module.device
+        for i, (spec, v) in enumerate(zip(self._specs, args)):
+            cls = v.__class__
+            if spec is not None:
+                if cls is _NP:
+                    if v.dtype == spec[0] and v.shape == spec[1] and v.flags.c_contiguous:
+                        out.append(import_array(device, v))
+                        continue
+                elif cls is DeviceArray:
+                    bv = v.buffer_view
+                    if bv.dtype == spec[0] and bv.shape == spec[1]:
+                        ready = v.ready
+                        if ready is not None and not ready.is_signaled:
+                            if pending is None:
+                                v.wait()
+                            else:
+                                pending.append(ready)
+                        out.append(bv)
+                        continue
+            out.append(self._convert_one(i, v, pending))
         return out
 
-    def _wrap(self, results):
-        from tensorvm.hal import BufferView
-        out = [DeviceArray(r, self.module.device) if isinstance(r, BufferView) else r
-               for r in results]
+    def _convert_one(self, i, v, pending):
+        p = self._sig.args[i]
+        entry = self.args[i] if i < len(self.args) else {}
+        if p.bank == "ref":
+            if entry.get("kind") == "fence":
+                return v
+            if isinstance(v, DeviceArray) and not v.is_ready:
+                if pending is None:
+                    v.wait()
+                else:
+                    pending.append(v.ready)
+            return self._to_view(i, v, entry)
+        try:
+            return coerce(p.bank, v.item() if isinstance(v, (np.ndarray, np.generic))
+                          and np.ndim(v) == 0 else v)
+        except (TypeError, ValueError) as e:
+            raise InvalidArgumentError(f"{self.name}: {self._arg_label(i)}: expected "
+                                       f"{self._describe(entry, p)}, got {v!r} ({e})") from None
+
+    def _wrap(self, results, ready=None):
+        dev, t = self.module.device, self.module.timeout_s
+        out = [DeviceArray(r, dev, ready, t) if r.__class__ is _BufferView or
+               isinstance(r, _BufferView) else r for r in results]
         if not out:
             return None
         return out[0] if len(out) == 1 else tuple(out)
 
     def __call__(self, *args):
-        return self._wrap(self.module.context.invoke(self.handle, self._convert(args)))
+        tracer = self.module.tracer
+        if tracer is None:
+            return self._wrap(self.module.context.invoke(self.handle, self._convert(args)))
+        t0 = tracer.now()
+        try:
+            return self._wrap(self.module.context.invoke(self.handle, self._convert(args)))
+        finally:
+            tracer.complete(f"call {self.name}", "invocation", t0, tracer.now())
+
+    def invoke_async(self, *args):
+        """Start a call; returns a ``concurrent.futures.Future`` of the results.
+
+        Runs the ``$async`` form when the module has one (inputs still being
+        computed by earlier calls are waited for on the device queue, not on
+        this thread); otherwise the plain function as a coroutine.  Errors,
+        including device failures and timeouts, arrive as the future's
+        exception.  ``asyncio`` users: ``await asyncio.wrap_future(f)``."""
+        from concurrent.futures import Future
+        from .scheduler import default_scheduler
+        fut = Future()
+        module = self.module
+        afn = self._async_function()
+        try:
+            pending = []
+            views = self._convert(args, pending)
+            if afn is None:
+                for f in pending:
+                    f.wait(module.timeout_s)
+                inv = module.context.begin_invoke(self.handle, views)
+            else:
+                from tensorvm.hal import Fence
+                signal = module.device.create_fence()
+                wait = Fence.join(pending) if pending else None
+                inv = module.context.begin_invoke(afn.handle, views + [wait, signal])
+        except BaseException as e:   # noqa: BLE001 - argument errors go to the future
+            fut.set_exception(e)
+            return fut
+        sched = default_scheduler()
+
+        def finished(results, exc):
+            if exc is not None:
+                if afn is not None:
+                    signal.fail(exc)
+                fut.set_exception(exc)
+            elif afn is None:
+                fut.set_result(self._wrap(results))
+            else:
+                arrays = self._wrap(results, signal)
+
+                def ready(err):
+                    if err is None:
+                        fut.set_result(arrays)
+                    else:
+                        from tensorvm.hal.errors import rethrow
+                        fut.set_exception(rethrow(err))
+                sched.watch(signal, module.timeout_s, ready)
+        sched.start(inv, finished)
+        return fut
+
+    def _async_function(self):
+        if self._async is None:
+            name = self.name + ASYNC_SUFFIX
+            self._async = self.module[name] if name in self.module.bytecode.exports else False
+        return self._async or None
 
     def begin(self, *args):
         """Start an invocation without running it (``Invocation.step()`` drives it)."""
@@ -189,15 +216,25 @@ class Function:
 class Module:
     """A loaded module: exports as attributes / items, ``functions`` lists them."""
 
-    def __init__(self, context: Context, bytecode: BytecodeModule, device):
+    def __init__(self, context: Context, bytecode: BytecodeModule, device, tracer=None):
         self.context, self.bytecode, self.device = context, bytecode, device
         self.name = bytecode.name
+        self.tracer = tracer
+        self.timeout_s = context.default_timeout_s
         self._functions = {}
 
     @property
     def functions(self) -> dict:
-        """``{name: Function}`` of every public export (repr shows the signature)."""
-        return {n: self[n] for n in self.bytecode.exports if not n.startswith("__")}
+        """``{name: Function}`` of every public export (repr shows the signature);
+        the ``name$async`` forms are reached through ``invoke_async``."""
+        return {n: self[n] for n in self.bytecode.exports
+                if not n.startswith("__") and not n.endswith(ASYNC_SUFFIX)}
+
+    def save_trace(self, path=None) -> str:
+        """Write the trace (``load_module(..., trace=...)``) as Chrome/Perfetto JSON."""
+        if self.tracer is None:
+            raise ValueError("this module was loaded without trace=...")
+        return self.tracer.save(path)
 
     def __getitem__(self, name: str) -> Function:
         fn = self._functions.get(name)
@@ -226,15 +263,20 @@ class Module:
 
 class Instance:
     """Process-level runtime state for embedding: native modules added to every
-    context (user modules for custom calls) and the device cache."""
+    context (user modules for custom calls), the device cache, the default
+    wait timeout (``timeout_s``: what ``fence.await -1`` means; never infinite
+    unless None is asked for) and an optional trace (``trace``: a path or a
+    ``tensorvm.hal.trace.Tracer``) installed on the devices it loads onto."""
 
-    def __init__(self, native_modules=()):
+    def __init__(self, native_modules=(), *, timeout_s=DEFAULT_TIMEOUT_S, trace=None):
         self.native_modules = list(native_modules)
+        self.timeout_s = timeout_s
+        self.tracer = _tracer(trace)
 
     def device(self, device="local-task"):
         return get_device(device)
 
-    def load_module(self, source, device="local-task") -> Module:
+    def load_module(self, source, device="local-task", *, timeout_s=None, trace=None) -> Module:
         """Read (``bytes``/path/ModuleDef), verify, link with ``hal`` and run ``__init``."""
         from tensorvm.vmfb.model import ModuleDef
         if isinstance(source, ModuleDef):
@@ -247,16 +289,37 @@ class Instance:
             mdef = read_module(source)
         bytecode = BytecodeModule.from_def(mdef)
         dev = self.device(device)
+        tracer = _tracer(trace) or self.tracer
+        if tracer is not None:
+            dev.tracer = tracer
         from .modules.hal import HalModule
         natives = [HalModule()] + [m for m in self.native_modules if m.name != "hal"]
-        ctx = Context(natives + [bytecode], device=dev)
-        return Module(ctx, bytecode, dev)
+        ctx = Context(natives + [bytecode], device=dev,
+                      default_timeout_s=self.timeout_s if timeout_s is None else timeout_s)
+        return Module(ctx, bytecode, dev, tracer)
+
+
+def _tracer(trace):
+    """A Tracer for ``trace`` (None, a path, or a Tracer); paths are saved at exit."""
+    if trace is None:
+        return None
+    from tensorvm.hal.trace import Tracer
+    if isinstance(trace, Tracer):
+        return trace
+    tracer = Tracer(trace)
+    import atexit
+    atexit.register(tracer.save)
+    return tracer
 
 
 _DEFAULT = Instance()
 
 
-def load_module(path_or_bytes, device="local-task", *, native_modules=()) -> Module:
-    """Load a ``.vmfb`` (path, bytes or ModuleDef) onto ``device`` (URI or Device)."""
+def load_module(path_or_bytes, device="local-task", *, native_modules=(), timeout_s=None,
+                trace=None) -> Module:
+    """Load a ``.vmfb`` (path, bytes or ModuleDef) onto ``device`` (URI or Device).
+
+    ``timeout_s``: the default wait timeout (60 s unless given); ``trace``: a
+    path or Tracer that records queue submissions and dispatches per thread."""
     inst = Instance(native_modules) if native_modules else _DEFAULT
-    return inst.load_module(path_or_bytes, device)
+    return inst.load_module(path_or_bytes, device, timeout_s=timeout_s, trace=trace)

@@ -14,17 +14,22 @@ and up to ``workers - 1`` pool threads take items from a shared
 ``SegmentJob`` until none are left, so independent dispatches of one
 segment run at the same time.
 
+A thread about to wait for a fence may call ``help_until(fence)``: it runs
+ready submissions itself, in queue order, instead of sleeping while the
+queue thread wakes up (IREE's executor lets callers donate their thread the
+same way).  The synchronous call path uses it; ``$async`` calls never wait.
+
 URI: ``local-task`` (``os.cpu_count()`` workers) or ``local-task://N``.
 """
 from __future__ import annotations
 
+import collections
 import os
-import queue
 import threading
 import weakref
 
 from ..errors import HalError
-from .cpu_device import CpuDevice, run_submission, settle
+from .cpu_device import CpuDevice, run_submission
 from .cpu_program import DispatchPacket
 from .worker_pool import SegmentJob, WorkerPool, run_traced
 
@@ -50,7 +55,10 @@ class _Queue:
         self.workers = workers
         self.inline_threshold = max(1, inline_threshold)
         self.pool = WorkerPool(workers - 1, f"{name}-worker") if workers > 1 else None
-        self.items = queue.SimpleQueue()
+        self.cond = threading.Condition(threading.Lock())
+        self.pending = collections.deque()     # (wait, signal, work)
+        self.busy = False                      # a thread runs a submission now
+        self._armed = None                     # head item whose wait has a wake-up
         self.closed = False
         self.tracer = None
         self.thread = threading.Thread(target=self.main, name=f"{name}-queue", daemon=True)
@@ -86,34 +94,75 @@ class _Queue:
             for seg in p.segments:
                 self.run_segment(seg)
 
-    def wait_settled(self, fence) -> bool:
-        """Block until ``fence`` is signalled or failed; False if closed first."""
-        if fence is None or fence.is_settled:
-            return True
-        done = threading.Event()
-        cancel = fence.on_ready(lambda exc: done.set())
-        while not done.wait(_POLL_S):
-            if self.closed:
-                cancel()
-                return False
-        return True
+    # -- the queue: FIFO, one submission running at a time ---------------------------
+    def put(self, item) -> None:
+        with self.cond:
+            self.pending.append(item)
+            self.cond.notify()
+
+    def _take_ready(self):
+        """The head submission if nobody runs one and its wait is settled (locked)."""
+        if self.busy or not self.pending:
+            return None
+        wait = self.pending[0][0]
+        if wait is not None and not wait.is_settled:
+            if self._armed is not self.pending[0]:
+                self._armed = self.pending[0]     # wake the queue thread when it settles
+                wait.on_ready(self._wake)
+            return None
+        self.busy = True
+        return self.pending.popleft()
+
+    def _wake(self, _exc=None) -> None:
+        with self.cond:
+            self.cond.notify()
+
+    def _run(self, item) -> None:
+        try:
+            run_submission(*item, self.tracer)
+        finally:
+            with self.cond:
+                self.busy = False
+                if self.pending:
+                    self.cond.notify()
+
+    def help_until(self, fence) -> None:
+        """Run ready submissions on the calling thread while ``fence`` is not
+        settled (a waiter donates its thread instead of sleeping)."""
+        while not fence.is_settled:
+            with self.cond:
+                item = self._take_ready()
+            if item is None:
+                return
+            self._run(item)
 
     def main(self) -> None:
+        cond = self.cond
         while True:
-            item = self.items.get()
-            if item is None:
-                break
-            wait, signal, work = item
-            if not self.wait_settled(wait):
-                settle(signal, HalError(f"device '{self.name}' was closed before the work ran"))
-                continue
-            run_submission(wait, signal, work, self.tracer)
+            with cond:
+                while True:
+                    item = self._take_ready()
+                    if item is not None or (self.closed and not self.busy):
+                        break
+                    cond.wait(_POLL_S)
+                if item is None:              # closed: fail what cannot run, then stop
+                    if not self.pending:
+                        break
+                    item = self.pending.popleft()
+                    item = (None, item[1], _closed_failure(self.name))
+            self._run(item)
         if self.pool is not None:
             self.pool.shutdown()
 
     def shutdown(self) -> None:
         self.closed = True
-        self.items.put(None)
+        self._wake()
+
+
+def _closed_failure(name):
+    def fail():
+        raise HalError(f"device '{name}' was closed before the work ran")
+    return fail
 
 
 class LocalTaskDevice(CpuDevice):
@@ -145,7 +194,11 @@ class LocalTaskDevice(CpuDevice):
         return lambda: q.run_programs(programs)
 
     def _submit(self, wait, signal, work) -> None:
-        self._queue.items.put((wait, signal, work))
+        self._queue.put((wait, signal, work))
+
+    def help_until(self, fence) -> None:
+        """Let a thread about to wait for ``fence`` run queued work meanwhile."""
+        self._queue.help_until(fence)
 
     def close(self) -> None:
         """Finish queued work whose waits are met, fail the rest, stop threads."""

@@ -153,7 +153,14 @@ def buffer_view_create(state, buffer, offset, length, type_id, dims):
         _etype(type_id, "buffer_view.create")
     if offset != 0 or length != buffer.byte_length:
         buffer = buffer.subspan(offset, length)
-    return BufferView(buffer, dims, dtype)
+    n = dtype.itemsize
+    for d in dims:
+        if d < 0:
+            return BufferView(buffer, dims, dtype)      # raises the HalError
+        n *= d
+    if n > buffer.byte_length:
+        return BufferView(buffer, dims, dtype)          # raises the HalError
+    return BufferView.wrap(buffer, tuple(dims), dtype)
 
 
 # -- command buffers -----------------------------------------------------------------
@@ -232,8 +239,11 @@ def fence_signal(state, fence):
 def fence_await(state, timeout_ms, fences):
     if len(fences) == 1:                      # the common case, fast
         f = fences[0]
-        if f.__class__ is Fence and f.is_signaled:
-            return 0
+        if f.__class__ is Fence:
+            if not f.is_settled and state._device is not None:
+                state._device.help_until(f)   # run our own submission instead of sleeping
+            if f.is_signaled:
+                return 0
     live = [_need(f, Fence, "fence.await", "fence") for f in fences if f is not None]
     for f in live:
         failure = f.failure

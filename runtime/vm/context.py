@@ -34,11 +34,13 @@ class ModuleInstance:
 
 class FunctionHandle:
     """A function found by ``Context.lookup``: name, signature, reflection."""
-    __slots__ = ("module_name", "name", "signature", "reflection", "target")
+    __slots__ = ("module_name", "name", "signature", "reflection", "target", "sig", "all_refs")
 
     def __init__(self, module_name, name, signature, reflection, target):
         self.module_name, self.name, self.signature = module_name, name, signature
         self.reflection, self.target = reflection, target
+        self.sig = parse_signature(signature)
+        self.all_refs = all(p.bank == "ref" and not p.variadic for p in self.sig.args)
 
     def __repr__(self):
         return f"<FunctionHandle {self.module_name}.{self.name} {self.signature}>"
@@ -124,9 +126,11 @@ class Context:
 
     def begin_invoke(self, fn, args=()) -> Invocation:
         """An ``Invocation`` ready to ``step()`` (for schedulers); args are checked."""
-        handle = fn if isinstance(fn, FunctionHandle) else self.lookup(fn)
+        handle = fn if fn.__class__ is FunctionHandle else self.lookup(fn)
         target = handle.target
-        sig = parse_signature(handle.signature)
+        sig = handle.sig
+        if handle.all_refs and len(args) == len(sig.args):
+            return Invocation(target, args, self.max_depth, self.default_timeout_s)
         args = list(args)
         if len(args) != len(sig.args):
             raise InvalidArgumentError(f"{handle.name} takes {len(sig.args)} arguments "

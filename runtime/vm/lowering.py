@@ -305,29 +305,50 @@ def _import_op(site, sig, n):
     groups = _groups(sig, site.segments)
     kind = 0 if not dsts else 1 if len(dsts) == 1 and banks[0] == "ref" else 2
     d0 = dsts[0] if dsts else None
+    fixed = groups is None and len(slots) <= 3
+    s0, s1, s2 = (tuple(slots) + (0, 0, 0))[:3]
+    nargs = len(slots)
 
     def op(r):
         tgt = r[1].imports[index]
         if tgt.__class__ is not NativeTarget:
             raise Control
-        a = [r[s] for s in slots]
-        if groups is not None:
-            a = [a[b:e] if v else a[b] for b, e, v in groups]
         try:
-            res = tgt.fn(tgt.state, *a)
+            if fixed:
+                if nargs == 1:
+                    res = tgt.fn(tgt.state, r[s0])
+                elif nargs == 2:
+                    res = tgt.fn(tgt.state, r[s0], r[s1])
+                elif nargs == 3:
+                    res = tgt.fn(tgt.state, r[s0], r[s1], r[s2])
+                else:
+                    res = tgt.fn(tgt.state)
+            else:
+                a = [r[s] for s in slots]
+                if groups is not None:
+                    a = [a[b:e] if v else a[b] for b, e, v in groups]
+                res = tgt.fn(tgt.state, *a)
         except Exception as e:
             raise NativeRaised(e, tgt.name) from None
-        if res.__class__ is Suspend:
-            raise Suspended(res, dsts, banks, tgt.name)
-        if kind == 1 and res.__class__ is not tuple:
-            r[d0] = res
-        elif kind == 2:
-            if not _fast_store(r, res, dsts, banks):
-                raise BadResults(res, dsts, banks, tgt.name)
-        elif kind or (res is not None and res != ()):
+        if kind == 1:
+            if res.__class__ is Suspend or res.__class__ is tuple:
+                _settle(res, r, dsts, banks, tgt.name)
+            else:
+                r[d0] = res
+        elif res is not None:
+            _settle(res, r, dsts, banks, tgt.name)
+        elif kind:
             raise BadResults(res, dsts, banks, tgt.name)
         return n
     return op
+
+
+def _settle(res, r, dsts, banks, name):
+    """The uncommon results: a Suspend, tuples, numeric banks."""
+    if res.__class__ is Suspend:
+        raise Suspended(res, dsts, banks, name)
+    if not _fast_store(r, res, dsts, banks):
+        raise BadResults(res, dsts, banks, name)
 
 
 _RANGE = {"i32": (-(1 << 31), 1 << 31), "i64": (-(1 << 63), 1 << 63)}
@@ -336,6 +357,8 @@ _RANGE = {"i32": (-(1 << 31), 1 << 31), "i64": (-(1 << 63), 1 << 63)}
 def _fast_store(r, res, dsts, banks) -> bool:
     """Store plain results (refs, in-range ints); False: needs the full path."""
     n = len(dsts)
+    if not n:
+        return res == ()
     values = res if res.__class__ is tuple and (n != 1 or len(res) == 1) else (res,)
     if len(values) != n:
         return False

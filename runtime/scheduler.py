@@ -1,0 +1,164 @@
+"""The coroutine scheduler: one thread interleaves many VM invocations.
+
+``Scheduler.start(invocation, done)`` steps an invocation on the calling
+thread until it first suspends (most static-shape ``$async`` calls never
+do).  A suspended invocation is parked: its waitable's ``on_ready`` callback
+(fences have one) puts it on the ready queue, and the scheduler thread
+resumes it there.  Nothing polls.  Every park has a deadline (the
+invocation's own timeout, or the context default for ``-1``); a waitable that
+is still pending then is resumed anyway, and the resumed wait raises the
+timeout as a ``VmTrap`` in the caller's future.  ``watch(fence, timeout_s,
+fn)`` gives the same once-only, bounded notification for plain fences.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import queue
+import threading
+import time
+
+
+class _Once:
+    """Lets exactly one of (ready callback, deadline) fire."""
+    __slots__ = ("_lock", "fired")
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.fired = False
+
+    def claim(self) -> bool:
+        with self._lock:
+            if self.fired:
+                return False
+            self.fired = True
+            return True
+
+
+class Scheduler:
+    """Resumes suspended invocations on one daemon thread (started lazily)."""
+
+    def __init__(self, name: str = "tensorvm-scheduler"):
+        self.name = name
+        self._ready = queue.SimpleQueue()      # callables to run on the thread
+        self._deadlines = []                   # heap of (time, seq, once, fn)
+        self._seq = itertools.count()
+        self._lock = threading.Lock()
+        self._thread = None
+
+    # -- public ----------------------------------------------------------------------
+    def start(self, invocation, done) -> None:
+        """Run ``invocation``; ``done(results, exc)`` is called once at the end."""
+        self._advance(invocation, done)
+
+    def watch(self, fence, timeout_s, fn) -> None:
+        """Call ``fn(None)`` when ``fence`` is signalled, ``fn(exc)`` when it fails,
+        or ``fn(HalTimeoutError)`` if neither happened within ``timeout_s``."""
+        once = _Once()
+
+        def settled(exc):
+            if once.claim():
+                fn(exc)
+
+        def expired():
+            if once.claim():
+                from tensorvm.hal import HalTimeoutError
+                fn(HalTimeoutError(f"timed out after {timeout_s}s waiting for {fence!r}"))
+        self._arm(timeout_s, once, expired)
+        fence.on_ready(settled)
+
+    # -- internals ---------------------------------------------------------------------
+    def _advance(self, inv, done) -> None:
+        try:
+            sus = inv.step()
+        except BaseException as e:      # noqa: BLE001 - delivered to the caller
+            done(None, e)
+            return
+        if sus is None:
+            done(inv.results, None)
+            return
+        resume = lambda: self._advance(inv, done)   # noqa: E731
+        waitable = sus.waitable
+        if waitable is None:                       # a plain yield
+            self._post(resume)
+            return
+        once = _Once()
+
+        def wake(_exc=None):
+            if once.claim():
+                self._post(resume)
+        self._arm(inv.timeout_s(sus), once, lambda: wake())
+        on_ready = getattr(waitable, "on_ready", None)
+        if on_ready is not None:
+            on_ready(wake)
+        else:                                      # foreign waitable: one helper thread
+            def block():
+                try:
+                    waitable.wait(inv.timeout_s(sus))
+                except Exception:                  # noqa: BLE001 - step() re-raises it
+                    pass
+                wake()
+            threading.Thread(target=block, name=f"{self.name}-wait", daemon=True).start()
+
+    def _arm(self, timeout_s, once, fn) -> None:
+        if timeout_s is None or timeout_s == float("inf"):
+            return
+        entry = (time.monotonic() + timeout_s, next(self._seq), once, fn)
+        with self._lock:
+            heap = self._deadlines
+            if len(heap) > 1024 and len(heap) & 1023 == 0:     # drop settled entries
+                heap[:] = [e for e in heap if not e[2].fired]
+                heapq.heapify(heap)
+            heapq.heappush(heap, entry)
+            earliest = heap[0] is entry
+        self._ensure_thread()
+        if earliest:
+            self._ready.put(None)    # the thread sleeps until a later deadline: re-evaluate
+
+    def _post(self, fn) -> None:
+        self._ensure_thread()
+        self._ready.put(fn)
+
+    def _ensure_thread(self) -> None:
+        if self._thread is None:
+            with self._lock:
+                if self._thread is None:
+                    t = threading.Thread(target=self._main, name=self.name, daemon=True)
+                    t.start()
+                    self._thread = t
+
+    def _main(self) -> None:
+        while True:
+            with self._lock:
+                while self._deadlines and self._deadlines[0][2].fired:
+                    heapq.heappop(self._deadlines)          # settled in time: forget it
+                due = []
+                now = time.monotonic()
+                while self._deadlines and self._deadlines[0][0] <= now:
+                    due.append(heapq.heappop(self._deadlines)[3])
+                wait = self._deadlines[0][0] - now if self._deadlines else None
+            for fn in due:
+                fn()
+            try:
+                fn = self._ready.get(timeout=wait)
+            except queue.Empty:
+                continue
+            if fn is not None:
+                try:
+                    fn()
+                except BaseException:                  # noqa: BLE001 - keep serving
+                    pass
+
+
+_DEFAULT = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_scheduler() -> Scheduler:
+    """The process-wide scheduler used by ``Function.invoke_async``."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        with _DEFAULT_LOCK:
+            if _DEFAULT is None:
+                _DEFAULT = Scheduler()
+    return _DEFAULT
