@@ -115,8 +115,9 @@ class Function:
         p = self._sig.args[i]
         entry = self.args[i] if i < len(self.args) else {}
         if p.bank == "ref":
-            if entry.get("kind") == "fence":
-                return v
+            if entry.get("kind") == "fence" or (not entry.get("dtype") and not isinstance(
+                    v, (np.ndarray, np.generic, list, tuple, int, float, complex, DeviceArray))):
+                return v                      # HAL objects (fences, buffers) pass through
             if isinstance(v, DeviceArray) and not v.is_ready:
                 if pending is None:
                     v.wait()

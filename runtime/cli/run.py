@@ -1,7 +1,10 @@
 """``tensorvm-run``: call one function of a .vmfb module (iree-run-module's flags).
 
     tensorvm-run --module=m.vmfb --function=main --device=local-task \\
-        --input=2x2xf32=1,2,3,4 --input=@x.npy --output=@y.npy
+        --input=2x2xf32=1,2,3,4 --input=@x.npy --output=@y.npy --trace=trace.json
+
+``--trace`` writes a Chrome trace / Perfetto JSON of the call, the queue
+submissions and every dispatch per worker thread (open it in ui.perfetto.dev).
 """
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an argument: 2x2xf32=1,2,3,4 | f32=1.5 | 4xi32 (zeros) | @file.npy")
     p.add_argument("--output", action="append", default=[], metavar="@FILE.npy",
                    help="write the next result to a .npy file instead of printing it")
+    p.add_argument("--trace", metavar="PATH",
+                   help="write a Chrome/Perfetto trace (JSON) of submissions and dispatches")
     return p
 
 
@@ -31,8 +36,15 @@ def main(argv=None) -> int:
     from tensorvm import runtime
     try:
         inputs = [parse_input(s) for s in args.input]
-        module = runtime.load_module(args.module, device=args.device)
+        tracer = None
+        if args.trace:
+            from tensorvm.hal.trace import Tracer
+            tracer = Tracer(args.trace)
+        module = runtime.load_module(args.module, device=args.device, trace=tracer)
         results = module[args.function](*inputs)
+        if tracer is not None:
+            tracer.save()
+            module.device.tracer = None     # the device is shared per URI: stop tracing
         if not isinstance(results, tuple):
             results = (results,)
         outputs = list(args.output)
