@@ -212,13 +212,21 @@ class GeneralFunction:
         n = max(4, (len(hv.regs) * item + 3) // 4 * 4)
         vb = f.reg("vb")
         f.emit(f"{vb} = buffer.alloc {f.const('i64', n)}")
-        for k, r in enumerate(hv.regs):
-            bank = _BANK[el]
-            off = f.const("i64", k * item)
-            if item >= 4:
-                f.emit(f"buffer.store.{bank} {vb}, {off}, {r}")
-            else:
-                raise UnsupportedOpError("host value upload", f"element type {el} to the device")
+        bank = _BANK[el]
+        if item >= 4:
+            for k, r in enumerate(hv.regs):
+                f.emit(f"buffer.store.{bank} {vb}, {f.const('i64', k * item)}, {r}")
+        else:
+            per = 4 // item                      # narrow elements packed into 32-bit words
+            mask = f.const("i32", (1 << (8 * item)) - 1)
+            for w in range(0, len(hv.regs), per):
+                word = None
+                for j, r in enumerate(hv.regs[w:w + per]):
+                    part = self.binop("and.i32", r, mask, "i32")
+                    if j:
+                        part = self.binop("shl.i32", part, f.const("i32", 8 * item * j), "i32")
+                    word = part if word is None else self.binop("or.i32", word, part, "i32")
+                f.emit(f"buffer.store.i32 {vb}, {f.const('i64', w * item)}, {word}")
         buf, = f.call("allocator.import", [self.dev, vb], 1)
         return Dev(buf, hv.type, True)
 
@@ -361,13 +369,28 @@ class GeneralFunction:
         self.place(loop)
         self._bind(body, loop_vars)
         self.block(body)
-        new_vals = [self.env[v] for v in body.terminator.operands]
-        for var, val in zip(loop_vars, new_vals):
+        new_vals = [self.snapshot(self.env[v]) for v in body.terminator.operands]
+        for var, val in zip(loop_vars, new_vals):   # a parallel move: the body may permute
             self.assign(var, val)
         self.f.emit(f"br {head}")
         self.place(done)
         for r, var in zip(op.results, loop_vars):
             self.env[r] = var if isinstance(var, Host) else Dev(var.buf, var.type, False)
+
+    def snapshot(self, val):
+        """A copy of ``val`` in fresh registers (so later moves cannot clobber it)."""
+        if isinstance(val, Host):
+            bank = _BANK[val.type.element]
+            regs = []
+            for r in val.regs:
+                nr = self.new(bank)
+                self.op_line(f"{nr} = mov.{bank} {r}")
+                regs.append(nr)
+            return Host(regs, val.type)
+        dv = self.to_device(val) if isinstance(val, Host) else val
+        nr = self.new("ref")
+        self.op_line(f"{nr} = mov.ref {dv.buf}")
+        return Dev(nr, dv.type, dv.fresh)
 
     def assign(self, var, val) -> None:
         """var := val (registers of a loop variable or a branch result)."""
