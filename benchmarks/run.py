@@ -1,6 +1,7 @@
 """Side-by-side benchmark: tensorvm vs IREE vs JAX vs numpy on the same StableHLO.
 
     python benchmarks/run.py [--time-per-cell S] [--only add4,mlp_b1,...] [--json out.json]
+                             [--callers N]
 
 Workloads (the .mlir text every compiler gets is the committed fixture):
   add4        tests/models/add4.mlir            4-element f32 add: per-call overhead
@@ -20,6 +21,10 @@ An engine that fails to import, compile or run shows `n/a` with the error in
 the notes below the tables; the other columns still run. The headline is the
 ratio table (engine time / tensorvm time, best tensorvm driver): on shared
 machines absolute times are noise, ratios much less so.
+
+Two more figures follow: the throughput of --callers threads calling one
+loaded module (tensorvm vs IREE's Python runtime, same callers, as a ratio),
+and the speed-up of local-task://2 over local-task://1 on matmul512.
 """
 from __future__ import annotations
 
@@ -399,6 +404,9 @@ def main(argv=None) -> int:
     ap.add_argument("--engines", default="", help="comma-separated engine groups: tensorvm,IREE,JAX,numpy")
     ap.add_argument("--json", metavar="PATH", help="also write the raw results as JSON")
     ap.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
+    ap.add_argument("--callers", type=int, default=8,
+                    help="caller threads for the throughput table (0: skip it and the "
+                         "1-vs-2-worker speed-up)")
     args = ap.parse_args(argv)
 
     t_start = time.perf_counter()
@@ -448,6 +456,9 @@ def main(argv=None) -> int:
             if "error" in r:
                 notes.append(f"{wname} / {e}: n/a: {r['error']}")
 
+    conc = {}
+    if args.callers > 0:
+        conc = concurrency_report(workloads, args, notes)
     report(results, workloads, engines, dedupe(notes))
     try:
         import resource
@@ -457,8 +468,89 @@ def main(argv=None) -> int:
     print(f"\ntotal {time.perf_counter() - t_start:.1f} s{peak}")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
-            {"cpus": os.cpu_count(), "results": results, "notes": notes}, indent=1) + "\n")
+            {"cpus": os.cpu_count(), "results": results, "concurrency": conc, "notes": notes},
+            indent=1) + "\n")
     return 0
+
+
+# ----------------------------------------------------------------- concurrency
+
+
+def throughput(fn, inputs, callers: int, budget_s: float) -> float:
+    """Calls per second of `callers` threads calling `fn` on one module."""
+    import threading
+    for _ in range(3):
+        to_host(fn(*inputs))
+    counts, stop = [0] * callers, [False]
+
+    def worker(k):
+        while not stop[0]:
+            to_host(fn(*inputs))
+            counts[k] += 1
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(callers)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    time.sleep(budget_s)
+    stop[0] = True
+    for t in threads:
+        t.join()
+    return sum(counts) / (time.perf_counter() - t0)
+
+
+def concurrency_report(workloads, args, notes) -> dict:
+    """N caller threads on one module (tensorvm vs IREE), and the speed-up of
+    local-task://2 over local-task://1 on the compute-bound matmul512."""
+    out = {}
+    callers = args.callers
+    rows = []
+    for wname in [w for w in ("add4", "mlp_b1") if w in workloads]:
+        wl, row = workloads[wname], [wname]
+        rates = {}
+        for label, factory in [("tensorvm", tensorvm_engines), ("IREE", iree_engines)]:
+            for name, prepare in _safe_engines(factory, notes):
+                if not name.endswith("task") and not name.endswith("sync"):
+                    continue
+                try:
+                    fn, _ = prepare_cell(prepare, wl)
+                    rates[name] = throughput(fn, wl["inputs"], callers, args.time_per_cell / 2)
+                except Exception as e:  # noqa: BLE001
+                    notes.append(f"concurrency {wname} / {name}: n/a: {short_error(e)}")
+        for d in ("sync", "task"):
+            t, i = rates.get(f"tensorvm {d}"), rates.get(f"IREE {d}")
+            row += [f"{t:.0f}/s" if t else "n/a", f"{i:.0f}/s" if i else "n/a",
+                    f"{t / i:.2f}x" if t and i else "n/a"]
+        out[wname] = rates
+        rows.append(row)
+    if rows:
+        print_table(f"THROUGHPUT of {callers} caller threads on one module "
+                    f"(ratio tensorvm/IREE, >1: tensorvm serves more)",
+                    ["workload", "tvm sync", "IREE sync", "ratio", "tvm task", "IREE task",
+                     "ratio"], rows)
+    if "matmul512" in workloads:
+        wl = workloads["matmul512"]
+        times = {}
+        try:
+            from tensorvm import compiler, runtime
+            vmfb = compiler.compile_str(wl["text"], targets=["cpu"])
+            for w in (1, 2):
+                fn = runtime.load_module(vmfb, device=f"local-task://{w}").main
+                ts = sample(fn, wl["inputs"], args.time_per_cell / 2, args.min_reps, 2, {})
+                times[w] = statistics.median(ts)
+            print(f"\nWORKERS matmul512: local-task://1 {fmt_time(times[1])}, local-task://2 "
+                  f"{fmt_time(times[2])}: speed-up {times[1] / times[2]:.2f}x from 1 to 2 workers")
+        except Exception as e:  # noqa: BLE001
+            notes.append(f"workers speed-up: n/a: {short_error(e)}")
+        out["workers"] = times
+    return out
+
+
+def _safe_engines(factory, notes):
+    try:
+        return factory()
+    except Exception as e:  # noqa: BLE001 - a missing package
+        notes.append(f"concurrency: n/a: {short_error(e)}")
+        return []
 
 
 def dedupe(notes: list[str]) -> list[str]:
