@@ -1,0 +1,70 @@
+"""The command-line tools: compile, run, dump, benchmark; errors in one line."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+
+ADD = """
+func.func @main(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %0 = stablehlo.add %a, %b : tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+"""
+
+
+def _tool(name, *args):
+    mod = {"tensorvm-compile": "tensorvm.compiler.cli",
+           "tensorvm-run": "tensorvm.runtime.cli.run",
+           "tensorvm-dump": "tensorvm.runtime.cli.dump",
+           "tensorvm-benchmark": "tensorvm.runtime.cli.benchmark"}[name]
+    return subprocess.run([sys.executable, "-m", mod, *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_compile_run_dump_benchmark(tmp_path):
+    src = tmp_path / "add.mlir"
+    src.write_text(ADD)
+    out = tmp_path / "add.vmfb"
+    r = _tool("tensorvm-compile", str(src), "-o", str(out), "--targets=cpu")
+    assert r.returncode == 0, r.stderr
+    np.save(tmp_path / "b.npy", np.full((2, 2), 10, np.float32))
+    r = _tool("tensorvm-run", f"--module={out}", "--function=main", "--device=local-sync",
+              "--input=2x2xf32=1,2,3,4", f"--input=@{tmp_path / 'b.npy'}")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "result[0]: 2x2xf32=[11.0 12.0][13.0 14.0]"
+    r = _tool("tensorvm-run", f"--module={out}", "--device=local-task",
+              "--input=2x2xf32=1", "--input=2x2xf32=2", f"--output=@{tmp_path / 'y.npy'}")
+    assert r.returncode == 0, r.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), np.full((2, 2), 3, np.float32))
+    r = _tool("tensorvm-dump", str(out), "--extract", str(tmp_path / "x"))
+    assert r.returncode == 0, r.stderr
+    assert "@main(arg0: 2x2xf32, arg1: 2x2xf32)" in r.stdout and "cpu-c-" in r.stdout
+    assert list((tmp_path / "x").glob("*.so"))
+    r = _tool("tensorvm-benchmark", f"--module={out}", "--device=local-sync",
+              "--input=2x2xf32=1", "--input=2x2xf32=2", "--repetitions=5", "--warmup=1")
+    assert r.returncode == 0, r.stderr
+    assert "median" in r.stdout
+
+
+def test_errors_are_one_line_and_nonzero(tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %b : tensor<4xf32>\n}\n")
+    r = _tool("tensorvm-compile", str(bad))
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and "bad.mlir:2:" in r.stderr
+    junk = tmp_path / "junk.vmfb"
+    junk.write_bytes(b"not a module at all")
+    for tool, args in (("tensorvm-run", [f"--module={junk}"]), ("tensorvm-dump", [str(junk)])):
+        r = _tool(tool, *args)
+        assert r.returncode == 1, (tool, r.stderr)
+        assert r.stderr.strip().count("\n") == 0 and "error" in r.stderr
+    good = tmp_path / "add.vmfb"
+    src = tmp_path / "add.mlir"
+    src.write_text(ADD)
+    assert _tool("tensorvm-compile", str(src), "-o", str(good)).returncode == 0
+    r = _tool("tensorvm-run", f"--module={good}", "--input=3xf32=1,2,3", "--input=2x2xf32=1")
+    assert r.returncode == 1 and "arg0" in r.stderr and r.stderr.strip().count("\n") == 0
+    r = _tool("tensorvm-run", f"--module={good}", "--input=2x2xq9=1")
+    assert r.returncode == 1 and "unknown element type" in r.stderr
