@@ -158,7 +158,9 @@ class OpenCLAllocator(Allocator):
                                    "share host memory; allocate a device buffer and read() it")
                 mem = cl.Buffer(dev.context, mf.READ_WRITE | mf.USE_HOST_PTR, hostbuf=raw)
                 return OpenCLBuffer(self, mem, 0, raw.nbytes, True, host=raw, host_shared=True)
-            mem = cl.Buffer(dev.context, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=raw)
+            # A private copy: READ_WRITE so kernels may use it as scratch, as
+            # they may a zero-copy import on the CPU (writes stay on the device).
+            mem = cl.Buffer(dev.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=raw)
         except cl.Error as e:
             raise HalError(f"OpenCL import of {raw.nbytes} bytes on '{dev.name}' failed: {e}") \
                 from None
