@@ -284,7 +284,12 @@ class BodyEmitter:
         if attr.is_splat:
             return scalar.literal(el, _py(arr.flat[0], el))
         name = self.fresh("k")
-        vals = ", ".join(scalar.literal(el, _py(v, el)) for v in arr.reshape(-1))
+        if scalar.is_complex(el):   # a static initializer needs constant braces, not _make()
+            part = "f64" if el == "complex<f64>" else "f32"
+            vals = ", ".join(f"{{{scalar.literal(part, complex(v).real)}, {scalar.literal(part, complex(v).imag)}}}"
+                             for v in arr.reshape(-1))
+        else:
+            vals = ", ".join(scalar.literal(el, _py(v, el)) for v in arr.reshape(-1))
         self.decls.append(f"static const {scalar.ctype(el)} {name}[{arr.size}] = {{{vals}}};")
         return self.tmp(scalar.ctype(el), f"{name}[{linearize(idx, arr.shape)}]")
 

@@ -179,23 +179,50 @@ def _run_one(args):
     return run_testdata_file(*args)
 
 
-def run_suite(files, device="local-sync", jobs=None) -> list[Result]:
+def _run_file(args):
+    """Worker: every Result of one file of ``suite`` (a list)."""
+    suite, path, device = args
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if suite == "interpret":
+        import interpret_suite
+        return interpret_suite.run_file(path, device)
+    if suite == "dynamic":
+        import dynamic_suite
+        return dynamic_suite.run_file(path, device)
+    return [run_testdata_file(path, device)]
+
+
+def run_suite(files, device="local-sync", jobs=None, suite="testdata") -> list[Result]:
     jobs = jobs or os.cpu_count() or 1
-    work = [(str(f), device) for f in files]
+    work = [(suite, str(f), device) for f in files]
     if jobs == 1:
-        return [_run_one(w) for w in work]
+        return [r for w in work for r in _run_file(w)]
     with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(_run_one, work, chunksize=4))
+        return [r for rs in pool.map(_run_file, work, chunksize=1 if suite != "testdata" else 4)
+                for r in rs]
 
 
-def summarize(results: list[Result]) -> str:
+def summarize(results: list[Result], suite: str = "testdata") -> str:
+    if suite == "dynamic":
+        import dynamic_suite
+        return dynamic_suite.summarize(results)
     counts = Counter(r.status for r in results)
     total = len(results)
-    lines = [f"{total} files: " + ", ".join(f"{counts[s]} {s}" for s in ("pass", "fail", "unsupported", "error"))
+    unit = "cases" if suite == "interpret" else "files"
+    lines = [f"{total} {unit}: " + ", ".join(f"{counts[s]} {s}" for s in ("pass", "fail", "unsupported", "error"))
              + (f" ({100.0 * counts['pass'] / total:.1f}% pass)" if total else "")]
+    if counts["by-design"]:
+        rest = total - counts["by-design"]
+        lines[0] += f", {counts['by-design']} unsupported by design"
+        lines.append(f"outside the by-design list: {counts['pass']}/{rest} pass"
+                     + (f" ({100.0 * counts['pass'] / rest:.1f}%)" if rest else ""))
     by_op = defaultdict(Counter)
+    design = Counter(r.op for r in results if r.status == "by-design")
+    if design:
+        lines.append("unsupported by design, by reason: "
+                     + ", ".join(f"{k} {n}" for k, n in design.most_common()))
     for r in results:
-        if r.status != "pass":
+        if r.status not in ("pass", "by-design"):
             by_op[r.op][r.status] += 1
     if by_op:
         lines.append("not passing, by op:")
@@ -206,22 +233,22 @@ def summarize(results: list[Result]) -> str:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("suite", choices=["testdata"])
+    p.add_argument("suite", choices=["testdata", "interpret", "dynamic"])
     p.add_argument("--device", default="local-sync")
     p.add_argument("--jobs", type=int, default=None)
     p.add_argument("--filter", default="", help="regular expression on file names")
     p.add_argument("--json", help="write per-file results here")
     p.add_argument("-v", "--verbose", action="store_true", help="print every non-passing file")
     args = p.parse_args(argv)
-    files = sorted((SUITES / args.suite).glob("*.mlir"))
+    files = sorted((SUITES / args.suite).rglob("*.mlir"))
     if args.filter:
         files = [f for f in files if re.search(args.filter, f.name)]
-    results = run_suite(files, args.device, args.jobs)
+    results = run_suite(files, args.device, args.jobs, args.suite)
     if args.verbose:
         for r in results:
             if r.status != "pass":
                 print(f"{r.status:12s} {r.file}: {r.message}")
-    print(summarize(results))
+    print(summarize(results, args.suite))
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))
     return 0

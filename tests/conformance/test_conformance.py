@@ -1,9 +1,10 @@
-"""StableHLO testdata as regression tests.
+"""StableHLO's conformance suites as regression tests.
 
-``testdata_passing.txt`` lists the files that pass; the marked sweep runs
-every file (in parallel processes), prints the summary and fails if a listed
-file no longer passes.  The unmarked test runs a small spread of passing
-files over the op families, so every run of the fast suite touches them.
+``testdata_passing.txt`` / ``interpret_passing.txt`` / ``dynamic_passing.txt``
+list what passes; each marked sweep runs its whole suite (in parallel
+processes), prints the summary and fails if a listed entry no longer passes.
+The unmarked tests run a small spread of passing entries, so every run of the
+fast suite touches each suite.
 """
 from __future__ import annotations
 
@@ -81,3 +82,47 @@ def test_testdata_sweep(tmp_path):
     regressed = [f"{f}: {status[f].status}: {status[f].message}" if f in status else f"{f}: missing"
                  for f in passing_files() if f not in status or status[f].status != "pass"]
     assert not regressed, f"{len(regressed)} listed files no longer pass:\n" + "\n".join(regressed[:50])
+
+
+# -- interpret: the check-dialect spec tests, one entry per case ("file.mlir:N") --------
+INTERPRET = runner.SUITES / "interpret"
+INTERPRET_PASSING = HERE / "interpret_passing.txt"
+needs_interpret = pytest.mark.skipif(not INTERPRET.is_dir() or shutil.which("cc") is None,
+                                     reason="needs ../shared/conformance/interpret and a C compiler")
+INTERPRET_SAMPLE = ["add.mlir:6", "check.mlir:6", "convolution.mlir:0", "fft.mlir:0", "sort.mlir:0",
+                    "while.mlir:0", "case.mlir:0", "reduce_window.mlir:0", "scatter.mlir:0",
+                    "triangular_solve.mlir:0", "convert.mlir:5", "complex.mlir:0"]
+
+
+def _listed(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+
+
+def _check_sweep(results, listed, tmp_path, suite, ok=("pass",)):
+    summary = runner.summarize(results, suite)
+    lines = [summary, "", "not passing:"]
+    lines += [f"  {r.status:12s} {r.file}: {r.message}" for r in results if r.status not in ok]
+    (tmp_path / f"{suite}_summary.txt").write_text("\n".join(lines) + "\n")
+    print("\n" + summary)
+    status = {r.file: r for r in results}
+    regressed = [f"{f}: {status[f].status}: {status[f].message}" if f in status else f"{f}: missing"
+                 for f in listed if f not in status or status[f].status not in ok]
+    assert not regressed, f"{len(regressed)} listed entries no longer pass:\n" + "\n".join(regressed[:50])
+
+
+@needs_interpret
+@pytest.mark.parametrize("case", [c for c in INTERPRET_SAMPLE if c in set(_listed(INTERPRET_PASSING))])
+def test_interpret_sample(case):
+    import interpret_suite
+    name, index = case.rsplit(":", 1)
+    path = INTERPRET / name
+    text = interpret_suite.split_cases(path.read_text())[int(index)]
+    r = interpret_suite.run_case(str(path), int(index), text)
+    assert r is not None and r.status == "pass", f"{case}: {r and r.status}: {r and r.message}"
+
+
+@needs_interpret
+@pytest.mark.conformance
+def test_interpret_sweep(tmp_path):
+    results = runner.run_suite(sorted(INTERPRET.rglob("*.mlir")), suite="interpret")
+    _check_sweep(results, _listed(INTERPRET_PASSING), tmp_path, "interpret")
