@@ -16,6 +16,7 @@ from .passes.canonicalize import CanonicalizeOps
 from .passes.dispatch import FormDispatchRegions
 from .passes.inline import InlineCalls, symbol, visibility
 from .passes.host_values import TagHostValues
+from .passes import shapes
 from .passes.memory import plan_function
 from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
 
@@ -33,11 +34,15 @@ def run_pipeline(module, options):
     if not functions:
         raise CompileError("the module has no public function to export")
     plans, kernels, entry_of, workgroups = {}, [], {}, {}
+    shapes.forget()
     for func in functions:
         plan = plan_general(func) if needs_general_path(func) else plan_function(func)
         plans[id(func)] = plan
+        dyn = shapes.analyze(func) if shapes.has_dynamic(func) else None
         for d in plan.dispatches:
             entry_of[id(d)] = len(kernels)
+            if dyn is not None:
+                shapes.bind_dispatch(d, dyn)
             kernels.append(build_kernel(d))
     variants, sources = _build_variants(kernels, options) if kernels else ([], {})
     if variants:

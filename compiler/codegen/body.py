@@ -179,8 +179,27 @@ class BodyEmitter:
     def _op_broadcast_in_dim(self, op, idx):
         x = op.operands[0]
         dims = ints(op.attr("broadcast_dimensions"))
-        src = tuple("0" if x.type.shape[k] == 1 else idx[d] for k, d in enumerate(dims))
+        src = tuple(_bcast_index(x.type.shape[k], op.result.type.shape[d], idx[d])
+                    for k, d in enumerate(dims))
         return [self.value(x, src)]
+
+    # dynamic forms: their dims are symbols in the types (passes/shapes.py)
+    _op_dynamic_broadcast_in_dim = _op_broadcast_in_dim
+
+    def _op_dynamic_reshape(self, op, idx):
+        return self._op_reshape(op, idx)
+
+    def _op_dynamic_iota(self, op, idx):
+        return self._op_iota(op, idx)
+
+    def _op_real_dynamic_slice(self, op, idx):
+        p = _params(op)
+        src = tuple(_affine(i, st, s) for i, s, st in zip(idx, p["start"], p["strides"]))
+        return [self.value(op.operands[0], src)]
+
+    def _op_dynamic_pad(self, op, idx):
+        p = _params(op)
+        return self._pad(op, idx, p["low"], p["interior"])
 
     def _op_reshape(self, op, idx):
         x = op.operands[0]
@@ -225,9 +244,11 @@ class BodyEmitter:
         return [self.tmp(scalar.ctype(el), scalar.convert("i64", el, idx[d]))]
 
     def _op_pad(self, op, idx):
-        x, pad = op.operands
-        low = ints(op.attr("edge_padding_low"))
-        interior = ints(op.attr("interior_padding"))
+        return self._pad(op, idx, ints(op.attr("edge_padding_low")),
+                         ints(op.attr("interior_padding")))
+
+    def _pad(self, op, idx, low, interior):
+        x, pad = op.operands[:2]
         el = op.result.type.element
         conds, src = [], []
         for k, i in enumerate(idx):
@@ -257,7 +278,8 @@ class BodyEmitter:
     def _op_concatenate(self, op, idx):
         d = ints(op.attr("dimension"))[0]
         el = op.result.type.element
-        parts = [(v, v.type.shape[d]) for v in op.operands if v.type.shape[d] > 0]
+        parts = [(v, v.type.shape[d]) for v in op.operands
+                 if not isinstance(v.type.shape[d], int) or v.type.shape[d] > 0]
         r = self.var(scalar.ctype(el), scalar.literal(el, 0))
         offset = 0
         for n, (v, size) in enumerate(parts):
@@ -357,6 +379,23 @@ class BodyEmitter:
         for _ in lc:
             self.close()
         return [acc]
+
+
+def _bcast_index(src_dim, dst_dim, i):
+    """Operand index of a broadcast: 0 on expanded dims; a symbolic operand
+    dim may be 1 at run time, so that case is decided in C."""
+    if isinstance(src_dim, int):
+        return "0" if src_dim == 1 else i
+    if src_dim == dst_dim:
+        return i
+    return f"({src_dim} == 1 ? 0 : {i})"
+
+
+def _params(op):
+    p = op.attributes.get("tvm.params")
+    if p is None:
+        raise UnsupportedOpError(op.name, "shape parameters were not bound (shape analysis)")
+    return p
 
 
 def _bcast(v, idx):

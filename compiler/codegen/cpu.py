@@ -45,6 +45,9 @@ def _pointer_decls(kernel: Kernel, em: BodyEmitter) -> list[str]:
         lines.append(push_constant_decl(f"pc{k}", v.type.element, word))
         em.bind(v, (), f"pc{k}")
         word += 2 if v.type.element in ("i64", "ui64", "f64") else 1
+    for sym in kernel.dims:              # shape symbols: i64 push constants
+        lines.append(push_constant_decl(str(sym), "i64", word))
+        word += 2
     return lines
 
 

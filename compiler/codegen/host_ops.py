@@ -31,6 +31,8 @@ def emit_host_op(g, op):
 
 
 def _vals(g, v):
+    if hasattr(g, "host_value"):
+        return g.host_value(v).regs          # device shape inputs are read back
     return g.env[v].regs
 
 
@@ -243,10 +245,13 @@ def _clamp(g, op, el, bank):
 def _get_dimension_size(g, op, el, bank):
     x = op.operands[0]
     d = ints(op.attr("dimension"))[0]
-    size = x.type.shape[d]
+    size = g.dims_of(x)[d] if hasattr(g, "dims_of") else x.type.shape[d]
     if size is None:
         raise UnsupportedOpError(op.name, "of a dynamic dimension in host code")
-    return [g.const(bank, size)]
+    if isinstance(size, int):
+        return [g.const(bank, size)]
+    r = g.dim(size)                       # a symbolic dim, computed at run time
+    return [r if bank == "i64" else g._bits(r, "trunc.i64.i32", "i32")]
 
 
 _HANDLERS = {

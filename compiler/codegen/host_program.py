@@ -16,7 +16,9 @@ import numpy as np
 
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
-from ..ir.types import bit_width, is_unsigned, numpy_dtype
+from ..ir.types import TensorType, bit_width, is_unsigned, numpy_dtype
+from ..ir.symbolic import Dim, make, shape_product
+from ..passes import shapes as shape_analysis
 from ..passes.host_values import HOST_ATTR, analyze_block
 
 _BANK = {"i1": "i32", "i8": "i32", "i16": "i32", "i32": "i32", "ui8": "i32", "ui16": "i32",
@@ -80,7 +82,7 @@ def needs_general_path(func) -> bool:
     for op in func.walk():
         if op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case") or HOST_ATTR in op.attributes:
             return True
-    return False
+    return shape_analysis.has_dynamic(func)     # dynamic dims: sizes computed at run time
 
 
 def _nbytes(t) -> int:
@@ -103,6 +105,8 @@ class GeneralFunction:
         self.labels = 0
         block = func.regions[0].blocks[0]
         self.host = analyze_block(block, [False] * len(block.arguments))
+        self.shapes = shape_analysis.lookup(func)
+        self.dim_cache: dict = {}
 
     # -- small helpers ------------------------------------------------------------------
     def label(self, prefix: str) -> str:
@@ -112,6 +116,7 @@ class GeneralFunction:
     def place(self, name: str) -> None:
         self.f.lines.append(f"{name}:")
         self.f.consts = {}            # constants are per block (no dominance across blocks)
+        self.dim_cache = {}
         self.need_barrier = True
 
     def const(self, bank, value):
@@ -141,7 +146,7 @@ class GeneralFunction:
         for i, a in enumerate(block.arguments):
             nm = f.reg("n")
             f.emit(f"{nm} = const.ref.str {_q(self.names[i])}")
-            dims = [f.const("i64", d) for d in a.type.shape]
+            dims = [f.const("i64", d if isinstance(d, int) else -1) for d in self.dims_of(a)]
             f.call("buffer_view.assert", [f"%a{i}", nm, f.const("i32", self.element_id(a.type)),
                                           "[" + ", ".join(dims) + "]"])
             buf, = f.call("buffer_view.buffer", [f"%a{i}"], 1)
@@ -159,23 +164,94 @@ class GeneralFunction:
         for v, val in zip(block.terminator.operands, results):
             dv = self.to_device(val) if isinstance(val, Host) else val
             if not dv.fresh:
-                dv = self.copy(dv)
+                dv = self.copy(dv, v)
             outs.append(dv)
         self.flush(reopen=False)
         views = []
         for v, dv in zip(block.terminator.operands, outs):
-            dims = [f.const("i64", d) for d in v.type.shape]
-            view, = f.call("buffer_view.create", [dv.buf, f.const("i64", 0), f.const("i64", _nbytes(v.type)),
+            dims = [self.dim(d) for d in self.dims_of(v)]
+            view, = f.call("buffer_view.create", [dv.buf, f.const("i64", 0), self.nbytes(v),
                                                   f.const("i32", self.element_id(v.type)),
                                                   "[" + ", ".join(dims) + "]"], 1)
             views.append(view)
         f.emit("ret " + ", ".join(views))
 
     # -- device work ------------------------------------------------------------------------
-    def allocate(self, t) -> str:
-        size = max(4, (_nbytes(t) + 3) // 4 * 4)   # scalars stay readable with 32-bit loads
-        buf, = self.f.call("allocator.allocate", [self.dev, self.f.const("i64", size)], 1)
+    def allocate(self, t, value=None) -> str:
+        if value is not None and not t.is_static:
+            n = self.nbytes(value)
+            four = self.const("i64", 4)
+            up = self.binop("add.i64", n, self.const("i64", 3), "i64")
+            up = self.binop("mul.i64", self.binop("div.s.i64", up, four, "i64"), four, "i64")
+            size = self.binop("max.s.i64", up, four, "i64")
+        else:
+            size = self.f.const("i64", max(4, (_nbytes(t) + 3) // 4 * 4))  # 32-bit loads stay in range
+        buf, = self.f.call("allocator.allocate", [self.dev, size], 1)
         return buf
+
+    # -- dynamic dims -----------------------------------------------------------------------
+    def dims_of(self, v) -> tuple:
+        if self.shapes is not None and v in self.shapes.raw:
+            return self.shapes.dims(v)
+        return tuple(v.type.shape)
+
+    def nbytes(self, v) -> str:
+        """Register with the byte size of IR value ``v`` (computed when dynamic)."""
+        item = numpy_dtype(v.type.element).itemsize
+        return self.dim(make("*", shape_product(self.dims_of(v)), item))
+
+    def dim(self, d) -> str:
+        """An i64 register holding dim expression ``d`` (int or Dim)."""
+        if not isinstance(d, Dim):
+            return self.const("i64", int(d))
+        hit = self.dim_cache.get(d)
+        if hit is not None:
+            return hit
+        if d.is_symbol:
+            r = self._symbol(d)
+        else:
+            a, b = (self.dim(x) for x in d.args)
+            if d.op in ("/", "%") and isinstance(d.args[1], int) and d.args[1] > 0:
+                r = self.binop(("div.s.i64" if d.op == "/" else "rem.s.i64"), a, b, "i64")
+            elif d.op in ("/", "%"):               # a zero divisor gives 0, as in Dim folding
+                zero = self.binop("cmp.eq.i64", b, self.const("i64", 0), "i32")
+                safe = self.new("i64")
+                self.op_line(f"{safe} = select.i64 {zero}, {self.const('i64', 1)}, {b}")
+                q = self.binop(("div.s.i64" if d.op == "/" else "rem.s.i64"), a, safe, "i64")
+                r = self.new("i64")
+                self.op_line(f"{r} = select.i64 {zero}, {self.const('i64', 0)}, {q}")
+            else:
+                mn = {"+": "add.i64", "-": "sub.i64", "*": "mul.i64", "max": "max.s.i64",
+                      "min": "min.s.i64"}[d.op]
+                r = self.binop(mn, a, b, "i64")
+        self.dim_cache[d] = r
+        return r
+
+    def _symbol(self, s) -> str:
+        kind, v, k = self.shapes.defs[s]
+        if kind == "arg":
+            r, = self.f.call("buffer_view.dim", [f"%a{v}", self.const("i32", k)], 1)
+            return r
+        hv = self.host_value(v)
+        el = v.type.element
+        bank = _BANK.get(el)
+        r = hv.regs[k]
+        if bank == "i32":
+            return self._bits(r, "ext.i32.i64.u" if is_unsigned(el) else "ext.i32.i64.s", "i64")
+        if bank == "i64":
+            return r
+        raise UnsupportedOpError("shape operand", f"of element type {el}")
+
+    def host_value(self, v) -> "Host":
+        """``v`` in registers: a device value is read back (once per block)."""
+        val = self.env[v]
+        if isinstance(val, Host):
+            return val
+        key = ("read back", v)
+        hit = self.dim_cache.get(key)
+        if hit is None:
+            hit = self.dim_cache[key] = self.read_back(val)
+        return hit
 
     def barrier(self) -> None:
         if self.need_barrier:
@@ -194,13 +270,14 @@ class GeneralFunction:
             f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
         self.need_barrier = False
 
-    def copy(self, dv: Dev) -> Dev:
-        out = self.allocate(dv.type)
+    def copy(self, dv: Dev, value=None) -> Dev:
+        out = self.allocate(dv.type, value)
         self.barrier()
-        n = _nbytes(dv.type)
+        n = _nbytes(dv.type) if dv.type.is_static else self.nbytes(value)
         if n:
             self.f.call("command_buffer.copy", [self.cb, dv.buf, self.f.const("i64", 0), out,
-                                                self.f.const("i64", 0), self.f.const("i64", n)])
+                                                self.f.const("i64", 0),
+                                                n if isinstance(n, str) else self.f.const("i64", n)])
         self.need_barrier = True
         return Dev(out, dv.type, True)
 
@@ -269,19 +346,23 @@ class GeneralFunction:
             if isinstance(val, Host):
                 val = self.to_device(val)
             bufs.append(val.buf)
-            spans += [f.const("i64", 0), f.const("i64", _nbytes(v.type))]
+            spans += [f.const("i64", 0), self.nbytes(v)]
+        for sym in op.attributes.get("tvm.dims", ()):     # shape symbols, i64 each
+            consts += self.push_words(Host([self.dim(sym)], _I64))
         outs = []
         for r in op.results:
-            buf = self.allocate(r.type)
+            buf = self.allocate(r.type, r)
             outs.append(Dev(buf, r.type, True))
             bufs.append(buf)
-            spans += [f.const("i64", 0), f.const("i64", _nbytes(r.type))]
+            spans += [f.const("i64", 0), self.nbytes(r)]
         count = self.workgroups[id(op)]
         if count:
             self.barrier()
             one = f.const("i32", 1)
+            wg = f.const("i32", count) if isinstance(count, int) else \
+                self._bits(self.dim(count), "trunc.i64.i32", "i32")
             f.call("command_buffer.dispatch",
-                   [self.cb, self.exe, f.const("i32", self.entry_of[id(op)]), f.const("i32", count),
+                   [self.cb, self.exe, f.const("i32", self.entry_of[id(op)]), wg,
                     one, one, "[" + ", ".join(consts) + "]", "[" + ", ".join(bufs) + "]",
                     "[" + ", ".join(spans) + "]"])
             self.need_barrier = True
@@ -321,8 +402,10 @@ class GeneralFunction:
             k = self.f.reg("k")
             self.f.emit(f"{k} = global.load.ref @__c{self.const_index[id(op)]}")
             self.env[op.result] = Dev(k, op.result.type, False)
-        elif name == "stablehlo.reshape" and not isinstance(self.env.get(op.operands[0]), Host) \
-                and op.result not in self.host:
+        elif shape_analysis.is_shape_assertion(op):
+            self.shape_assertion(op)
+        elif name in ("stablehlo.reshape", "stablehlo.dynamic_reshape") \
+                and not isinstance(self.env.get(op.operands[0]), Host) and op.result not in self.host:
             src = self.env[op.operands[0]]
             self.env[op.result] = Dev(src.buf, op.result.type, src.fresh)
         elif len(op.results) == 1 and op.result in self.host:
@@ -330,6 +413,13 @@ class GeneralFunction:
             self.env[op.result] = emit_host_op(self, op)
         else:
             raise UnsupportedOpError(name, "in host code", op.location)
+
+    def shape_assertion(self, op) -> None:
+        """``custom_call @shape_assertion``: fail with its message when false."""
+        ok = self.predicate(op.operands[0])
+        bad = self.binop("cmp.eq.i32", ok, self.const("i32", 0), "i32")
+        msg = getattr(op.attributes.get("error_message"), "value", None) or "shape assertion failed"
+        self.op_line(f"fail {bad}, {_q(' '.join(str(msg).split()))}")
 
     def predicate(self, v) -> str:
         val = self.env[v]
@@ -456,6 +546,9 @@ class GeneralFunction:
         s = self.const("i32", 32 - w)
         t = self.binop("shl.i32", r, s, "i32")
         return self.binop("shr.s.i32", t, s, "i32")
+
+
+_I64 = TensorType((), "i64")
 
 
 def _q(s: str) -> str:

@@ -12,6 +12,10 @@ from dataclasses import dataclass
 
 from ..dialects import stablehlo as shlo
 from ..ir.attributes import ints
+from ..ir.symbolic import Dim, cdiv
+
+# Guess for a dynamic dim's size when sizing work per workgroup at compile time.
+DYNAMIC_GUESS = 64
 
 # Work (element-ops) a CPU workgroup should carry: big enough to amortise a
 # worker hand-off, small enough to balance across workers.
@@ -44,6 +48,7 @@ class Kernel:
     contraction: Contraction | None = None
     kind: str = "loop"    # "loop", "contraction", or a sequential kind (sequential.py)
     constants: list = None    # block arguments passed as push constants (0-d host values)
+    dims: tuple = ()          # shape symbols (Dim) passed as i64 push constants after those
 
     @property
     def num_bindings(self) -> int:
@@ -52,7 +57,8 @@ class Kernel:
     @property
     def num_constant_words(self) -> int:
         """32-bit push-constant words (64-bit values take two, low word first)."""
-        return sum(2 if v.type.element in ("i64", "ui64", "f64") else 1 for v in self.constants or ())
+        return sum(2 if v.type.element in ("i64", "ui64", "f64") else 1
+                   for v in self.constants or ()) + 2 * len(self.dims)
 
 
 def build_kernel(dispatch) -> Kernel:
@@ -64,16 +70,17 @@ def build_kernel(dispatch) -> Kernel:
         if op.name == "stablehlo.reduce":
             shape = op.operands[0].type.shape
             for d in ints(op.attr("dimensions")):
-                work *= max(1, shape[d])
+                work *= _size_guess(shape[d])
         elif op.name == "stablehlo.dot_general":
             dn = op.attr("dot_dimension_numbers").fields
             for d in dn.get("lhs_contracting_dimensions", ()):
-                work *= max(1, op.operands[0].type.shape[d])
+                work *= _size_guess(op.operands[0].type.shape[d])
     push = set(ints(dispatch.attributes.get("push_constants")))
     inputs = [a for i, a in enumerate(block.arguments) if i not in push]
     consts = [a for i, a in enumerate(block.arguments) if i in push]
-    kernel = Kernel(dispatch.attributes["name"], inputs, outs, root,
-                    tuple(outs[0].type.shape), work, constants=consts)
+    kernel = Kernel(dispatch.attributes["name"].value, inputs, outs, root,
+                    tuple(outs[0].type.shape), work, constants=consts,
+                    dims=tuple(dispatch.attributes.get("tvm.dims", ())))
     if root.name in shlo.SEQUENTIAL:
         kernel.kind = root.short_name
         return kernel
@@ -136,6 +143,10 @@ def _find_contraction(root, captured) -> Contraction | None:
                         sizes(rfree, rhs.type.shape)))
 
 
+def _size_guess(d) -> int:
+    return DYNAMIC_GUESS if isinstance(d, Dim) else max(1, d)
+
+
 def _reaches_dot(op, depth=0) -> bool:
     if op.name == "stablehlo.dot_general":
         return True
@@ -174,6 +185,12 @@ def contraction_plan(c: Contraction, row_block: int = 4):
     Workgroups tile the iteration space the same way for every target, so the
     host code (which passes the count) serves every variant of a module."""
     rows = c.B * c.M
+    if any(isinstance(d, Dim) for d in (c.B, c.M, c.N, c.K)):
+        kn = _size_guess(c.K) * _size_guess(c.N)
+        rpw = max(row_block, (WORKGROUP_WORK * 8) // kn // row_block * row_block or row_block)
+        if not isinstance(rows, Dim):
+            rpw = max(row_block, min(rows, rpw))
+        return rpw, cdiv(rows, rpw)
     rpw = max(row_block, min(rows, (WORKGROUP_WORK * 8) // max(1, c.K * c.N)
                              // row_block * row_block or row_block))
     return rpw, (-(-rows // rpw) if rows else 0)
@@ -186,6 +203,8 @@ def workgroup_plan(kernel: Kernel):
     shape = kernel.shape
     if not shape:
         return 1, 1, 1, 1
+    if any(isinstance(d, Dim) for d in shape):
+        return _dynamic_workgroup_plan(kernel)
     inner = shape[-1]
     rows = 1
     for d in shape[:-1]:
@@ -200,3 +219,24 @@ def workgroup_plan(kernel: Kernel):
         return 1, chunk, chunks, rows * chunks
     rpw = max(1, WORKGROUP_WORK // per_row)
     return rpw, inner, 1, -(-rows // rpw)
+
+
+def _dynamic_workgroup_plan(kernel: Kernel):
+    """workgroup_plan when some dims are symbols: the tiling (rows per
+    workgroup, chunk) is chosen from the static part and a guess for the
+    symbols; the counts are expressions the host evaluates at run time."""
+    shape = kernel.shape
+    inner = shape[-1]
+    rows = 1
+    for d in shape[:-1]:
+        rows = rows * d
+    per_row = _size_guess(inner) * kernel.work
+    if isinstance(inner, Dim) or (per_row >= WORKGROUP_WORK and inner > 1):
+        chunk = max(16, WORKGROUP_WORK // max(kernel.work, 1))
+        chunk = (chunk + 15) // 16 * 16
+        if not isinstance(inner, Dim):
+            chunk = min(inner, chunk)
+        chunks = cdiv(inner, chunk)
+        return 1, chunk, chunks, rows * chunks
+    rpw = max(1, WORKGROUP_WORK // per_row)
+    return rpw, inner, 1, cdiv(rows, rpw)

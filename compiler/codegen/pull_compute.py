@@ -15,7 +15,7 @@ from .pull_ops import _attr_ints, _padding, _window_source
 
 
 def convolution(em, op, idx):
-    lhs, rhs = op.operands
+    lhs, rhs = op.operands[:2]
     dn = op.attr("dimension_numbers").fields
     el = op.result.type.element
     ct = scalar.ctype(el)
@@ -202,6 +202,7 @@ def bitcast_convert(em, op, idx):
 
 PULL_OPS = {
     "stablehlo.convolution": convolution,
+    "stablehlo.dynamic_conv": convolution,
     "stablehlo.fft": fft,
     "stablehlo.reduce_precision": reduce_precision,
     "stablehlo.bitcast_convert": bitcast_convert,

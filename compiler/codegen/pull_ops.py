@@ -18,6 +18,10 @@ def _attr_ints(op, name, n, default):
 
 
 def _padding(op, n):
+    dyn = op.attributes.get("tvm.params")           # dynamic_conv: padding from the host
+    if dyn is not None and "padding" in dyn:
+        v = dyn["padding"]
+        return [(v[2 * k], v[2 * k + 1]) for k in range(n)]
     p = op.attributes.get("padding")
     v = ints(p) if p is not None else ()
     if not v:
@@ -59,7 +63,7 @@ def dynamic_update_slice(em, op, idx):
 
 
 def gather(em, op, idx):
-    x, starts = op.operands
+    x, starts = op.operands[:2]
     dn = op.attr("dimension_numbers").fields
     offset_dims = tuple(dn.get("offset_dims", ()))
     collapsed = tuple(dn.get("collapsed_slice_dims", ()))
@@ -67,7 +71,8 @@ def gather(em, op, idx):
     idx_batch = tuple(dn.get("start_indices_batching_dims", ()))
     index_map = tuple(dn.get("start_index_map", ()))
     ivd = dn.get("index_vector_dim", 0)
-    sizes = ints(op.attr("slice_sizes"))
+    dyn = op.attributes.get("tvm.params")           # dynamic_gather: sizes from the host
+    sizes = dyn["slice_sizes"] if dyn is not None else ints(op.attr("slice_sizes"))
     shape = x.type.shape
     batch_idx = [i for d, i in enumerate(idx) if d not in offset_dims]
     irank = starts.type.rank
@@ -217,6 +222,7 @@ PULL_OPS = {
     "stablehlo.dynamic_slice": dynamic_slice,
     "stablehlo.dynamic_update_slice": dynamic_update_slice,
     "stablehlo.gather": gather,
+    "stablehlo.dynamic_gather": gather,
     "stablehlo.reduce_window": reduce_window,
     "stablehlo.select_and_scatter": select_and_scatter,
     "stablehlo.map": map_op,

@@ -33,12 +33,15 @@ INDEX_REMAP = {P + n for n in (
     "broadcast_in_dim", "reshape", "transpose", "slice", "reverse", "pad",
     "concatenate", "iota", "dynamic_slice", "dynamic_update_slice", "gather",
     "bitcast_convert",
+    # dynamic-shape forms: their shape operands are read on the host (passes/shapes.py)
+    "dynamic_broadcast_in_dim", "dynamic_reshape", "dynamic_iota", "real_dynamic_slice",
+    "dynamic_pad", "dynamic_gather",
 )}
 
 # Ops that do real work per output element: they root their own dispatch
 # unless their single consumer can take them as an epilogue.
 HEAVY = {P + n for n in ("reduce", "dot_general", "reduce_window", "select_and_scatter",
-                         "convolution", "fft")}
+                         "convolution", "dynamic_conv", "fft")}
 
 # Ops whose workgroups run a sequential program that writes its outputs
 # directly (codegen/sequential.py): they always root a dispatch and their

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
-from ..ir.attributes import DenseArrayAttr, DenseElementsAttr
+from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, StringAttr
 from ..ir.clone import clone_op
 from ..ir.core import Block, Operation, Region
 from ..ir.types import TensorType
 from .base import Pass
 from .host_values import HOST_ATTR, REGION_OPS, analyze_block
+from .shapes import is_shape_assertion, shape_operands
+
+_RESHAPES = ("stablehlo.reshape", "stablehlo.dynamic_reshape")
 
 INLINE_CONSTANT_LIMIT = 16   # constants up to this many elements go into kernels
 
@@ -61,17 +64,16 @@ class FormDispatchRegions(Pass):
                     for b in region.blocks:
                         self.run_on_block(b)
                 continue
-            if HOST_ATTR in op.attributes:
+            if HOST_ATTR in op.attributes or is_shape_assertion(op):
                 continue
             if op.name not in shlo.KERNEL_OPS:
                 raise UnsupportedOpError(op.name, location=op.location)
             for r in op.results:
-                if not isinstance(r.type, TensorType) or not r.type.is_static:
-                    raise UnsupportedOpError(op.name, f"result type {r.type} (dynamic shapes "
-                                             "are not supported yet)", op.location)
+                if not isinstance(r.type, TensorType):
+                    raise UnsupportedOpError(op.name, f"result type {r.type}", op.location)
         mat = self._materialized(block, ops, ret)
         for op in ops:
-            if op.name in REGION_OPS or HOST_ATTR in op.attributes:
+            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op):
                 continue
             if self._is_root(op, mat):
                 self._form(op, mat, block)
@@ -87,14 +89,14 @@ class FormDispatchRegions(Pass):
                 mat.update(op.operands)
                 mat.update(_captured_by_regions(op, block))
         for op in ops:
-            if op.name in REGION_OPS or HOST_ATTR in op.attributes:
+            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op):
                 continue
             res = op.results
             if op.name == "stablehlo.constant":
                 if not inlinable_constant(op):
                     mat.update(res)
                 continue
-            if op.name == "stablehlo.reshape" and op.operands[0] in mat:
+            if op.name in _RESHAPES and op.operands[0] in mat:
                 mat.update(res)          # alias: same buffer, new shape
                 continue
             users = {u for r in res for u, _ in r.uses}
@@ -130,7 +132,7 @@ class FormDispatchRegions(Pass):
     def _is_root(op, mat) -> bool:
         if op.name == "stablehlo.constant":
             return False
-        if op.name == "stablehlo.reshape" and op.operands[0] in mat:
+        if op.name in _RESHAPES and op.operands[0] in mat:
             return False
         return any(r in mat for r in op.results)
 
@@ -149,8 +151,10 @@ class FormDispatchRegions(Pass):
                     or producer.name in REGION_OPS or HOST_ATTR in producer.attributes):
                 captures.append(v)
                 return
-            for operand in producer.operands:
-                visit(operand)
+            skip = shape_operands(producer)     # read on the host, not in the kernel
+            for i, operand in enumerate(producer.operands):
+                if i not in skip:
+                    visit(operand)
             for region in producer.regions:
                 for inner in region.blocks[0].operations:
                     for operand in inner.operands:
@@ -159,8 +163,10 @@ class FormDispatchRegions(Pass):
             if producer not in fused:
                 fused.append(producer)
 
-        for operand in root.operands:
-            visit(operand)
+        skip = shape_operands(root)
+        for i, operand in enumerate(root.operands):
+            if i not in skip:
+                visit(operand)
         order = {id(op): i for i, op in enumerate(block.operations)}
         fused.sort(key=lambda op: order[id(op)])
 
@@ -172,8 +178,9 @@ class FormDispatchRegions(Pass):
         name = f"d{self.counter}_{root.short_name}"
         self.counter += 1
         push = tuple(i for i, v in enumerate(captures)
-                     if v in self.host and v.type.rank == 0)
-        attrs = {"name": name}
+                     if v in self.host and v.type.rank == 0 and not (
+                         v.defining_op is not None and v.defining_op.name == "stablehlo.constant"))
+        attrs = {"name": StringAttr(name)}
         if push:
             attrs["push_constants"] = DenseArrayAttr("i64", push)
         dispatch = Operation("tvm.dispatch", captures, [r.type for r in root.results],

@@ -34,24 +34,48 @@ def small(t) -> bool:
             and t.num_elements <= HOST_MAX_ELEMENTS)
 
 
-def _host_op(op, host: set) -> bool:
+def _host_op(op, host: set, needed=frozenset()) -> bool:
     if op.name not in HOST_OPS or not all(small(r.type) for r in op.results):
         return False
     if op.name == "stablehlo.constant":
         return isinstance(op.attributes.get("value"), DenseElementsAttr)
     if op.name == "stablehlo.get_dimension_size":
         return True          # the operand's shape is known to the host
-    return all(v in host for v in op.operands)
+    # Shape math stays on the host even from device inputs (they are read back).
+    return all(v in host or (v in needed and small(v.type)) for v in op.operands)
+
+
+def shape_needed(block) -> set:
+    """Small values the host needs for shapes (operands of dynamic ops and
+    shape assertions) and, backwards through host ops, what they are made of."""
+    from .shapes import shape_operands
+    needed = set()
+    ops = [op for op in _walk_ops(block)]
+    for op in ops:
+        for i in shape_operands(op):
+            if i < len(op.operands) and small(op.operands[i].type):
+                needed.add(op.operands[i])
+    for op in reversed(ops):
+        if op.name in HOST_OPS and any(r in needed for r in op.results) \
+                and op.name != "stablehlo.get_dimension_size":
+            needed.update(v for v in op.operands if small(v.type))
+    return needed
+
+
+def _walk_ops(block):
+    for op in block.operations:
+        yield from op.walk()
 
 
 def analyze_block(block, host_args) -> set:
     """The host values defined in ``block`` (and nested regions), given which
     of its arguments are host values.  Pure: nothing is tagged."""
     host = {a for a, h in zip(block.arguments, host_args) if h}
-    return _demote(_analyze(block, host))
+    needed = shape_needed(block)
+    return _demote(_analyze(block, host, needed), needed)
 
 
-def _demote(host: set) -> set:
+def _demote(host: set, needed=frozenset()) -> set:
     """Drop non-scalar values whose every reader runs on the device: computing
     them on the host would only add an upload (kernels take scalars as push
     constants and recompute broadcasts for free)."""
@@ -60,7 +84,7 @@ def _demote(host: set) -> set:
         changed = False
         for v in list(host):
             op = v.defining_op
-            if op is None or op.name == "stablehlo.constant" or v.type.rank == 0:
+            if op is None or op.name == "stablehlo.constant" or v.type.rank == 0 or v in needed:
                 continue
             if op.name in REGION_OPS:
                 continue
@@ -72,14 +96,14 @@ def _demote(host: set) -> set:
     return host
 
 
-def _analyze(block, host: set) -> set:
+def _analyze(block, host: set, needed=frozenset()) -> set:
     for op in block.operations:
         if op.name == "stablehlo.while":
-            _analyze_while(op, host)
+            _analyze_while(op, host, needed)
         elif op.name in ("stablehlo.if", "stablehlo.case"):
             branch_sets = []
             for region in op.regions:
-                inner = _analyze(region.blocks[0], set(host))
+                inner = _analyze(region.blocks[0], set(host), needed)
                 host |= inner
                 branch_sets.append(inner)
             ret_ok = [all(v in s for s in branch_sets for v in [r.blocks[0].terminator.operands[i]
@@ -88,23 +112,24 @@ def _analyze(block, host: set) -> set:
             for r, ok in zip(op.results, ret_ok):
                 if ok and small(r.type):
                     host.add(r)
-        elif _host_op(op, host):
+        elif _host_op(op, host, needed):
             host.update(op.results)
     return host
 
 
-def _analyze_while(op, host: set) -> None:
+def _analyze_while(op, host: set, needed=frozenset()) -> None:
     cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
     carried = [i for i, v in enumerate(op.operands) if v in host and small(v.type)]
     while True:
         flags = [i in carried for i in range(len(op.operands))]
-        body_host = _analyze(body, set(host) | {a for a, f in zip(body.arguments, flags) if f})
+        body_host = _analyze(body, set(host) | {a for a, f in zip(body.arguments, flags) if f},
+                             needed)
         keep = [i for i in carried if body.terminator.operands[i] in body_host]
         if keep == carried:
             break
         carried = keep
     flags = [i in carried for i in range(len(op.operands))]
-    host |= _analyze(cond, set(host) | {a for a, f in zip(cond.arguments, flags) if f})
+    host |= _analyze(cond, set(host) | {a for a, f in zip(cond.arguments, flags) if f}, needed)
     host |= body_host
     host.update(op.results[i] for i in carried)
 

@@ -60,7 +60,7 @@ def _text(ref) -> str:
 
 
 def _tensor_type(shape, type_name) -> str:
-    return "tensor<" + "".join(f"{d}x" for d in shape) + type_name + ">"
+    return "tensor<" + "".join(f"{'?' if d == -1 else d}x" for d in shape) + type_name + ">"
 
 
 def _dtype_name(dtype) -> str:
@@ -122,6 +122,9 @@ def buffer_view_assert(state, view, name, type_id, dims):
     if view.__class__ is BufferView and view.dtype == _DTYPE_OF_ID.get(type_id) and \
             view.shape == tuple(dims):
         return
+    if -1 in dims and view.__class__ is BufferView and view.dtype == _DTYPE_OF_ID.get(type_id) \
+            and len(view.shape) == len(dims) and all(d in (-1, s) for d, s in zip(dims, view.shape)):
+        return                      # -1: a dynamic dim, any size
     et = _etype(type_id, "buffer_view.assert")
     arg = _text(name)
     expected = _tensor_type(dims, et.name)
