@@ -125,7 +125,7 @@ def render_contraction_kernel(kernel: Kernel):
     lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
     (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
     rows = c.B * c.M
-    rpw, count = contraction_plan(c, MR)
+    rpw, count = contraction_plan(c)
     nt = min(NT, max(1, c.N))
     # Epilogue: out index from (b, m + i, n0 + j).
     bsz, msz, nsz = c.out_groups
@@ -186,6 +186,92 @@ def render_contraction_kernel(kernel: Kernel):
     return em.decls, "\n".join(src), count
 
 
+def render_microkernel_contraction(kernel: Kernel, vector_bytes: int):
+    """Static contraction with a register-blocked micro-kernel.
+
+    Each MR x NR tile of the output accumulates in named vector registers (GCC
+    vector extensions, so the same C builds for AVX2, AVX-512 or NEON): per k
+    step, NR/VL vector loads of a B row, MR broadcasts of A, MR*NR/VL fused
+    multiply-adds.  Edge tiles take the scalar path; the epilogue is shared."""
+    c = kernel.contraction
+    em = BodyEmitter({}, indent=5)
+    head = _pointer_decls(kernel, em)
+    ct = scalar.ctype(c.op.result.type.element)
+    item = 4 if ct == "float" else 8
+    vl = vector_bytes // item                      # lanes per vector
+    mr = 8 if vector_bytes >= 64 else 4            # accumulators: mr x 2 vectors
+    nr = 2 * vl
+    lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
+    (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
+    rows = c.B * c.M
+    rpw, count = contraction_plan(c)
+    bsz, msz, nsz = c.out_groups
+    idx_decls = (_delinearize_decls("b", bsz, "e", 0)
+                 + _delinearize_decls("(m + i)", msz, "e", len(bsz))
+                 + _delinearize_decls("(n0 + j)", nsz, "e", len(bsz) + len(msz)))
+    idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
+    em.bind(c.op.result, idx, "acc[i][j]")
+    out_v = kernel.outputs[0]
+    val = em.value(out_v, idx)
+    store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
+    vt = f"tvm_v{vl}{'f' if ct == 'float' else 'd'}"
+    acc = [[f"c{i}_{h}" for h in range(2)] for i in range(mr)]
+    em.decls.append(f"typedef {ct} {vt} __attribute__((vector_size({vector_bytes})));")
+    src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+    src += head
+    src += [
+        f"  {ct} acc[{mr}][{nr}];",
+        "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
+        f"    const int64_t r0 = (int64_t)wg * {rpw};",
+        f"    const int64_t r1 = r0 + {rpw} < {rows} ? r0 + {rpw} : {rows};",
+        "    for (int64_t r = r0; r < r1;) {",
+        f"      const int64_t b = r / {c.M}, m = r % {c.M};",
+        f"      int64_t nr = {mr};",
+        "      if (nr > r1 - r) nr = r1 - r;",
+        f"      if (nr > {c.M} - m) nr = {c.M} - m;",
+        f"      const {ct}* restrict lp = {lhs} + b * {lsb} + m * {lsm};",
+        f"      for (int64_t n0 = 0; n0 < {c.N}; n0 += {nr}) {{",
+        f"        const int64_t nn = {c.N} - n0 < {nr} ? {c.N} - n0 : {nr};",
+        f"        if (nr == {mr} && nn == {nr}) {{",
+        "          " + " ".join(f"{vt} {a} = {{0}};" for row in acc for a in row),
+        f"          const {ct}* restrict bp = {rhs} + b * {rsb} + n0;",
+        f"          for (int64_t k = 0; k < {c.K}; ++k, bp += {rsk}) {{",
+        f"            {vt} y0, y1; memcpy(&y0, bp, {vector_bytes}); memcpy(&y1, bp + {vl}, {vector_bytes});",
+    ]
+    for i in range(mr):
+        src.append(f"            {{ const {vt} a = ({vt}){{0}} + lp[{i * lsm} + k * {lsk}]; "
+                   f"{acc[i][0]} += a * y0; {acc[i][1]} += a * y1; }}")
+    src += ["          }"]
+    for i in range(mr):
+        src.append(f"          memcpy(&acc[{i}][0], &{acc[i][0]}, {vector_bytes}); "
+                   f"memcpy(&acc[{i}][{vl}], &{acc[i][1]}, {vector_bytes});")
+    src += [
+        "        } else {",
+        "          for (int64_t i = 0; i < nr; ++i) for (int64_t j = 0; j < nn; ++j) acc[i][j] = 0;",
+        f"          for (int64_t k = 0; k < {c.K}; ++k) {{",
+        f"            const {ct}* restrict rp = {rhs} + b * {rsb} + k * {rsk} + n0;",
+        "            for (int64_t i = 0; i < nr; ++i) {",
+        f"              const {ct} a = lp[i * {lsm} + k * {lsk}];",
+        "              for (int64_t j = 0; j < nn; ++j) acc[i][j] += a * rp[j];",
+        "            }",
+        "          }",
+        "        }",
+        "        for (int64_t i = 0; i < nr; ++i) {",
+        "          for (int64_t j = 0; j < nn; ++j) {",
+    ]
+    src += ["            " + d for d in idx_decls]
+    src += ["  " + line for line in em.lines]
+    src += ["            " + store, "          }", "        }", "      }", "      r += nr;",
+            "    }", "  }", "  return 0;", "}"]
+    return em.decls, "\n".join(src), count
+
+
+def _microkernel_applies(kernel: Kernel) -> bool:
+    c = kernel.contraction
+    return (c is not None and all(isinstance(d, int) for d in (c.B, c.M, c.N, c.K))
+            and c.rhs_strides[2] == 1 and c.op.result.type.element in ("f32", "f64"))
+
+
 def render_sequential_kernel(kernel: Kernel):
     """Kernels whose workgroups each run a sequential program (sequential.py)."""
     from .sequential import emit_sequential
@@ -198,9 +284,11 @@ def render_sequential_kernel(kernel: Kernel):
     return em.decls, "\n".join(out), count
 
 
-def render_kernel(kernel: Kernel):
+def render_kernel(kernel: Kernel, vector_bytes: int = 32):
     if kernel.kind not in ("loop", "contraction"):
         return render_sequential_kernel(kernel)
+    if _microkernel_applies(kernel):
+        return render_microkernel_contraction(kernel, vector_bytes)
     if kernel.contraction is not None:
         return render_contraction_kernel(kernel)
     return render_loop_kernel(kernel)
@@ -235,6 +323,27 @@ def compiler_flags(cpu: str) -> tuple[list[str], dict]:
     return [f"-march={cpu}"], {"triple": f"{platform.machine()}-linux-gnu", "cpu": cpu, "features": []}
 
 
+_WORKAROUNDS: dict = {}
+
+
+def _workarounds(cc: str) -> list:
+    """Flags that avoid known miscompiles of the system compiler.  GCC 12's
+    loop if-conversion + vectorizer gives wrong sums for a reduction over a
+    select with an unknown or small outer trip count (``sum(where(m, x, y))``
+    over a 3-D loop nest; see docs/decisions.md)."""
+    if cc not in _WORKAROUNDS:
+        try:
+            out = subprocess.run([cc, "-dumpfullversion", "-dumpversion"], capture_output=True,
+                                 text=True, timeout=30).stdout.strip()
+            probe = subprocess.run([cc, "--version"], capture_output=True, text=True,
+                                   timeout=30).stdout
+        except (OSError, subprocess.SubprocessError):
+            out, probe = "", ""
+        gcc12 = out.split(".")[0] == "12" and "clang" not in probe.lower()
+        _WORKAROUNDS[cc] = ["-fno-tree-loop-if-convert"] if gcc12 else []
+    return _WORKAROUNDS[cc]
+
+
 def build_shared_object(source: str, cpu: str = "host") -> tuple[bytes, dict]:
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if cc is None:
@@ -247,7 +356,8 @@ def build_shared_object(source: str, cpu: str = "host") -> tuple[bytes, dict]:
         with open(c_path, "w") as f:
             f.write(source)
         cmd = [cc, "-O3", "-std=gnu11", "-fPIC", "-shared", "-fno-math-errno",
-               "-fno-trapping-math", "-fvisibility=hidden", *flags, c_path, "-o", so_path, "-lm"]
+               "-fno-trapping-math", "-fvisibility=hidden", *flags, *_workarounds(cc),
+               c_path, "-o", so_path, "-lm"]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise CompileError(f"C compiler failed on generated kernels ({' '.join(cmd[:2])}...):\n"
@@ -259,8 +369,9 @@ def build_shared_object(source: str, cpu: str = "host") -> tuple[bytes, dict]:
 def build_cpu_executable(kernels: list[Kernel], cpu: str = "host"):
     """(shared object bytes, target, entry points, workgroup counts)."""
     decls, funcs, counts, entries = [], [], [], []
+    vector_bytes = 64 if "avx512f" in compiler_flags(cpu)[1]["features"] else 32
     for k in kernels:
-        d, f, n = render_kernel(k)
+        d, f, n = render_kernel(k, vector_bytes)
         decls += d
         funcs.append("__attribute__((visibility(\"default\")))\n" + f)
         counts.append(n)

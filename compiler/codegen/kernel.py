@@ -179,7 +179,7 @@ def _collapse(dims, shape, strides):
     return (size, strides[dims[-1]])
 
 
-def contraction_plan(c: Contraction, row_block: int = 4):
+def contraction_plan(c: Contraction, row_block: int = 8):
     """(rows of B*M per workgroup, workgroup count) for a contraction.
 
     Workgroups tile the iteration space the same way for every target, so the
