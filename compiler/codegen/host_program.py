@@ -229,6 +229,9 @@ class GeneralFunction:
 
     def _symbol(self, s) -> str:
         kind, v, k = self.shapes.defs[s]
+        if kind == "unknown":
+            raise UnsupportedOpError(v.name, f"with dynamic dims: cannot derive dim {k} of its "
+                                     f"result {v.results[0].type}", v.location)
         if kind == "arg":
             r, = self.f.call("buffer_view.dim", [f"%a{v}", self.const("i32", k)], 1)
             return r

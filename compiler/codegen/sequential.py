@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
+from ..ir.symbolic import cdiv
 from . import scalar
 from .body import linearize
+from .kernel import DYNAMIC_GUESS
 
 
 def emit_sequential(kernel, em, wg: str, outs: list) -> int:
@@ -132,8 +134,10 @@ def _row_plan(em, wg, shape, dim, cost):
         rows *= d
     if rows == 0 or shape[dim] == 0:
         return 0, None, None, None
+    if not isinstance(cost, int):
+        cost = DYNAMIC_GUESS * DYNAMIC_GUESS
     rpw = max(1, WORKGROUP_WORK // max(1, cost))
-    count = -(-rows // rpw)
+    count = cdiv(rows, rpw)             # an expression when rows are dynamic
     r = em.fresh("row")
     em.open(f"for (int64_t {r} = (int64_t){wg} * {rpw}; {r} < {rows} && {r} < ((int64_t){wg} + 1) * {rpw}; ++{r})")
     sub = em._delinearize(r, tuple(outer))
@@ -179,7 +183,8 @@ def _sort(kernel, em, wg, outs) -> int:
     shape = op.results[0].type.shape
     dim = op.attributes["dimension"].value
     n = shape[dim]
-    count, idx, base, stride = _row_plan(em, wg, shape, dim, n * max(1, n.bit_length()) * 4)
+    g = n if isinstance(n, int) else DYNAMIC_GUESS
+    count, idx, base, stride = _row_plan(em, wg, shape, dim, g * max(1, g.bit_length()) * 4)
     if not count:
         return 0
     res = op.results
@@ -269,10 +274,12 @@ def _batch_plan(em, wg, shape, cost):
         batch *= d
     if batch == 0 or shape[-1] == 0 or shape[-2] == 0:
         return 0, None
+    if not isinstance(cost, int):
+        cost = DYNAMIC_GUESS ** 3
     per = max(1, WORKGROUP_WORK // max(1, cost))
     b = em.fresh("bt")
     em.open(f"for (int64_t {b} = (int64_t){wg} * {per}; {b} < {batch} && {b} < ((int64_t){wg} + 1) * {per}; ++{b})")
-    return -(-batch // per), em._delinearize(b, tuple(shape[:-2]))
+    return cdiv(batch, per), em._delinearize(b, tuple(shape[:-2]))
 
 
 def _triangular_solve(kernel, em, wg, outs) -> int:

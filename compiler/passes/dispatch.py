@@ -44,8 +44,8 @@ class FormDispatchRegions(Pass):
     name = "form-dispatch-regions"
 
     def run(self, module) -> None:
+        self.counter = 0    # per module: every function's kernels share one executable
         for f in module.functions:
-            self.counter = 0
             self.run_on_function(f)
 
     def run_on_function(self, func) -> None:
@@ -88,6 +88,12 @@ class FormDispatchRegions(Pass):
             if op.name in REGION_OPS:
                 mat.update(op.operands)
                 mat.update(_captured_by_regions(op, block))
+        for op in ops:          # device values the host reads (read back) live in buffers
+            if HOST_ATTR in op.attributes or is_shape_assertion(op):
+                reads = op.operands
+            else:
+                reads = [op.operands[i] for i in shape_operands(op) if i < len(op.operands)]
+            mat.update(v for v in reads if v not in self.host)
         for op in ops:
             if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op):
                 continue

@@ -108,6 +108,11 @@ class Shapes:
         a, b = self.resolve(a), self.resolve(b)
         if a == b or (not isinstance(a, Dim) and not isinstance(b, Dim)):
             return
+        for x, y in ((a, b), (b, a)):       # an underivable dim takes any value
+            if isinstance(x, Dim) and x.is_symbol and self.defs[x][0] == "unknown" \
+                    and x not in (y.symbols() if isinstance(y, Dim) else ()):
+                self.binding[x] = y
+                return
         for x, y in ((a, b), (b, a)):       # bind the later symbol to the earlier value
             if isinstance(x, Dim) and x.is_symbol and self._earlier(y, x):
                 self.binding[x] = y
@@ -195,9 +200,8 @@ class Shapes:
                     dims.append(declared)
                 elif got is not None:
                     dims.append(got)
-                else:
-                    raise UnsupportedOpError(op.name, f"with dynamic dims: cannot derive dim {k} "
-                                             f"of its result {r.type}", op.location)
+                else:       # bound later by unification, or an error where it is used
+                    dims.append(self.new(("unknown", op, k)))
             self.raw[r] = tuple(dims)
 
     def bind_block_args(self, block, dims_list) -> None:

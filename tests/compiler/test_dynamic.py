@@ -236,3 +236,44 @@ func.func @main(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
 }"""
     c = compile_text(src, CompileOptions(keep_source=True)).stats["c_source"]
     assert "int64_t s0" not in c and "wg % 1" in c
+
+
+def test_masked_sum_over_materialized_broadcast():
+    # Also the GCC 12 loop if-conversion miscompile (cpu._workarounds).
+    m = _module("""
+func.func @main(%w: tensor<?x8x4xi1>, %x: tensor<?x8x4xf32>) -> (tensor<f32>, tensor<?x8x4xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %5 = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<?x8x4xf32>
+  %6 = stablehlo.select %w, %x, %5 : tensor<?x8x4xi1>, tensor<?x8x4xf32>
+  %7 = stablehlo.reduce(%6 init: %z) applies stablehlo.add across dimensions = [0, 1, 2] : (tensor<?x8x4xf32>, tensor<f32>) -> tensor<f32>
+  return %7, %5 : tensor<f32>, tensor<?x8x4xf32>
+}""")
+    _check(m, lambda n: (rng.integers(0, 2, (n, 8, 4)).astype(bool), _f32(n, 8, 4)),
+           lambda n, w, x: [np.float32(np.where(w, x, 0).sum()), np.zeros((n, 8, 4), np.float32)],
+           rtol=1e-4)
+
+
+def test_sort_rows_of_dynamic_count():
+    m = _module("""
+func.func @main(%x: tensor<?x5xf32>) -> tensor<?x5xf32> {
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<?x5xf32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}""")
+    _check(m, lambda n: (_f32(n, 5),), lambda n, x: np.sort(x, axis=1))
+
+
+def test_shape_from_device_value_is_read_back():
+    m = _module("""
+func.func @main(%k: tensor<i32>, %v: tensor<f32>) -> tensor<?xf32> {
+  %c = stablehlo.constant dense<2> : tensor<i32>
+  %0 = stablehlo.multiply %k, %c : tensor<i32>
+  %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  %2 = stablehlo.dynamic_broadcast_in_dim %v, %1, dims = [] : (tensor<f32>, tensor<1xi32>) -> tensor<?xf32>
+  return %2 : tensor<?xf32>
+}""")
+    _check(m, lambda n: (np.int32(n), np.float32(n)),
+           lambda n, k, v: np.full(2 * n, v, np.float32), sizes=(0, 1, 7))

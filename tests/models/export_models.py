@@ -398,14 +398,76 @@ def export(name: str) -> dict:
             "tolerance": tol, "mlir_bytes": len(text), "x64": name in NEEDS_X64}
 
 
+# ------------------------------------------------ batch-polymorphic models
+# Exported once with a symbolic batch dim (jax.export): the text has `?` dims
+# and a shape_assertion; one compiled module must serve every batch size.
+
+
+def build_mlp_batch_poly():
+    import jax.numpy as jnp
+
+    g = rng(7)
+    layers = [dense(g, a, b) for a, b in [(64, 64), (64, 32), (32, 10)]]
+
+    def mlp(x):
+        for w, b in layers[:-1]:
+            x = jnp.maximum(x @ w + b, 0.0)
+        w, b = layers[-1]
+        return jax_softmax(x @ w + b)
+
+    batches = {b: g.random((b, 64), dtype=np.float32) for b in (1, 5, 33)}
+    return mlp, "b, 64", batches, F32_TOL, "64->64->32->10 relu MLP + softmax, batch symbolic"
+
+
+def jax_softmax(z):
+    import jax.numpy as jnp
+    z = z - jnp.max(z, axis=-1, keepdims=True)
+    e = jnp.exp(z)
+    return e / jnp.sum(e, axis=-1, keepdims=True)
+
+
+POLY_BUILDERS = {"mlp_batch_poly": build_mlp_batch_poly}
+
+
+def export_poly(name: str) -> dict:
+    """`<name>.mlir` from jax.export with a symbolic shape; the npz holds
+    `arg_b<B>_<k>` inputs and `out_b<B>_<k>` JAX results for each batch B."""
+    import jax
+    from jax import export as jexport
+
+    jax.config.update("jax_enable_x64", False)
+    fn, spec, batches, tol, note = POLY_BUILDERS[name]()
+    shape = jexport.symbolic_shape(spec)
+    exp = jexport.export(jax.jit(fn))(jax.ShapeDtypeStruct(shape, np.float32))
+    text = exp.mlir_module()
+    ops = op_counts(text)
+    bad = sorted(op for op in ops if op.split(".")[0] not in ("func", "stablehlo"))
+    if bad:
+        raise SystemExit(f"{name}: ops outside func/stablehlo: {bad}")
+    arrays = {}
+    for b, x in batches.items():
+        outs = jax.jit(fn)(x)
+        outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+        arrays[f"arg_b{b}_0"] = x
+        arrays.update({f"out_b{b}_{k}": np.asarray(o) for k, o in enumerate(outs)})
+    (HERE / f"{name}.mlir").write_text(text)
+    np.savez_compressed(HERE / f"{name}.npz", **arrays)
+    print(f"{name}: {len(text)} bytes, batches {sorted(batches)}; {ops}")
+    return {"note": note, "spec": spec, "batches": sorted(batches), "ops": ops,
+            "tolerance": tol, "mlir_bytes": len(text)}
+
+
 def main(argv: list[str]) -> int:
     import jax
 
     jax.config.update("jax_platforms", "cpu")
-    names = argv or list(BUILDERS)
+    names = argv or list(BUILDERS) + list(POLY_BUILDERS)
     manifest_path = HERE / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"models": {}}
     for name in names:
+        if name in POLY_BUILDERS:
+            manifest.setdefault("poly_models", {})[name] = export_poly(name)
+            continue
         manifest["models"][name] = export(name)
     manifest["models"] = {k: manifest["models"][k] for k in BUILDERS if k in manifest["models"]}
     manifest["jax_version"] = jax.__version__

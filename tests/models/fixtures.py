@@ -48,9 +48,29 @@ def load_model(name: str) -> tuple[str, list[np.ndarray], list[np.ndarray]]:
         return text, _numbered(npz, "arg"), _numbered(npz, "out")
 
 
+POLY_MODELS: tuple[str, ...] = tuple(_manifest().get("poly_models", {}))
+
+
+def load_poly_model(name: str) -> tuple[str, dict]:
+    """Return (mlir_text, {batch: (inputs, expected)}) for a batch-polymorphic
+    fixture (`arg_b<B>_<k>` / `out_b<B>_<k>` in its npz)."""
+    text = (HERE / f"{name}.mlir").read_text()
+    runs: dict = {}
+    with np.load(HERE / f"{name}.npz") as npz:
+        for key in npz.files:
+            m = re.fullmatch(r"(arg|out)_b(\d+)_(\d+)", key)
+            if m:
+                entry = runs.setdefault(int(m.group(2)), ({}, {}))
+                entry[m.group(1) == "out"][int(m.group(3))] = np.asarray(npz[key])
+    return text, {b: ([a[k] for k in sorted(a)], [o[k] for k in sorted(o)])
+                  for b, (a, o) in sorted(runs.items())}
+
+
 def tolerance(name: str) -> dict:
     """{'rtol': ..., 'atol': ...} to use with np.testing.assert_allclose for `name`."""
-    return dict(_manifest()["models"][name]["tolerance"])
+    m = _manifest()
+    entry = m["models"].get(name) or m.get("poly_models", {})[name]
+    return dict(entry["tolerance"])
 
 
 def assert_matches(name: str, actual, expected) -> None:
