@@ -140,7 +140,7 @@ def tensorvm_engines():
             key = id(wl["text"])
             if key not in cache:
                 t0 = time.perf_counter()
-                cache[key] = compiler.compile_str(wl["text"], targets=["cpu"])
+                cache[key] = compiler.compile_str(wl["text"], targets=["cpu", "opencl"])
                 info["compile_s"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             module = runtime.load_module(cache[key], device=device)
@@ -148,7 +148,12 @@ def tensorvm_engines():
             return module.main
         return prepare
 
-    return [("tensorvm sync", make("local-sync")), ("tensorvm task", make("local-task"))]
+    engines = [("tensorvm sync", make("local-sync")), ("tensorvm task", make("local-task"))]
+    from tensorvm import hal
+    if "opencl" in hal.available_drivers():
+        # OpenCL beside the CPU drivers (PoCL on a machine without a GPU).
+        engines.append(("tensorvm opencl", make("opencl")))
+    return engines
 
 
 def iree_engines():
@@ -430,6 +435,8 @@ def main(argv=None) -> int:
         try:
             for name, prep in factory():
                 prepares[name] = prep
+                if name not in engines:          # optional engines (tensorvm opencl)
+                    engines.append(name)
         except Exception as e:  # a missing package marks the whole group n/a
             notes.append(f"{gname}: n/a: {short_error(e)}")
             if args.verbose:
