@@ -176,13 +176,8 @@ def render_contraction_kernel(kernel: Kernel):
         "            }",
         "          }",
         "        }",
-        "        for (int64_t i = 0; i < nr; ++i) {",
-        "          for (int64_t j = 0; j < nn; ++j) {",
     ]
-    src += ["            " + d for d in idx_decls]
-    src += ["  " + line for line in em.lines]
-    src += ["            " + store, "          }", "        }", "      }", "      r += nr;",
-            "    }", "  }", "  return 0;", "}"]
+    src += _epilogue_loops(em, idx_decls, store)
     return em.decls, "\n".join(src), count
 
 
@@ -256,14 +251,20 @@ def render_microkernel_contraction(kernel: Kernel, vector_bytes: int):
         "            }",
         "          }",
         "        }",
-        "        for (int64_t i = 0; i < nr; ++i) {",
-        "          for (int64_t j = 0; j < nn; ++j) {",
     ]
-    src += ["            " + d for d in idx_decls]
-    src += ["  " + line for line in em.lines]
-    src += ["            " + store, "          }", "        }", "      }", "      r += nr;",
-            "    }", "  }", "  return 0;", "}"]
+    src += _epilogue_loops(em, idx_decls, store)
     return em.decls, "\n".join(src), count
+
+
+def _epilogue_loops(em: BodyEmitter, idx_decls, store) -> list[str]:
+    """The fused epilogue over the nr x nn accumulator tile, closing the
+    row-block loops every contraction kernel opens."""
+    out = ["        for (int64_t i = 0; i < nr; ++i) {", "          for (int64_t j = 0; j < nn; ++j) {"]
+    out += ["            " + d for d in idx_decls]
+    out += ["  " + line for line in em.lines]
+    out += ["            " + store, "          }", "        }", "      }", "      r += nr;",
+            "    }", "  }", "  return 0;", "}"]
+    return out
 
 
 def _microkernel_applies(kernel: Kernel) -> bool:
