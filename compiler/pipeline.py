@@ -10,7 +10,7 @@ from .codegen import cpu
 from .codegen.host_program import needs_general_path, plan_general
 from .codegen.kernel import build_kernel
 from .codegen.vm_host import generate_module
-from .errors import CompileError
+from .errors import CompileError, UnsupportedOpError
 from .passes.base import PassPipeline
 from .passes.canonicalize import CanonicalizeOps
 from .passes.dispatch import FormDispatchRegions
@@ -82,7 +82,11 @@ def _build_variants(kernels, options):
     in target order, and each target's generated source.  Every variant
     must tile the same workgroup counts: the host code serves them all."""
     variants, sources = [], {}
+    dynamic = [k.name for k in kernels if k.dims]
     for t in options.targets:
+        if t != "cpu" and dynamic:     # gpu.py does not declare the shape push constants yet
+            raise UnsupportedOpError("dynamic dims", f"target '{t}' cannot take kernels with "
+                                     f"run-time dims yet ({dynamic[0]}); use the cpu target")
         if t == "cpu":
             data, target, entries, counts, src = cpu.build_cpu_executable(kernels, options.cpu)
             fmt = cpu.cpu_format()

@@ -277,3 +277,14 @@ func.func @main(%k: tensor<i32>, %v: tensor<f32>) -> tensor<?xf32> {
 }""")
     _check(m, lambda n: (np.int32(n), np.float32(n)),
            lambda n, k, v: np.full(2 * n, v, np.float32), sizes=(0, 1, 7))
+
+
+def test_gpu_targets_reject_dynamic_kernels_clearly():
+    from tensorvm.compiler.errors import UnsupportedOpError
+    src = """
+func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = stablehlo.sine %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}"""
+    with pytest.raises(UnsupportedOpError, match="run-time dims"):
+        compile_str(src, targets=("cpu", "opencl"))
