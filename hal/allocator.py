@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .buffer import HOST_MEMORY, Buffer, MemoryType
+from .buffer import HOST_MEMORY, Buffer, MemoryType, host_address
 from .errors import HalError
 
 ALIGNMENT = 64
+_new = object.__new__
 
 
 def aligned_bytes(size: int, alignment: int = ALIGNMENT) -> np.ndarray:
@@ -54,13 +55,19 @@ class HostAllocator(Allocator):
         the source is.  ``writable=True`` demands a writable, zero-copy import
         (the caller expects to see the device's writes) and raises otherwise.
         Non-contiguous sources are copied into a fresh read-only buffer."""
-        if obj.__class__ is np.ndarray and not writable and obj.flags.c_contiguous \
-                and not obj.dtype.hasobject and obj.ndim:
-            try:                              # the common case: a plain numpy array
-                return Buffer(obj.reshape(-1).view(np.uint8), HOST_MEMORY,
-                              obj.flags.writeable, self)
-            except ValueError:
-                pass
+        if obj.__class__ is np.ndarray and not writable:
+            flags = obj.flags
+            if flags.c_contiguous and obj.ndim and not obj.dtype.hasobject:
+                try:                          # the common case: a plain numpy array
+                    storage = (obj if obj.ndim == 1 else obj.reshape(-1)).view(np.uint8)
+                except ValueError:
+                    pass
+                else:                         # Buffer.__init__ without its checks
+                    buf = _new(Buffer)
+                    buf._storage, buf._address = storage, host_address(storage)
+                    buf.byte_length, buf.memory_type = storage.nbytes, HOST_MEMORY
+                    buf.writable, buf.allocator = flags.writeable, self
+                    return buf
         try:
             arr = obj if isinstance(obj, np.ndarray) else np.asarray(memoryview(obj))
         except TypeError as e:

@@ -15,6 +15,22 @@ import numpy as np
 
 from .errors import HalError
 
+try:                                    # cffi's C module: no Python wrapper frames
+    import _cffi_backend as _cb
+    _CHARS = _cb.new_array_type(_cb.new_pointer_type(_cb.new_primitive_type("char")), None)
+    _UINTPTR = _cb.new_primitive_type("uintptr_t")
+    _from_buffer, _cast = _cb.from_buffer, _cb.cast
+except (ImportError, AttributeError):   # pragma: no cover - other cffi builds
+    _from_buffer = None
+
+
+def host_address(storage) -> int:
+    """The address of a C-contiguous numpy array's first byte (cffi's
+    ``from_buffer`` is several times cheaper than ``ndarray.ctypes.data``)."""
+    if _from_buffer is None or not storage.nbytes:
+        return storage.ctypes.data
+    return int(_cast(_UINTPTR, _from_buffer(_CHARS, storage, False)))
+
 
 class MemoryType(enum.IntFlag):
     """Where memory lives and who may touch it (bit flags, IREE-style)."""
@@ -57,14 +73,19 @@ class Buffer:
             raise HalError("buffer was deallocated (queue_dealloca) and cannot be used")
         return s
 
+    #: Device buffers that are not host memory override this with a method
+    #: returning a host copy (``BufferView.to_numpy`` reads it without a getattr miss).
+    to_host = None
+
     @property
     def address(self) -> int:
         """Host address of byte 0 (for native kernels)."""
-        if self._address is None:
-            self._address = self.storage.ctypes.data
+        a = self._address
+        if a is None:
+            a = self._address = host_address(self.storage)
         elif self._storage is None:
             self.storage  # raises: released
-        return self._address
+        return a
 
     def release(self) -> None:
         """Drop the storage; memory is freed once no recorded command uses it."""
@@ -156,11 +177,15 @@ class BufferView:
     def to_numpy(self) -> np.ndarray:
         """A zero-copy numpy view for host memory (read-only if the buffer is);
         a copy read back from device memory (buffers with ``to_host``)."""
-        to_host = getattr(self.buffer, "to_host", None)
+        buf = self.buffer
+        to_host = buf.to_host
         if to_host is not None:
             return to_host(self.byte_length).view(self.dtype).reshape(self.shape)
-        arr = self.buffer.storage[:self.byte_length].view(self.dtype).reshape(self.shape)
-        if not self.buffer.writable:
+        storage, n = buf.storage, self.byte_length
+        arr = (storage if storage.nbytes == n else storage[:n]).view(self.dtype)
+        if arr.shape != self.shape:
+            arr = arr.reshape(self.shape)
+        if not buf.writable:
             arr.flags.writeable = False
         return arr
 

@@ -23,7 +23,7 @@ import sys
 import numpy as np
 
 from .allocator import ALIGNMENT, HostAllocator
-from .buffer import HOST_MEMORY, Buffer, MemoryType
+from .buffer import HOST_MEMORY, Buffer, MemoryType, host_address
 from .errors import HalError
 
 DEFAULT_MAX_BYTES = 256 << 20
@@ -42,7 +42,7 @@ def size_class(size: int) -> int:
 class PooledBuffer(Buffer):
     """A host buffer whose block returns to its allocator's pool when freed."""
 
-    __slots__ = ("_raw",)
+    __slots__ = ("_raw",)      # the pool block: (raw array, aligned start, aligned address)
 
     def __del__(self):
         raw, alloc = self._raw, self.allocator
@@ -51,6 +51,9 @@ class PooledBuffer(Buffer):
                 alloc._recycle(raw)
             except Exception:       # noqa: BLE001 - interpreter shutdown
                 pass
+
+
+_new_pooled = object.__new__
 
 
 class CachingHostAllocator(HostAllocator):
@@ -65,51 +68,57 @@ class CachingHostAllocator(HostAllocator):
 
     def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> Buffer:
         """A zero-filled buffer of ``size`` bytes, from the pool when possible."""
-        if type(size) is not int:
-            if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
+        if size.__class__ is not int or size < 0:
+            if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0:
                 raise HalError(f"allocation size must be a non-negative int, got {size!r}")
             size = int(size)
-        if size < 0:
-            raise HalError(f"allocation size must be a non-negative int, got {size!r}")
         if memory_type is not MemoryType.DEVICE_LOCAL:
             MemoryType(memory_type)  # validates the flags
-        cls = size_class(size)
-        raw = self._take(cls)
-        if raw is None:
+        cls = max(64, (size + 63) & ~63) if size <= 256 else size_class(size)
+        block = None
+        free = self._free.get(cls)
+        if free:
+            block = self._take(free)
+        if block is None:
             self.misses += 1
             raw = np.zeros(cls + ALIGNMENT, dtype=np.uint8)
-            start = (-raw.ctypes.data) % ALIGNMENT
+            addr = host_address(raw)
+            start = (-addr) % ALIGNMENT
+            block = (raw, start, addr + start)
             storage = raw[start:start + size]
         else:
             self.hits += 1
-            start = (-raw.ctypes.data) % ALIGNMENT
-            storage = raw[start:start + size]
+            start = block[1]
+            storage = block[0][start:start + size]
             storage.fill(0)
-        buf = PooledBuffer(storage, HOST_MEMORY, True, self)
-        buf._raw = raw
+        # Buffer.__init__ without its checks: everything here is known valid.
+        buf = _new_pooled(PooledBuffer)
+        buf._storage, buf._address, buf.byte_length = storage, block[2], size
+        buf.memory_type, buf.writable, buf.allocator, buf._raw = HOST_MEMORY, True, self, block
         return buf
 
-    def _take(self, cls: int):
-        free = self._free.get(cls)
-        if not free:
-            return None
-        for _ in range(min(_SCAN, len(free))):
+    def _take(self, free):
+        """A reusable block from one size class's free list, or None."""
+        for _ in range(_SCAN if len(free) > _SCAN else len(free)):
             try:
-                raw = free.pop()
+                block = free.pop()
             except IndexError:
                 return None
-            # Referenced only by `raw` and getrefcount's argument: nobody else uses it.
-            if _getrefcount(raw) <= 2:
-                self.cached_bytes -= raw.nbytes
-                return raw
-            free.appendleft(raw)      # a view is still alive: look again later
+            # The raw array is referenced only by the block tuple and getrefcount's
+            # argument: no buffer, slice or user view of it is alive.
+            if _getrefcount(block[0]) <= 2:
+                self.cached_bytes -= block[0].nbytes
+                return block
+            free.appendleft(block)    # a view is still alive: look again later
         return None
 
-    def _recycle(self, raw) -> None:
-        if self.cached_bytes + raw.nbytes > self.max_bytes:
+    def _recycle(self, block) -> None:
+        """Take back a block ``(raw array, aligned start, aligned address)``."""
+        n = block[0].nbytes
+        if self.cached_bytes + n > self.max_bytes:
             return
-        self.cached_bytes += raw.nbytes
-        self._free[raw.nbytes - ALIGNMENT].append(raw)
+        self.cached_bytes += n
+        self._free[n - ALIGNMENT].append(block)
 
     def trim(self) -> None:
         """Drop every cached block."""

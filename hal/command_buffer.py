@@ -210,8 +210,10 @@ class CommandBuffer:
             have = 0 if table is None else len(table)
             raise HalError(f"queue_execute: the command buffer uses {len(ext)} binding slots, "
                            f"the binding table has {have}")
-        table = list(table)
-        for slot, need in enumerate(ext):
+        if table.__class__ is not list:
+            table = list(table)
+        slot = 0
+        for need in ext:
             buf = table[slot]
             if not isinstance(buf, Buffer):
                 raise HalError(f"binding table slot {slot}: expected a Buffer, got "
@@ -221,8 +223,10 @@ class CommandBuffer:
                                f"bytes, the buffer has {buf.byte_length}")
             if buf.released:
                 raise HalError(f"binding table slot {slot}: buffer was deallocated")
+            slot += 1
         for slot in self.slot_writes:
-            table[slot].check_writable(f"binding table slot {slot}")
+            if not table[slot].writable:
+                table[slot].check_writable(f"binding table slot {slot}")
         return table
 
     def resolved_commands(self, table) -> list:

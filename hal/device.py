@@ -68,40 +68,48 @@ class Device:
 
     def create_fence(self) -> Fence:
         """A fence over a fresh semaphore at timepoint 1, ready to be signalled."""
-        return Fence([(Semaphore(0), 1)])
+        return Fence.single(Semaphore(0), 1)
 
     def _prepare_commands(self, commands):
         """Turn recorded commands into the driver's replayable program."""
         raise NotImplementedError
 
     # -- queue -------------------------------------------------------------
-    def queue_execute(self, wait, signal, command_buffers, binding_tables=None) -> None:
+    def queue_execute(self, wait, signal, command_buffers, binding_tables=None, *,
+                      caller_waits: bool = False) -> None:
         """Run finalized command buffers in order after ``wait``; then signal.
 
         ``binding_tables``: one entry per command buffer, None or the list of
-        buffers its slots refer to in this submission."""
+        buffers its slots refer to in this submission.  ``caller_waits``: the
+        caller will wait for ``signal`` right away, so a driver may run the
+        work on the calling thread when its queue is idle (``_submit_waited``)
+        instead of handing it to a queue thread."""
         programs = []
         if binding_tables is not None and len(binding_tables) != len(command_buffers):
             raise HalError(f"queue_execute: {len(command_buffers)} command buffers need as many "
                            f"binding tables, got {len(binding_tables)}")
         for i, cb in enumerate(command_buffers):
-            if not isinstance(cb, CommandBuffer):
+            if cb.__class__ is not CommandBuffer and not isinstance(cb, CommandBuffer):
                 raise HalError(f"queue_execute: expected CommandBuffers, got {type(cb).__name__}")
             if cb.device is not self:
                 raise HalError("queue_execute: command buffer was recorded for another device")
             if not cb.finalized:
                 raise HalError("queue_execute: command buffer must be finalized before submission")
-            table = binding_tables[i] if binding_tables is not None else None
             if cb.slot_extents:
-                table = cb.check_table(table)
+                table = cb.check_table(binding_tables[i] if binding_tables is not None else None)
                 if self.supports_binding_tables:
                     programs.append(cb.program.bind(table))
                 else:
                     programs.append(self._prepare_commands(cb.resolved_commands(table)))
             else:
                 programs.append(cb.program)
-        self._submit(self._check_fence(wait, "wait"), self._check_fence(signal, "signal"),
-                     self._program_runner(programs) if programs else None)
+        if wait is not None or signal is None or signal.__class__ is not Fence or self.closed:
+            wait, signal = self._check_fence(wait, "wait"), self._check_fence(signal, "signal")
+        work = self._program_runner(programs) if programs else None
+        if caller_waits:
+            self._submit_waited(wait, signal, work)
+        else:
+            self._submit(wait, signal, work)
 
     def queue_alloca(self, wait, signal, size: int):
         """A buffer that is usable once ``signal`` is reached."""
@@ -133,6 +141,11 @@ class Device:
     def _submit(self, wait, signal, work) -> None:
         """Queue ``work()`` (None: nothing) after ``wait``; signal/fail ``signal``."""
         raise NotImplementedError
+
+    def _submit_waited(self, wait, signal, work) -> None:
+        """``_submit`` for a caller that waits for ``signal`` at once; drivers
+        with a queue thread may run the work on the caller instead."""
+        self._submit(wait, signal, work)
 
     # -- lifetime ------------------------------------------------------------
     def close(self) -> None:

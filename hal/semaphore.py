@@ -20,6 +20,7 @@ import time
 from .errors import HalError, HalTimeoutError, rethrow
 
 MAX_PAYLOAD = (1 << 64) - 1
+_Lock = threading.Lock
 
 
 def _check_payload(value) -> int:
@@ -46,9 +47,10 @@ class Semaphore:
     __slots__ = ("_lock", "_cond", "_value", "_failure", "_callbacks", "__weakref__")
 
     def __init__(self, initial: int = 0):
-        self._lock = threading.Lock()
+        self._lock = _Lock()
         self._cond = None             # created by the first blocking wait
-        self._value = _check_payload(initial)
+        self._value = initial if initial.__class__ is int and 0 <= initial <= MAX_PAYLOAD \
+            else _check_payload(initial)
         self._failure = None
         self._callbacks = []          # [(value, fn)], fn(exc_or_None)
 
@@ -69,7 +71,8 @@ class Semaphore:
 
     def signal(self, value: int) -> None:
         """Advance the payload to ``value`` (no-op once failed)."""
-        _check_payload(value)
+        if value.__class__ is not int or not 0 <= value <= MAX_PAYLOAD:
+            _check_payload(value)
         with self._lock:
             if self._failure is not None:
                 return
@@ -148,15 +151,33 @@ def _noop():
     pass
 
 
-class Fence:
-    """A set of semaphore timepoints; signalled when all are reached."""
+_new_fence = object.__new__
 
-    __slots__ = ("_points",)
+
+class Fence:
+    """A set of semaphore timepoints; signalled when all are reached.
+
+    ``_one`` is the only (semaphore, value) when the fence has exactly one
+    timepoint (what ``Device.create_fence`` makes), so the per-call checks
+    (``is_signaled``, ``is_settled``, ``signal``) skip the general loops."""
+
+    __slots__ = ("_points", "_one")
 
     def __init__(self, timepoints=()):
         self._points = {}
+        self._one = None
         for sem, value in timepoints:
             self.insert(sem, value)
+
+    @classmethod
+    def single(cls, sem: "Semaphore", value: int) -> "Fence":
+        """A fence over one timepoint (no argument checks beyond the types)."""
+        if sem.__class__ is not Semaphore or value.__class__ is not int:
+            return cls([(sem, value)])
+        f = _new_fence(cls)
+        f._points = {sem: value}
+        f._one = (sem, value)
+        return f
 
     @classmethod
     def join(cls, fences) -> "Fence":
@@ -175,6 +196,7 @@ class Fence:
         _check_payload(value)
         if value > self._points.get(sem, -1):
             self._points[sem] = value
+        self._one = next(iter(self._points.items())) if len(self._points) == 1 else None
 
     @property
     def timepoints(self) -> list:
@@ -186,6 +208,9 @@ class Fence:
     @property
     def failure(self):
         """The first failure among the semaphores, or None."""
+        one = self._one
+        if one is not None:
+            return one[0]._failure
         for sem in self._points:
             if sem.failure is not None:
                 return sem.failure
@@ -194,15 +219,27 @@ class Fence:
     @property
     def is_signaled(self) -> bool:
         """True when every timepoint is reached and none failed."""
+        one = self._one
+        if one is not None:
+            sem = one[0]
+            return sem._failure is None and sem._value >= one[1]
         return all(s._failure is None and s._value >= v for s, v in self._points.items())
 
     @property
     def is_settled(self) -> bool:
         """True when signalled or failed (a wait would return at once)."""
+        one = self._one
+        if one is not None:
+            sem = one[0]
+            return sem._failure is not None or sem._value >= one[1]
         return self.failure is not None or self.is_signaled
 
     def signal(self) -> None:
         """Signal every semaphore to its timepoint (host-side signal)."""
+        one = self._one
+        if one is not None:
+            one[0].signal(one[1])
+            return
         for sem, value in list(self._points.items()):
             sem.signal(value)
 
@@ -213,9 +250,11 @@ class Fence:
 
     def wait(self, timeout_s) -> None:
         """Block until signalled; HalTimeoutError / HalError as Semaphore.wait."""
-        points = self.timepoints
-        if len(points) == 1:
-            sem, value = points[0]
+        one = self._one
+        if one is not None:
+            sem, value = one
+            if sem._failure is None and sem._value >= value:
+                return
             sem.wait(value, timeout_s)
             return
         failure = self.failure

@@ -58,7 +58,9 @@ class DeviceArray:
         return self.buffer_view.to_numpy()
 
     def __array__(self, dtype=None, copy=None):
-        arr = self.to_host()
+        if self.ready is not None:
+            self.wait()
+        arr = self.buffer_view.to_numpy()
         if dtype is not None and np.dtype(dtype) != arr.dtype:
             return arr.astype(dtype)
         return arr.copy() if copy else arr

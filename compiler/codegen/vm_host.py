@@ -51,6 +51,8 @@ HAL_IMPORTS = {
     "command_buffer.copy.indirect": "rriIriII->",
     "device.queue.execute.indirect": "rrrr*r->",
     "fence.signal": "r->",
+    "buffer_view.checked_buffer": "rri*I->r",
+    "device.queue.execute.indirect.wait": "rri*r->",
 }
 
 ASYNC_SUFFIX = "$async"
@@ -350,9 +352,9 @@ class _HostFunction:
             nm = f.reg("n")
             f.emit(f"{nm} = const.ref.str {_quote(self.names[i])}")
             dims = [f.const("i64", d) for d in a.type.shape]
-            f.call("buffer_view.assert", [f"%a{i}", nm, f.const("i32", _element_id(a.type)),
-                                          _list(dims)])
-            bufs[("arg", i)], = f.call("buffer_view.buffer", [f"%a{i}"], 1)
+            bufs[("arg", i)], = f.call("buffer_view.checked_buffer",
+                                       [f"%a{i}", nm, f.const("i32", _element_id(a.type)),
+                                        _list(dims)], 1)
         sizes = {("slab", 0): plan.slab_size}
         sizes.update({("result", j): s for j, s in enumerate(plan.result_sizes)})
         sizes.update({dst: size for _, _, dst, size in self.copies})
@@ -360,17 +362,22 @@ class _HostFunction:
             if key[0] != "arg":
                 bufs[key], = f.call("allocator.allocate", [dev, f.const("i64", sizes[key])], 1)
         nargs = len(self.block.arguments)
-        if asynchronous:
-            wait, fence = f"%a{nargs}", f"%a{nargs + 1}"
-        else:
-            wait, fence = self._null(f), None
-            fence, = f.call("fence.create", [dev], 1)
         if self.static:
             cb = f.reg("cb")
             f.emit(f"{cb} = global.load.ref @{_sym('__cb_' + self.func_name)}")
             table = _list([bufs[k] for k in self.per_call])
-            f.call("device.queue.execute.indirect", [dev, wait, fence, cb, table])
+            if asynchronous:
+                f.call("device.queue.execute.indirect",
+                       [dev, f"%a{nargs}", f"%a{nargs + 1}", cb, table])
+            else:   # submit + wait in one call (the device may run it on this thread)
+                f.call("device.queue.execute.indirect.wait",
+                       [dev, cb, f.const("i32", -1), table])
         else:
+            if asynchronous:
+                wait, fence = f"%a{nargs}", f"%a{nargs + 1}"
+            else:
+                wait = self._null(f)
+                fence, = f.call("fence.create", [dev], 1)
             cb, = f.call("command_buffer.create", [dev], 1)
             consts = {}
 
@@ -382,8 +389,8 @@ class _HostFunction:
                 return bufs[key], None
             self._record_commands(f, cb, ref_of)
             f.call("device.queue.execute", [dev, wait, fence, f"[{cb}]"])
-        if not asynchronous:
-            f.call("fence.await", [f.const("i32", -1), f"[{fence}]"], 1)
+            if not asynchronous:
+                f.call("fence.await", [f.const("i32", -1), f"[{fence}]"], 1)
         views = []
         for v, (key, off, size) in zip(self.ret.operands, self.outputs):
             dims = [f.const("i64", d) for d in v.type.shape]

@@ -11,9 +11,14 @@ alive, so a buffer released while a command buffer still uses it stays valid
 memory.
 
 Commands recorded against binding-table slots become ``IndirectDispatch`` /
-``IndirectHostOp`` templates; ``CpuProgram.bind(table)`` turns them into
-fresh packets for one submission (one address array and one state per
-dispatch), so concurrent submissions of one program never share state.
+``IndirectHostOp`` templates; ``CpuProgram.bind(table)`` returns a program
+whose packets point at this submission's buffers.  Bound programs are
+pooled per template: each owns its packets' native states and address
+arrays, built once, and a bind only patches the slot addresses (one store
+per slot binding).  A bound program belongs to one submission until the
+driver calls ``release()`` after running it (the next bind may reuse it);
+concurrent submissions take different pool entries (list pop/append are
+atomic under the GIL), so they never share state.
 """
 from __future__ import annotations
 
@@ -81,7 +86,7 @@ class DispatchPacket:
 
 
 class IndirectDispatch:
-    """A dispatch with slot bindings; ``bind`` builds one submission's packet."""
+    """A dispatch with slot bindings: the template of a bound packet."""
 
     __slots__ = ("executable", "entry", "fn", "total", "lens", "consts", "wg", "addrs",
                  "slots", "_keep")
@@ -98,18 +103,15 @@ class IndirectDispatch:
                            if is_slot(b))
         self._keep = [b.storage for b, _, _ in cmd.bindings if not is_slot(b)]
 
-    def bind(self, bases, table) -> DispatchPacket:
-        addrs = self.addrs[:]
-        for i, slot, off in self.slots:
-            addrs[i] = bases[slot] + off
-        carr = ffi.new(_UINTPTR_ARRAY, addrs)
+    def instantiate(self):
+        """(a packet owning its own address array, that array) for a bound program."""
+        carr = ffi.new(_UINTPTR_ARRAY, self.addrs)
         p = DispatchPacket.__new__(DispatchPacket)
         p.executable, p.entry, p.fn, p.total = self.executable, self.entry, self.fn, self.total
         p.state = ffi.new(_STATE_PTR, [ffi.cast(_BINDINGS_PTR, carr), self.lens, self.consts,
                                        self.wg])
         p._keep = (carr, self)
-        return p
-
+        return p, carr
 
 class HostOp:
     """A fill, copy or update done with numpy on the executing thread."""
@@ -131,7 +133,7 @@ class IndirectHostOp:
     def __init__(self, cmd):
         self.cmd = cmd
 
-    def bind(self, bases, table) -> HostOp:
+    def bind(self, table) -> HostOp:
         c = self.cmd
         if isinstance(c, Fill):
             c = c._replace(buffer=table[c.buffer])
@@ -164,21 +166,70 @@ _INDIRECT = (IndirectDispatch, IndirectHostOp)
 class CpuProgram:
     """Barrier-separated segments of packets / host ops."""
 
-    __slots__ = ("segments", "indirect", "_keep")
+    __slots__ = ("segments", "indirect", "_keep", "_pool", "_patches", "_host_ops", "_template")
 
     def __init__(self, segments, keep=None):
         self.segments = segments
         self.indirect = any(type(op) in _INDIRECT for seg in segments for op in seg)
         self._keep = keep
+        self._pool = []           # free bound programs (templates only)
+        self._template = None     # bound programs: the template they return to
 
     def bind(self, table) -> "CpuProgram":
-        """This program over one submission's binding table (buffers by slot)."""
-        bases = [b.address for b in table]
-        segs = [[op.bind(bases, table) if type(op) in _INDIRECT else op for op in seg]
-                for seg in self.segments]
-        bound = CpuProgram.__new__(CpuProgram)
-        bound.segments, bound.indirect, bound._keep = segs, False, table
+        """This program over one submission's binding table (buffers by slot).
+
+        The result is exclusively the caller's until ``release()``."""
+        try:
+            bound = self._pool.pop()
+        except IndexError:
+            bound = self._instantiate()
+        for carr, i, slot, off in bound._patches:
+            carr[i] = table[slot].address + off
+        if bound._host_ops:
+            segs = bound.segments
+            for si, oi, op in bound._host_ops:
+                segs[si][oi] = op.bind(table)
+        bound._keep = table
         return bound
+
+    def _instantiate(self) -> "CpuProgram":
+        bound = CpuProgram.__new__(CpuProgram)
+        segs, patches, host_ops = [], [], []
+        for si, seg in enumerate(self.segments):
+            out = []
+            for oi, op in enumerate(seg):
+                if type(op) is IndirectDispatch:
+                    packet, carr = op.instantiate()
+                    patches += [(carr, i, slot, off) for i, slot, off in op.slots]
+                    out.append(packet)
+                else:
+                    if type(op) is IndirectHostOp:
+                        host_ops.append((si, oi, op))
+                    out.append(op)
+            segs.append(out)
+        bound.segments, bound.indirect, bound._keep = segs, False, None
+        bound._pool, bound._patches, bound._host_ops = None, tuple(patches), tuple(host_ops)
+        bound._template = self
+        return bound
+
+    def release(self) -> None:
+        """A bound program's submission is over: drop its buffers, return it to
+        its template's pool.  No-op for programs that were not bound."""
+        template = self._template
+        if template is not None and self._keep is not None:
+            self._keep = None
+            for si, oi, op in self._host_ops:
+                self.segments[si][oi] = op        # drop the bound views
+            template._pool.append(self)
+
+    def run_once(self) -> None:
+        """``run_inline()`` then ``release()``: one submission's work."""
+        try:
+            for seg in self.segments:
+                for op in seg:
+                    op.run_all()
+        finally:
+            self.release()
 
     def run_inline(self, tracer=None) -> None:
         """Run everything in order on the calling thread."""

@@ -27,15 +27,44 @@ class LocalSyncDevice(CpuDevice):
 
     def _program_runner(self, programs):
         if len(programs) == 1 and self.tracer is None:
-            return programs[0].run_inline
+            return programs[0].run_once
         tracer = self.tracer
 
         def run():
-            for p in programs:
-                p.run_inline(tracer)
+            try:
+                for p in programs:
+                    p.run_inline(tracer)
+            finally:
+                for p in programs:
+                    p.release()
         return run
 
     def _submit(self, wait, signal, work) -> None:
+        if wait is None and self.tracer is None:
+            with self._lock:
+                fast = not self._pending and not self._pumping
+                if fast:
+                    self._pumping = True
+            if fast:                          # the common case: run it right here
+                try:
+                    exc = None
+                    if work is not None:
+                        try:
+                            work()
+                        except BaseException as e:    # noqa: BLE001 - goes to the fence
+                            exc = e
+                    if signal is not None:
+                        if exc is None:
+                            signal.signal()
+                        else:
+                            signal.fail(exc)
+                finally:
+                    with self._lock:
+                        self._pumping = False
+                        more = bool(self._pending)
+                if more:
+                    self._pump()
+                return
         with self._lock:
             if not self._pending and not self._pumping and (wait is None or wait.is_settled):
                 self._pumping = True          # fast path: run right here

@@ -18,6 +18,8 @@ A thread about to wait for a fence may call ``help_until(fence)``: it runs
 ready submissions itself, in queue order, instead of sleeping while the
 queue thread wakes up (IREE's executor lets callers donate their thread the
 same way).  The synchronous call path uses it; ``$async`` calls never wait.
+A submission made with ``queue_execute(..., caller_waits=True)`` on an idle
+queue runs on the caller at once, without waking the queue thread at all.
 
 URI: ``local-task`` (``os.cpu_count()`` workers) or ``local-task://N``.
 """
@@ -90,9 +92,13 @@ class _Queue:
             raise job.error
 
     def run_programs(self, programs) -> None:
-        for p in programs:
-            for seg in p.segments:
-                self.run_segment(seg)
+        try:
+            for p in programs:
+                for seg in p.segments:
+                    self.run_segment(seg)
+        finally:
+            for p in programs:
+                p.release()
 
     # -- the queue: FIFO, one submission running at a time ---------------------------
     def put(self, item) -> None:
@@ -195,6 +201,21 @@ class LocalTaskDevice(CpuDevice):
 
     def _submit(self, wait, signal, work) -> None:
         self._queue.put((wait, signal, work))
+
+    def _submit_waited(self, wait, signal, work) -> None:
+        """The caller waits for ``signal`` at once: when the queue is idle and
+        ``wait`` is settled, run the submission here (the queue thread would
+        only wake up to do the same while the caller sleeps); else queue it."""
+        q = self._queue
+        with q.cond:
+            here = not q.busy and not q.pending and (wait is None or wait.is_settled)
+            if here:
+                q.busy = True
+            else:
+                q.pending.append((wait, signal, work))
+                q.cond.notify()
+        if here:
+            q._run((wait, signal, work))
 
     def help_until(self, fence) -> None:
         """Let a thread about to wait for ``fence`` run queued work meanwhile."""

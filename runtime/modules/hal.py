@@ -136,6 +136,18 @@ def buffer_view_assert(state, view, name, type_id, dims):
                                    f"{_tensor_type(view.shape, _dtype_name(view.dtype))}")
 
 
+def buffer_view_checked_buffer(state, view, name, type_id, dims):
+    """``buffer_view.assert`` then ``buffer_view.buffer`` in one call (the
+    per-argument prologue of compiled functions)."""
+    if view.__class__ is BufferView:
+        dt = _DTYPE_OF_ID.get(type_id)
+        vdt = view.dtype
+        if (vdt is dt or vdt == dt) and view.shape == tuple(dims):
+            return view.buffer
+    buffer_view_assert(state, view, name, type_id, dims)
+    return view.buffer
+
+
 def buffer_view_buffer(state, view):
     if view.__class__ is BufferView:
         return view.buffer
@@ -279,6 +291,27 @@ def queue_execute_indirect(state, device, wait, signal, cb, table):
     device.queue_execute(wait, signal, (cb,), (table,))
 
 
+def queue_execute_indirect_wait(state, device, cb, timeout_ms, table):
+    """Submit ``cb`` with ``table`` (no wait fence) and wait for it, like
+    ``fence.create`` + ``device.queue.execute.indirect`` + ``fence.await``
+    in one call: the device may run the work on this thread (local-sync
+    always does; local-task does when its queue is idle), and a submission
+    that is not done yet suspends the invocation on its fence."""
+    fn = "device.queue.execute.indirect.wait"
+    if device.__class__ is not state.device_class:
+        _device(state, device, fn)
+    fence = device.create_fence()
+    device.queue_execute(None, fence, (cb,), (table,), caller_waits=True)
+    if not fence.is_settled:
+        device.help_until(fence)
+    if fence.is_signaled:
+        return None
+    failure = fence.failure
+    if failure is not None:
+        raise rethrow(failure)
+    return Suspend(fence, timeout_ms)
+
+
 def queue_alloca(state, device, wait, signal, size):
     fn = "device.queue.alloca"
     return _device(state, device, fn).queue_alloca(_fence_or_null(wait, fn, "wait fence"),
@@ -313,6 +346,7 @@ FUNCTIONS = {
     "allocator.import": ("rr->r", allocator_import),
     "buffer_view.assert": ("rri*I->", buffer_view_assert),
     "buffer_view.buffer": ("r->r", buffer_view_buffer),
+    "buffer_view.checked_buffer": ("rri*I->r", buffer_view_checked_buffer),
     "buffer_view.dim": ("ri->I", buffer_view_dim),
     "buffer_view.create": ("rIIi*I->r", buffer_view_create),
     "command_buffer.create": ("r->r", command_buffer_create),
@@ -327,6 +361,7 @@ FUNCTIONS = {
     "command_buffer.dispatch.indirect": ("rriiii*i*r*i*I->", command_buffer_dispatch_indirect),
     "command_buffer.copy.indirect": ("rriIriII->", command_buffer_copy_indirect),
     "device.queue.execute.indirect": ("rrrr*r->", queue_execute_indirect),
+    "device.queue.execute.indirect.wait": ("rri*r->", queue_execute_indirect_wait),
     "fence.signal": ("r->", fence_signal),
     "device.queue.alloca": ("rrrI->r", queue_alloca),
     "device.queue.dealloca": ("rrrr->", queue_dealloca),

@@ -4,8 +4,9 @@ An ``Invocation`` holds everything one call needs (frame stack, current
 function, registers, pc), so it can stop at any ``Suspend`` and be resumed
 later from any thread.  VM calls push frames on a list (no Python recursion),
 so deep VM recursion traps with "stack overflow" at ``max_depth`` frames.
-The hot loop is ``pc = ops[pc](r)``; control ops raise ``Control`` and are
-handled here from the op's site.  Python exceptions raised by an op (which a
+The hot loop is ``while pc >= 0: pc = ops[pc](r)``; control ops return the
+complement of their index (or raise ``Control``) and are handled here from
+the op's site.  Python exceptions raised by an op (which a
 verified module can only cause through a bug) become ``VmTrap``.
 """
 from __future__ import annotations
@@ -194,8 +195,9 @@ class Invocation:
             ops = fn.ops
             raised = None
             try:
-                while True:
+                while pc >= 0:
                     pc = ops[pc](r)
+                pc = ~pc
             except Control:
                 pass
             except Suspended as s:

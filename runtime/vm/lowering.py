@@ -5,12 +5,14 @@ slots of the frame's flat register list ``r`` (banks laid out one after the
 other, see ``Layout``).  Straight-line ops are generated from the expression
 templates below, one factory per mnemonic, compiled from fixed source text on
 first use (no text from a module ever reaches the compiler: operands enter
-only as closure values).  Calls, returns and yields raise ``Control``; the
-interpreter reads the op's ``Site`` to act on it, so the hot loop itself is a
-bare ``pc = ops[pc](r)``.
+only as closure values).  Calls, returns and yields return ``~i`` (a negative
+index: "handle site ``i``"); a native import whose target turns out to be
+bytecode raises ``Control``.  The interpreter reads the op's ``Site`` to act
+on it, so the hot loop itself is ``while pc >= 0: pc = ops[pc](r)``.
 """
 from __future__ import annotations
 
+from operator import itemgetter as _itemgetter
 from typing import NamedTuple
 
 from tensorvm.vmfb.isa import BANKS, OPS
@@ -30,8 +32,13 @@ class Control(Exception):
     __slots__ = ()
 
 
-def _control(r):
-    raise Control
+def _control_op(i):
+    """The op of a control instruction at index ``i``: hand the site to the loop."""
+    n = ~i
+
+    def op(r):
+        return n
+    return op
 
 
 class Suspended(Exception):
@@ -250,7 +257,7 @@ def lower_function(instrs, layout: Layout, consts) -> tuple:
         elif mn == "cond_br":
             ops.append(_branch(slot(v[0]), index_of[v[1]], index_of[v[2]]))
         elif mn in CONTROL:
-            ops.append(_control)
+            ops.append(_control_op(i))
             if mn == "call":
                 site = CallSite("call", v[0], tuple(map(slot, v[1])), tuple(map(slot, v[2])))
             elif mn == "call.import":
@@ -298,11 +305,26 @@ def _groups(sig, segments):
     return tuple(out)
 
 
+def _tuple_getter(slots):
+    """r -> tuple of r[s] for s in slots (operator.itemgetter: one C call)."""
+    if not slots:
+        return lambda r: ()
+    if len(slots) == 1:
+        s = slots[0]
+        return lambda r: (r[s],)
+    return _itemgetter(*slots)
+
+
 def _import_op(site, sig, n):
     """A call.import op that calls a native target directly (no Control round
     trip); bytecode targets still raise Control for the interpreter."""
     index, slots, dsts, banks = site.index, site.args, site.results, site.result_banks
     groups = _groups(sig, site.segments)
+    # The common variadic shape: fixed parameters, then one trailing run.
+    tail = groups is not None and all(not v for _, _, v in groups[:-1]) and groups[-1][2]
+    if tail:
+        cut = groups[-1][0]
+        head_of, run_of = _tuple_getter(slots[:cut]), _tuple_getter(slots[cut:])
     kind = 0 if not dsts else 1 if len(dsts) == 1 and banks[0] == "ref" else 2
     d0 = dsts[0] if dsts else None
     fixed = groups is None and len(slots) <= 3
@@ -323,6 +345,8 @@ def _import_op(site, sig, n):
                     res = tgt.fn(tgt.state, r[s0], r[s1], r[s2])
                 else:
                     res = tgt.fn(tgt.state)
+            elif tail:
+                res = tgt.fn(tgt.state, *head_of(r), list(run_of(r)))
             else:
                 a = [r[s] for s in slots]
                 if groups is not None:

@@ -23,7 +23,8 @@ SIGNATURES = {   # docs/internals.md §6
     "buffer.load.i32": "rI->i", "buffer.load.i64": "rI->I",
     "command_buffer.dispatch.indirect": "rriiii*i*r*i*I->",
     "command_buffer.copy.indirect": "rriIriII->", "device.queue.execute.indirect": "rrrr*r->",
-    "fence.signal": "r->",
+    "fence.signal": "r->", "buffer_view.checked_buffer": "rri*I->r",
+    "device.queue.execute.indirect.wait": "rri*r->",
 }
 F32, I32 = 11, 3     # tensorvm.vmfb.element_types ids
 

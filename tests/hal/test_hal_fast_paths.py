@@ -1,0 +1,237 @@
+"""Functional tests of the per-call fast paths (never timed): pooled binding
+of recorded command buffers, submissions the caller runs itself
+(``caller_waits``), the combined submit-and-wait VM import, the fused
+argument check, single-timepoint fences and the pooled allocator's cached
+addresses."""
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+
+import numpy as np
+import pytest
+
+import tensorvm.hal as hal
+from tensorvm.hal import HalError
+from tensorvm.runtime.errors import InvalidArgumentError
+from tensorvm.runtime.modules.hal import HalModule
+from tensorvm.runtime.vm.native import Suspend
+
+T = 10.0
+CPU = [d for d in hal.available_drivers() if d.startswith("local-")]
+
+
+class _Context:
+    def __init__(self, device):
+        self.device = device
+
+
+def _hal_fns(device):
+    mod = HalModule()
+    state = mod.create_state(_Context(device))
+    fns = {name: fn for name, (_, fn) in mod.functions().items()}
+    return lambda name, *args: fns[name](state, *args)
+
+
+def _scale_cb(device, kernels, n=8):
+    """out(slot 1) = in(slot 0) * 2 + 1, recorded against slots."""
+    cb = device.create_command_buffer()
+    cb.dispatch(kernels, kernels.entry_ordinal("scale"), (1, 1, 1), [n, n],
+                [(0, 0, 4 * n), (1, 0, 4 * n)])
+    cb.finalize()
+    return cb
+
+
+def _fail_cb(device, kernels):
+    cb = device.create_command_buffer()
+    cb.dispatch(kernels, kernels.entry_ordinal("fail_at"), (4, 1, 1), [2])
+    cb.finalize()
+    return cb
+
+
+def test_pooled_bindings_see_new_buffers_every_call(device, kernels):
+    cb = _scale_cb(device, kernels)
+    for k in range(5):
+        x = np.arange(8, dtype=np.float32) + 10 * k      # a fresh input buffer ...
+        out = device.allocator.allocate(32)              # ... and output each time
+        f = device.create_fence()
+        device.queue_execute(None, f, [cb], [[device.allocator.import_host(x), out]])
+        f.wait(T)
+        np.testing.assert_array_equal(hal.BufferView(out, (8,), np.float32).to_numpy(),
+                                      x * 2 + 1)
+
+
+def test_concurrent_binds_get_distinct_states(device, kernels):
+    if not device.supports_binding_tables:
+        pytest.skip("driver prepares slot commands per submission")
+    cb = _scale_cb(device, kernels)
+    a, b = (device.allocator.allocate(32) for _ in range(2))
+    p1 = cb.program.bind([a, a])
+    p2 = cb.program.bind([b, b])            # p1 not released: must not be reused
+    assert p1 is not p2
+    s1, s2 = p1.segments[0][0].state, p2.segments[0][0].state
+    from tensorvm.hal.loaders.cpu_c import ffi
+    assert int(ffi.cast("uintptr_t", s1.bindings[0])) == a.address
+    assert int(ffi.cast("uintptr_t", s2.bindings[0])) == b.address
+    p1.release()
+    p3 = cb.program.bind([b, a])            # reuses p1's packets, patched
+    assert p3 is p1
+    assert int(ffi.cast("uintptr_t", p3.segments[0][0].state.bindings[0])) == b.address
+    assert int(ffi.cast("uintptr_t", p3.segments[0][0].state.bindings[1])) == a.address
+    p2.release()
+    p3.release()
+
+
+def test_finished_submission_drops_its_buffers(device, kernels):
+    cb = _scale_cb(device, kernels)
+    x = device.allocator.allocate(32)
+    out = device.allocator.allocate(32)
+    ref = weakref.ref(out)
+    f = device.create_fence()
+    device.queue_execute(None, f, [cb], [[x, out]])
+    f.wait(T)
+    del out, f
+    gc.collect()
+    assert ref() is None           # the pooled bound program let go of the table
+
+
+def test_many_threads_share_one_recorded_command_buffer(device, kernels):
+    cb = _scale_cb(device, kernels, n=64)
+    errors = []
+
+    def worker(seed):
+        try:
+            for i in range(30):
+                x = np.full(64, seed * 1000 + i, np.float32)
+                out = device.allocator.allocate(256)
+                f = device.create_fence()
+                device.queue_execute(None, f, [cb], [[device.allocator.import_host(x), out]],
+                                     caller_waits=bool(i % 2))
+                device.help_until(f)
+                f.wait(T)
+                got = hal.BufferView(out, (64,), np.float32).to_numpy()
+                if not np.array_equal(got, x * 2 + 1):
+                    errors.append((seed, i))
+        except Exception as e:     # noqa: BLE001
+            errors.append(e)
+    threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors
+
+
+@pytest.mark.parametrize("caller_waits", [False, True])
+def test_completed_at_submit_path_propagates_kernel_errors(device, kernels, caller_waits):
+    f = device.create_fence()
+    device.queue_execute(None, f, [_fail_cb(device, kernels)], caller_waits=caller_waits)
+    device.help_until(f)
+    with pytest.raises(HalError, match="'fail_at' failed with code 7"):
+        f.wait(T)
+    assert f.failure is not None and not f.is_signaled and f.is_settled
+
+
+def test_caller_waits_keeps_fifo_behind_a_blocked_submission(device):
+    """A submission the caller would run itself still waits behind earlier
+    queued work (the queue is not idle)."""
+    gate = device.create_fence()
+    buf = device.allocator.allocate(4)
+    first, second = device.create_fence(), device.create_fence()
+    cb1, cb2 = device.create_command_buffer(), device.create_command_buffer()
+    cb1.fill(buf, 0, 4, b"\x01\x01\x01\x01")
+    cb2.fill(buf, 0, 4, b"\x02\x02\x02\x02")
+    cb1.finalize()
+    cb2.finalize()
+    device.queue_execute(gate, first, [cb1])
+    device.queue_execute(None, second, [cb2], caller_waits=True)
+    assert not first.is_settled
+    assert not second.is_signaled     # did not overtake the blocked one
+    gate.signal()
+    first.wait(T)
+    second.wait(T)
+    assert buf.read() == b"\x02" * 4
+
+
+def test_vm_submit_and_wait_import(device, kernels):
+    vm = _hal_fns(device)
+    cb = _scale_cb(device, kernels)
+    x = np.arange(8, dtype=np.float32)
+    out = vm("allocator.allocate", device, 32)
+    res = vm("device.queue.execute.indirect.wait", device, cb, -1,
+             [device.allocator.import_host(x), out])
+    if isinstance(res, Suspend):         # not done yet: the VM would park here
+        res.waitable.wait(T)
+    np.testing.assert_array_equal(hal.BufferView(out, (8,), np.float32).to_numpy(), x * 2 + 1)
+    # a kernel error surfaces from the call (or from the fence it suspends on)
+    with pytest.raises(HalError, match="code 7"):
+        res = vm("device.queue.execute.indirect.wait", device, _fail_cb(device, kernels), -1, [])
+        if isinstance(res, Suspend):
+            res.waitable.wait(T)
+    # a bad binding table is refused at submission
+    with pytest.raises(HalError, match="binding table"):
+        vm("device.queue.execute.indirect.wait", device, cb, -1, [out])
+
+
+def test_checked_buffer_validates_like_assert(device):
+    vm = _hal_fns(device)
+    buf = device.allocator.allocate(32)
+    view = hal.BufferView(buf, (2, 4), np.float32)
+    assert vm("buffer_view.checked_buffer", view, "x", 11, [2, 4]) is buf
+    assert vm("buffer_view.checked_buffer", view, "x", 11, [-1, 4]) is buf   # dynamic dim
+    with pytest.raises(InvalidArgumentError,
+                       match=r"argument 'x': expected tensor<2x3xf32>, got tensor<2x4xf32>"):
+        vm("buffer_view.checked_buffer", view, "x", 11, [2, 3])
+    with pytest.raises(InvalidArgumentError, match="expected tensor<2x4xi32>"):
+        vm("buffer_view.checked_buffer", view, "x", 3, [2, 4])
+    with pytest.raises(InvalidArgumentError, match="got null"):
+        vm("buffer_view.checked_buffer", None, "x", 11, [2, 4])
+
+
+def test_single_timepoint_fence_semantics():
+    sem = hal.Semaphore(0)
+    f = hal.Fence.single(sem, 2)
+    assert not f.is_signaled and not f.is_settled and f.failure is None
+    sem.signal(1)
+    assert not f.is_signaled
+    f.signal()
+    assert sem.value == 2 and f.is_signaled and f.is_settled
+    g = hal.Fence.single(hal.Semaphore(0), 1)
+    g.fail(HalError("boom"))
+    assert g.is_settled and not g.is_signaled
+    with pytest.raises(HalError, match="boom"):
+        g.wait(T)
+    # inserting a second timepoint leaves the single-point fast path
+    h = hal.Fence.single(hal.Semaphore(0), 1)
+    other = hal.Semaphore(0)
+    h.insert(other, 1)
+    h.timepoints[0][0].signal(1)
+    assert not h.is_signaled
+    other.signal(1)
+    assert h.is_signaled
+
+
+@pytest.mark.parametrize("driver", CPU)
+def test_pooled_allocations_have_their_own_address(driver):
+    dev = hal.create_device(driver)
+    try:
+        a = dev.allocator.allocate(100)
+        addr = a.address
+        assert addr == a.storage.ctypes.data and addr % 64 == 0
+        a.write(0, b"\xff" * 100)
+        del a
+        gc.collect()
+        b = dev.allocator.allocate(90)               # same size class: the block again
+        assert b.address == b.storage.ctypes.data
+        assert b.read() == bytes(90)                  # zero-filled on reuse
+        kept = b.storage[:4].view(np.uint8)           # a live view pins the block
+        del b
+        gc.collect()
+        c = dev.allocator.allocate(90)
+        assert c.storage.ctypes.data != kept.ctypes.data
+        x = np.arange(6, dtype=np.int32).reshape(2, 3)
+        imp = dev.allocator.import_host(x)
+        assert imp.address == x.ctypes.data and imp.byte_length == 24 and imp.writable
+    finally:
+        dev.close()
