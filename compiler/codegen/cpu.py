@@ -210,6 +210,7 @@ def render_microkernel_contraction(kernel: Kernel, vector_bytes: int):
     val = em.value(out_v, idx)
     store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
     vt = f"tvm_v{vl}{'f' if ct == 'float' else 'd'}"
+    jn = str(c.N) if c.N < nr else "nn"            # narrow outputs: constant column bound
     acc = [[f"c{i}_{h}" for h in range(2)] for i in range(mr)]
     em.decls.append(f"typedef {ct} {vt} __attribute__((vector_size({vector_bytes})));")
     src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
@@ -243,11 +244,21 @@ def render_microkernel_contraction(kernel: Kernel, vector_bytes: int):
     src += [
         "        } else {",
         "          for (int64_t i = 0; i < nr; ++i) for (int64_t j = 0; j < nn; ++j) acc[i][j] = 0;",
-        f"          for (int64_t k = 0; k < {c.K}; ++k) {{",
-        f"            const {ct}* restrict rp = {rhs} + b * {rsb} + k * {rsk} + n0;",
-        "            for (int64_t i = 0; i < nr; ++i) {",
-        f"              const {ct} a = lp[i * {lsm} + k * {lsk}];",
-        "              for (int64_t j = 0; j < nn; ++j) acc[i][j] += a * rp[j];",
+        f"          if (nr == {mr}) {{",
+        f"            for (int64_t k = 0; k < {c.K}; ++k) {{",
+        f"              const {ct}* restrict rp = {rhs} + b * {rsb} + k * {rsk} + n0;",
+        f"              for (int64_t i = 0; i < {mr}; ++i) {{",
+        f"                const {ct} a = lp[i * {lsm} + k * {lsk}];",
+        f"                for (int64_t j = 0; j < {jn}; ++j) acc[i][j] += a * rp[j];",
+        "              }",
+        "            }",
+        "          } else {",
+        f"            for (int64_t k = 0; k < {c.K}; ++k) {{",
+        f"              const {ct}* restrict rp = {rhs} + b * {rsb} + k * {rsk} + n0;",
+        "              for (int64_t i = 0; i < nr; ++i) {",
+        f"                const {ct} a = lp[i * {lsm} + k * {lsk}];",
+        "                for (int64_t j = 0; j < nn; ++j) acc[i][j] += a * rp[j];",
+        "              }",
         "            }",
         "          }",
         "        }",
