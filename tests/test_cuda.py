@@ -135,3 +135,52 @@ def test_every_scalar_helper_compiles_as_cuda():
     from tensorvm.compiler.codegen import cuda
     src = cuda.TARGET.prologue(True) + cuda.TARGET.helpers(True)
     cuda.compile_ptx(src + 'extern "C" __global__ void k(int* x) { x[0] = 1; }\n')
+
+
+# -- dynamic shapes: the CPU's dynamic-shape programs compile for cuda ---------------------
+def _dynamic_tests():
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parent / "compiler" / "test_dynamic.py"
+    spec = importlib.util.spec_from_file_location("_tvm_dynamic_on_cuda", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+DYNAMIC = _dynamic_tests()
+DYNAMIC_CASES = sorted(n for n in dir(DYNAMIC) if n.startswith("test_")
+                       and n not in ("test_static_kernels_unchanged_by_dynamic_support",
+                                     "test_gpu_targets_take_the_shape_push_constants"))
+
+
+class _Compiled(Exception):
+    pass
+
+
+def _check_ptx(data: bytes):
+    for exe in container.read_module(data).executables:
+        v = exe.variants[-1]
+        assert v.format == "cuda-ptx"
+        proc = _ptxas(bytes(v.data), v.target["arch"])
+        assert proc.returncode == 0, proc.stderr
+
+
+@needs_nvcc
+@pytest.mark.parametrize("case", DYNAMIC_CASES)
+def test_dynamic_program_compiles_for_cuda(case, monkeypatch):
+    """Each program of tests/compiler/test_dynamic.py compiles with the
+    cuda target (dims as push constants) and ptxas accepts its PTX."""
+    def module(src):
+        _check_ptx(compiler.compile_str(src, targets=["cpu", "cuda"]))
+        raise _Compiled
+    monkeypatch.setattr(DYNAMIC, "_module", module)
+    with pytest.raises(_Compiled):
+        getattr(DYNAMIC, case)()
+
+
+@needs_nvcc
+def test_poly_model_compiles_for_cuda():
+    from fixtures import load_poly_model
+    text, _ = load_poly_model("mlp_batch_poly")
+    _check_ptx(compiler.compile_str(text, targets=["cuda"]))

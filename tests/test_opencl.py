@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 import pytest
-from fixtures import MODELS, load_model
+from fixtures import MODELS, POLY_MODELS, load_model, load_poly_model, tolerance
 
 from tensorvm import compiler, hal, runtime
 from tensorvm.compiler import UnsupportedOpError
@@ -213,3 +213,65 @@ def test_every_scalar_helper_builds_as_opencl_c(f64):
     if f64 and "cl_khr_fp64" not in dev.extensions:
         pytest.skip("device has no cl_khr_fp64")
     dev.load_executable(f"helpers_f64={f64}", "opencl-c", src.encode(), ["k"], {})
+
+
+# -- dynamic shapes: the CPU's dynamic-shape programs, compiled for cpu+opencl --------------
+def _dynamic_tests():
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parent / "compiler" / "test_dynamic.py"
+    spec = importlib.util.spec_from_file_location("_tvm_dynamic_on_opencl", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+DYNAMIC = _dynamic_tests()
+# Cases about compile output rather than results have no opencl meaning.
+DYNAMIC_CASES = sorted(n for n in dir(DYNAMIC) if n.startswith("test_")
+                       and n not in ("test_static_kernels_unchanged_by_dynamic_support",
+                                     "test_gpu_targets_reject_dynamic_kernels_clearly"))
+
+
+@pytest.mark.parametrize("case", DYNAMIC_CASES)
+def test_dynamic_program_on_opencl(case, monkeypatch):
+    """Each program of tests/compiler/test_dynamic.py, one module for
+    cpu+opencl, run on opencl at every size: the dims reach the OpenCL
+    kernels as the same push constants the CPU kernels take."""
+    monkeypatch.setattr(DYNAMIC, "_module", lambda src: runtime.load_module(
+        compiled(src), device="opencl"))
+    getattr(DYNAMIC, case)()
+
+
+@pytest.mark.parametrize("name", POLY_MODELS)
+def test_poly_model_matches_jax_at_every_batch_on_opencl(name):
+    text, runs = load_poly_model(name)
+    module = runtime.load_module(compiled(text), device="opencl")
+    for batch, (inputs, expected) in runs.items():
+        out = module.main(*inputs)
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        for a, e in zip(outs, expected):
+            a = np.asarray(a)
+            assert a.shape == e.shape and a.shape[0] == batch
+            np.testing.assert_allclose(a, e, err_msg=f"{name} batch {batch}", **tolerance(name))
+
+
+def test_dynamic_kernels_declare_the_cpu_push_constant_layout():
+    """Shape symbols follow the scalar push constants, two words each, in
+    both variants: the host passes one constant list for every target."""
+    src = """
+func.func @main(%a: tensor<?x?xf32>, %s: tensor<f32>) -> tensor<?x?xf32> {
+  %0 = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
+  %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<?x?xf32>
+  %1 = stablehlo.multiply %a, %b : tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}"""
+    exe, = container.read_module(compiled(src)).executables
+    cpu, cl = exe.variants
+    assert [(e.name, e.constants) for e in cpu.entry_points] == \
+           [(e.name, e.constants) for e in cl.entry_points]
+    text = bytes(cl.data).decode()
+    assert "const int64_t s" in text
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    out = runtime.load_module(compiled(src), device="opencl").main(a, np.float32(2))
+    np.testing.assert_array_equal(np.asarray(out), a * 2)

@@ -110,6 +110,9 @@ class GpuTarget:
             setup.append(f"  const {scalar.ctype(el)} pc{k} = {self.push_constant(el, word)};")
             em.bind(v, (), f"pc{k}")
             word += 2 if el in _WIDE else 1
+        for sym in kernel.dims:        # shape symbols: i64 push constants, as cpu.py lays them out
+            setup.append(f"  const int64_t {sym} = {self.push_constant('i64', word)};")
+            word += 2
         params += [f"{self.constant_type} c{i}" for i in range(word)]
         return params, setup
 

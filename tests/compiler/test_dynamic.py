@@ -279,12 +279,15 @@ func.func @main(%k: tensor<i32>, %v: tensor<f32>) -> tensor<?xf32> {
            lambda n, k, v: np.full(2 * n, v, np.float32), sizes=(0, 1, 7))
 
 
-def test_gpu_targets_reject_dynamic_kernels_clearly():
-    from tensorvm.compiler.errors import UnsupportedOpError
+def test_gpu_targets_take_the_shape_push_constants():
+    """GPU variants read the dims from the same push-constant words as the
+    CPU's (tests/test_opencl.py runs these programs on opencl)."""
+    from tensorvm.vmfb import container
     src = """
 func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
   %0 = stablehlo.sine %a : tensor<?xf32>
   return %0 : tensor<?xf32>
 }"""
-    with pytest.raises(UnsupportedOpError, match="run-time dims"):
-        compile_str(src, targets=("cpu", "opencl"))
+    cpu, cl = container.read_module(compile_str(src, targets=("cpu", "opencl"))).executables[0].variants
+    assert [e.constants for e in cpu.entry_points] == [e.constants for e in cl.entry_points] == [2]
+    assert "const int64_t s0 = " in bytes(cl.data).decode()
