@@ -10,6 +10,8 @@ one index is computed once.
 """
 from __future__ import annotations
 
+import hashlib
+
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseElementsAttr, ints
@@ -305,14 +307,16 @@ class BodyEmitter:
             return scalar.literal(el, 0)
         if attr.is_splat:
             return scalar.literal(el, _py(arr.flat[0], el))
-        name = self.fresh("k")
         if scalar.is_complex(el):   # a static initializer needs constant braces, not _make()
             part = "f64" if el == "complex<f64>" else "f32"
             vals = ", ".join(f"{{{scalar.literal(part, complex(v).real)}, {scalar.literal(part, complex(v).imag)}}}"
                              for v in arr.reshape(-1))
         else:
             vals = ", ".join(scalar.literal(el, _py(v, el)) for v in arr.reshape(-1))
-        self.decls.append(f"static const {scalar.ctype(el)} {name}[{arr.size}] = {{{vals}}};")
+        # Named by content: every kernel of a module shares one file scope.
+        name = "k_" + hashlib.sha1(f"{scalar.ctype(el)}[{vals}]".encode()).hexdigest()[:16]
+        self.decls.append(f"#ifndef TVM_{name}\n#define TVM_{name}\n"
+                          f"static const {scalar.ctype(el)} {name}[{arr.size}] = {{{vals}}};\n#endif")
         return self.tmp(scalar.ctype(el), f"{name}[{linearize(idx, arr.shape)}]")
 
     # -- reductions -------------------------------------------------------------------------

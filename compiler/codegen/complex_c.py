@@ -23,6 +23,9 @@ static inline C C_conj(C a) { return C_make(a.re, -a.im); }
 static inline uint8_t C_eq(C a, C b) { return a.re == b.re && a.im == b.im; }
 static inline uint8_t C_ne(C a, C b) { return !(a.re == b.re && a.im == b.im); }
 static inline R C_abs(C a) { return hypotS(a.re, a.im); }
+/* maximum / minimum order complex numbers lexicographically (real part first) */
+static inline C C_max(C a, C b) { return (a.re > b.re || (a.re == b.re && a.im >= b.im)) ? a : b; }
+static inline C C_min(C a, C b) { return (a.re < b.re || (a.re == b.re && a.im <= b.im)) ? a : b; }
 static inline C C_div(C a, C b) {
   if (b.im == 0) return C_make(a.re / b.re, a.im / b.re);
   if (b.re == 0) return C_make(a.im / b.im, -a.re / b.im);
@@ -54,6 +57,16 @@ static inline C C_sqrt(C a) {
   R t = sqrtS((fabsS(a.re) + C_abs(a)) * (R)0.5);
   if (a.re >= 0) return C_make(t, a.im / ((R)2 * t));
   return C_make(fabsS(a.im) / ((R)2 * t), copysignS(t, a.im));
+}
+static inline C C_cbrt(C a) {   /* principal root: cbrt|a| at a third of the argument */
+  R m = cbrtS(C_abs(a)), t = atan2S(a.im, a.re) / (R)3;
+  return C_make(m * cosS(t), m * sinS(t));
+}
+/* atan2(a, b) = -i log((b + i a) / sqrt(a^2 + b^2)) */
+static inline C C_atan2(C a, C b) {
+  C q = C_div(C_make(b.re - a.im, b.im + a.re), C_sqrt(C_add(C_mul(a, a), C_mul(b, b))));
+  C l = C_log(q);
+  return C_make(l.im, -l.re);
 }
 static inline C C_rsqrt(C a) { return C_div(C_make((R)1, (R)0), C_sqrt(a)); }
 static inline C C_sin(C a) { return C_make(sinS(a.re) * coshS(a.im), cosS(a.re) * sinhS(a.im)); }
@@ -93,7 +106,7 @@ def helpers() -> str:
         text = text.replace("(C ", f"({c} ").replace(", C ", f", {c} ").replace("inline C ", f"inline {c} ")
         text = text.replace("  C ", f"  {c} ").replace("{ C ", f"{{ {c} ")
         for fn in ("hypot", "fabs", "exp", "expm1", "cos", "sin", "log", "log1p", "atan2", "sqrt",
-                   "copysign", "cosh", "sinh"):
+                   "copysign", "cosh", "sinh", "cbrt"):
             text = text.replace(f"{fn}S(", f"{fn}{s}(")
         out.append(text.replace("(R)", f"({r})").replace("R ", f"{r} "))
     return "\n".join(out)
@@ -102,8 +115,9 @@ def helpers() -> str:
 UNARY = {"negate": "neg", "exponential": "exp", "exponential_minus_one": "expm1", "log": "log",
          "log_plus_one": "log1p", "sqrt": "sqrt", "rsqrt": "rsqrt", "sine": "sin", "cosine": "cos",
          "tan": "tan", "tanh": "tanh", "sign": "sign", "logistic": "logistic", "abs": "abs",
-         "conj": "conj"}
-BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div", "power": "pow"}
+         "conj": "conj", "cbrt": "cbrt"}
+BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div", "power": "pow",
+          "maximum": "max", "minimum": "min", "atan2": "atan2"}
 
 
 def unary(name: str, element: str, a: str) -> str | None:

@@ -164,6 +164,8 @@ def _bits(el, v):
         return f"((uint64_t)tvm_f32_bits({v}.re) | ((uint64_t)tvm_f32_bits({v}.im) << 32))"
     if el in scalar.CTYPE and not is_complex(el) and el != "i1":
         return f"(({scalar.utype(el)}){v})"
+    if el == "i1":
+        return f"((uint64_t)({v} != 0))"
     raise UnsupportedOpError("stablehlo.bitcast_convert", f"element type {el}")
 
 
@@ -180,6 +182,8 @@ def _from_bits(el, u):
         return f"tvm_c64_make(tvm_bits_f32((uint32_t)({u})), tvm_bits_f32((uint32_t)((uint64_t)({u}) >> 32)))"
     if el in scalar.CTYPE and not is_complex(el) and el != "i1":
         return f"(({scalar.ctype(el)})({scalar.utype(el)})({u}))"
+    if el == "i1":
+        return f"((uint8_t)(({u}) & 1u))"
     raise UnsupportedOpError("stablehlo.bitcast_convert", f"element type {el}")
 
 
@@ -188,6 +192,15 @@ def bitcast_convert(em, op, idx):
     src, dst = x.type.element, op.result.type.element
     sw, dw = bit_width(src), bit_width(dst)
     ct = scalar.ctype(dst)
+    if "complex<f64>" in (src, dst) and sw != dw:    # 128 bits: one 64-bit word per part
+        if {sw, dw} != {64, 128}:
+            raise UnsupportedOpError("stablehlo.bitcast_convert", f"{src} to {dst}")
+        if sw == 128:
+            v = em.tmp("tvm_c128", em.value(x, idx[:-1]))
+            u = f"({idx[-1]} == 0 ? tvm_f64_bits({v}.re) : tvm_f64_bits({v}.im))"
+            return [em.tmp(ct, _from_bits(dst, u))]
+        re, im = (_bits(src, em.value(x, tuple(idx) + (str(k),))) for k in (0, 1))
+        return [em.tmp(ct, f"tvm_c128_make(tvm_bits_f64((uint64_t){re}), tvm_bits_f64((uint64_t){im}))")]
     if sw == dw:
         return [em.tmp(ct, _from_bits(dst, _bits(src, em.value(x, idx))))]
     if sw > dw:

@@ -192,9 +192,7 @@ def convert(src: str, dst: str, a: str) -> str:
         if is_complex(dst):
             part = complex_c.PART[dst]
             return f"{dt}_make({convert(src, part, a)}, {literal(part, 0)})"
-        if dst == "i1":
-            return f"((uint8_t)({a}.re != 0 || {a}.im != 0))"
-        return convert(complex_c.PART[src], dst, f"{a}.re")
+        return convert(complex_c.PART[src], dst, f"{a}.re")   # the spec: real part only (even to i1)
     if dst == "i1":
         return f"((uint8_t)({a} != 0))"
     if is_float(src) and is_integer(dst):

@@ -82,7 +82,8 @@ static inline uint64_t tvm_f64_bits(double f) { union { double f; uint64_t u; } 
 static inline double tvm_bits_f64(uint64_t u) { union { double f; uint64_t u; } c; c.u = u; return c.f; }
 static inline float tvm_reduce_precision_f32(float x, int e, int m) {
   uint32_t u = tvm_f32_bits(x);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return x;
+  if ((u & 0x7fffffffu) > 0x7f800000u)   /* NaN; with no mantissa bits left it reads as inf */
+    return m > 0 ? x : tvm_bits_f32((u & 0x80000000u) | 0x7f800000u);
   if (m < 23) {
     uint32_t s = 23 - m, last = (u >> s) & 1u;
     u = (u + ((1u << (s - 1)) - 1u + last)) & ~((1u << s) - 1u);
@@ -97,7 +98,8 @@ static inline float tvm_reduce_precision_f32(float x, int e, int m) {
 }
 static inline double tvm_reduce_precision_f64(double x, int e, int m) {
   uint64_t u = tvm_f64_bits(x);
-  if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return x;
+  if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+    return m > 0 ? x : tvm_bits_f64((u & 0x8000000000000000ull) | 0x7ff0000000000000ull);
   if (m < 52) {
     uint64_t s = 52 - m, last = (u >> s) & 1ull;
     u = (u + ((1ull << (s - 1)) - 1ull + last)) & ~((1ull << s) - 1ull);
