@@ -197,9 +197,19 @@ def run_suite(files, device="local-sync", jobs=None, suite="testdata") -> list[R
     work = [(suite, str(f), device) for f in files]
     if jobs == 1:
         return [r for w in work for r in _run_file(w)]
+    if suite != "testdata":   # a native crash costs one file, not the sweep
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from pool import robust_map
+        return [r for rs in robust_map(_run_file, work, jobs, _crashed) for r in rs]
     with ProcessPoolExecutor(jobs) as pool:
-        return [r for rs in pool.map(_run_file, work, chunksize=1 if suite != "testdata" else 4)
-                for r in rs]
+        return [r for rs in pool.map(_run_file, work, chunksize=4) for r in rs]
+
+
+def _crashed(work, reason):
+    suite, path, _ = work
+    name = Path(path).name if suite != "interpret" or Path(path).parent.name == "interpret" \
+        else f"{Path(path).parent.name}/{Path(path).name}"
+    return [Result(name + (":*" if suite == "interpret" else ""), "error", Path(path).stem, reason)]
 
 
 def summarize(results: list[Result], suite: str = "testdata") -> str:

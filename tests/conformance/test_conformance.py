@@ -126,3 +126,31 @@ def test_interpret_sample(case):
 def test_interpret_sweep(tmp_path):
     results = runner.run_suite(sorted(INTERPRET.rglob("*.mlir")), suite="interpret")
     _check_sweep(results, _listed(INTERPRET_PASSING), tmp_path, "interpret")
+
+
+# -- dynamic: symbolic-shape programs run at several sizes (IREE reference where importable) --
+DYNAMIC = runner.SUITES / "dynamic"
+DYNAMIC_PASSING = HERE / "dynamic_passing.txt"
+needs_dynamic = pytest.mark.skipif(not DYNAMIC.is_dir() or shutil.which("cc") is None,
+                                   reason="needs ../shared/conformance/dynamic and a C compiler")
+DYNAMIC_SAMPLE = ["add_dynamic.mlir", "re2_dynamic.mlir", "dot_general_dynamic.mlir",
+                  "vmap_gather_batchdims_4_6_dynamic.mlir", "reduce_sum_dynamic.mlir",
+                  "concatenate_dynamic.mlir"]
+
+
+@needs_dynamic
+@pytest.mark.parametrize("name", [f for f in DYNAMIC_SAMPLE if f in set(_listed(DYNAMIC_PASSING))])
+def test_dynamic_sample(name):
+    import dynamic_suite
+    # Run-only here (the fast suite stays free of IREE compiles); the sweep compares.
+    r, = dynamic_suite.run_file(str(DYNAMIC / name), reference=False)
+    assert r.status == "ran", f"{name}: {r.status}: {r.message}"
+
+
+@needs_dynamic
+@pytest.mark.conformance
+def test_dynamic_sweep(tmp_path):
+    results = runner.run_suite(sorted(DYNAMIC.glob("*.mlir")), suite="dynamic")
+    # "ran" (no reference: IREE not installed or cannot compile it) still counts;
+    # a mismatch with the reference does not.
+    _check_sweep(results, _listed(DYNAMIC_PASSING), tmp_path, "dynamic", ok=("pass", "ran"))
