@@ -275,3 +275,34 @@ func.func @main(%a: tensor<?x?xf32>, %s: tensor<f32>) -> tensor<?x?xf32> {
     a = np.arange(12, dtype=np.float32).reshape(3, 4)
     out = runtime.load_module(compiled(src), device="opencl").main(a, np.float32(2))
     np.testing.assert_array_equal(np.asarray(out), a * 2)
+
+
+# -- tiled contractions ----------------------------------------------------------------------
+BATCHED = """
+func.func @main(%a: tensor<3x37x19xf32>, %b: tensor<3x19x45xf32>, %c: tensor<45xf32>) -> tensor<3x37x45xf32> {
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<3x37x19xf32>, tensor<3x19x45xf32>) -> tensor<3x37x45xf32>
+  %1 = stablehlo.broadcast_in_dim %c, dims = [2] : (tensor<45xf32>) -> tensor<3x37x45xf32>
+  %2 = stablehlo.add %0, %1 : tensor<3x37x45xf32>
+  %3 = stablehlo.tanh %2 : tensor<3x37x45xf32>
+  return %3 : tensor<3x37x45xf32>
+}"""
+
+
+@pytest.mark.parametrize("local_size", [None, 32])
+def test_tiled_contraction_edges_and_capped_local_size(local_size):
+    """Batches whose rows straddle workgroups, K and N not multiples of the
+    tiles, a fused epilogue; with a local size below the tiling's the kernel
+    takes its one-output-per-thread path."""
+    data = compiled(BATCHED)
+    src = bytes(container.read_module(data).executables[0].variants[1].data).decode()
+    assert "barrier(CLK_LOCAL_MEM_FENCE)" in src and "__local float g_Bs" in src
+    if local_size is not None:
+        mdef = container.read_module(data)
+        for exe in mdef.executables:
+            exe.variants[1].target["local_size"] = local_size
+        data = container.write_module(mdef)
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((3, 37, 19), np.float32), rng.standard_normal((3, 19, 45), np.float32)
+    c = rng.standard_normal(45).astype(np.float32)
+    out = runtime.load_module(data, device="opencl").main(a, b, c)
+    np.testing.assert_allclose(np.asarray(out), np.tanh(a @ b + c), rtol=2e-5, atol=2e-5)

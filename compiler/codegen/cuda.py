@@ -48,6 +48,8 @@ class CudaTarget(GpuTarget):
     helper_qualifier = "static __device__ __forceinline__"
     table_prefix = "static __device__ const "
     local_size_hint = 128
+    shared_space = "__shared__ "
+    barrier = "__syncthreads();"
 
     def prologue(self, needs_f64: bool) -> str:
         return _PROLOGUE

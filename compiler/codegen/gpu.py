@@ -21,7 +21,8 @@ import re
 
 from . import scalar
 from .body import BodyEmitter, linearize
-from .kernel import Kernel, contraction_plan, workgroup_plan
+from ..ir.symbolic import Dim
+from .kernel import DYNAMIC_GUESS, Kernel, contraction_plan, workgroup_plan
 
 _WIDE = ("i64", "ui64", "f64")     # two words, as kernel.num_constant_words counts
 _HELPER = re.compile(r"^static inline [\w ]+?\b(tvm_\w+)\(")
@@ -44,6 +45,8 @@ class GpuTarget:
     table_prefix = "__constant "
     local_size_hint = 64
     f64_only = ()           # helpers that cannot be narrowed to float
+    shared_space = "__local "
+    barrier = "barrier(CLK_LOCAL_MEM_FENCE);"
 
     def prologue(self, needs_f64: bool) -> str:
         raise NotImplementedError
@@ -184,9 +187,104 @@ class GpuTarget:
         return em.decls, "\n".join(out + ["  }", "}"]), count
 
     def _contraction(self, kernel: Kernel):
+        """Tiled contraction: the workgroup's rows x N outputs in TM x TN
+        tiles; per K step of TK the block stages A and B tiles in local
+        (shared) memory and each thread accumulates an RM x RN register tile
+        (rows ty + i*TY, columns tx + j*TX: consecutive threads read and
+        write consecutive columns), then applies the fused epilogue.  The
+        tile shape assumes ``local_size_hint`` threads; a driver that caps
+        the local size below it gets the one-output-per-thread loop."""
         c = kernel.contraction
-        em = BodyEmitter({}, indent=2)
+        L = self.local_size_hint
+        rpw, count = contraction_plan(c)
+        tx_n, ty_n, rm, rn = _register_tiling(c, rpw, L)
+        tm, tn, tk = ty_n * rm, tx_n * rn, _TK
+        em = BodyEmitter({}, indent=4)
         params, setup = self.params(kernel, em)
+        simple = self._contraction_loop(kernel, BodyEmitter({}, indent=2), indent=2)
+        ct = scalar.ctype(c.op.result.type.element)
+        lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
+        (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
+        rows = c.B * c.M
+        bsz, msz, nsz = c.out_groups
+        decls = (_delinearize("g_b", bsz, "e", 0)
+                 + _delinearize("(g_m + g_i)", msz, "e", len(bsz))
+                 + _delinearize("g_col", nsz, "e", len(bsz) + len(msz)))
+        idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
+        em.bind(c.op.result, idx, "g_c[g_ri][g_rj]")
+        out_v = kernel.outputs[0]
+        val = em.value(out_v, idx)
+        store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
+        gs, sh = self.global_space, self.shared_space
+        apad = 1 if lsk == 1 and tm % 2 == 0 else 0      # A staged transposed: avoid bank conflicts
+        kfull = isinstance(c.K, int) and c.K % tk == 0
+        kin = "" if kfull else f" && g_k0 + g_kk < {c.K}"
+        nfull = isinstance(c.N, int) and c.N % tn == 0
+        nin = "" if nfull else f"g_n0 + g_jj < {c.N}{kin}"
+        nin = f"{nin} ? " if nin else ("" if kfull else f"g_k0 + g_kk < {c.K} ? ")
+        body = [
+            f"  {sh}{ct} g_As[{tk}][{tm + apad}];",
+            f"  {sh}{ct} g_Bs[{tk}][{tn}];",
+            (f"  const int g_tx = (int)g_lid, g_ty = 0;" if ty_n == 1 else
+             f"  const int g_tx = (int)(g_lid % {tx_n}), g_ty = (int)(g_lid / {tx_n});"),
+            f"  const int64_t g_r0 = g_wg * {rpw};",
+            f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
+            "  for (int64_t g_r = g_r0; g_r < g_r1;) {",
+            f"    const int64_t g_b = g_r / {c.M}, g_m = g_r % {c.M};",
+            f"    int64_t g_nr = g_r1 - g_r < {tm} ? g_r1 - g_r : {tm};",
+            f"    if (g_nr > {c.M} - g_m) g_nr = {c.M} - g_m;",
+            f"    {gs}const {ct}* g_lp = {lhs} + g_b * {lsb} + g_m * {lsm};",
+            f"    {gs}const {ct}* g_rp = {rhs} + g_b * {rsb};",
+            f"    for (int64_t g_n0 = 0; g_n0 < {c.N}; g_n0 += {tn}) {{",
+            f"      {ct} g_c[{rm}][{rn}];",
+        ]
+        zero = scalar.literal(c.op.result.type.element, 0)
+        body += [f"      g_c[{i}][{j}] = {zero};" for i in range(rm) for j in range(rn)]
+        body += [
+            f"      for (int64_t g_k0 = 0; g_k0 < {c.K}; g_k0 += {tk}) {{",
+        ]
+        a_load = (f"g_As[g_kk][g_ii] = g_ii < g_nr{kin} ? "
+                  f"g_lp[g_ii * {lsm} + (g_k0 + g_kk) * {lsk}] : {zero};")
+        b_load = (f"g_Bs[g_kk][g_jj] = {nin}g_rp[(g_k0 + g_kk) * {rsk} + (g_n0 + g_jj) * {rsn}]"
+                  f"{f' : {zero}' if nin else ''};")
+        # consecutive threads stage consecutive elements in global memory
+        body += (_stage("g_ii", tm, "g_kk", tk, L, a_load) if lsk == 1
+                 else _stage("g_kk", tk, "g_ii", tm, L, a_load))
+        body += _stage("g_kk", tk, "g_jj", tn, L, b_load)
+        body += [
+            f"        {self.barrier}",
+            "#pragma unroll",
+            f"        for (int g_kk = 0; g_kk < {tk}; ++g_kk) {{",
+        ]
+        body += [f"          const {ct} g_a{i} = g_As[g_kk][{i if ty_n == 1 else f'g_ty + {i * ty_n}'}];"
+                 for i in range(rm)]
+        body += [f"          const {ct} g_y{j} = g_Bs[g_kk][g_tx + {j * tx_n}];" for j in range(rn)]
+        body += [f"          g_c[{i}][{j}] += g_a{i} * g_y{j};" for i in range(rm) for j in range(rn)]
+        body += [
+            "        }",
+            f"        {self.barrier}",
+            "      }",
+            "#pragma unroll",
+            f"      for (int g_ri = 0; g_ri < {rm}; ++g_ri) {{",
+            "#pragma unroll",
+            f"        for (int g_rj = 0; g_rj < {rn}; ++g_rj) {{",
+            f"          const int64_t g_i = g_ty + g_ri * {ty_n}, g_col = g_n0 + g_tx + g_rj * {tx_n};",
+            f"          if (g_i < g_nr && g_col < {c.N}) {{",
+        ]
+        body += ["            " + d for d in decls]
+        body += ["    " + line for line in em.lines]
+        body += ["            " + store, "          }", "        }", "      }", "    }",
+                 "    g_r += g_nr;", "  }"]
+        out = [self.header(kernel, params)] + setup + self._ids()
+        out += [f"  if (g_lsz != {L}) {{"] + ["  " + x for x in simple[1]] + ["    return;", "  }"]
+        out += body + ["}"]
+        return em.decls + simple[0], "\n".join(out), count
+
+    def _contraction_loop(self, kernel: Kernel, em: BodyEmitter, indent: int = 0):
+        """(decls, statements): each thread one output's full dot product plus
+        the fused epilogue, threads striding the workgroup's rows x N."""
+        c = kernel.contraction
+        self.params(kernel, em)
         ct = scalar.ctype(c.op.result.type.element)
         lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
         (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
@@ -201,7 +299,7 @@ class GpuTarget:
         val = em.value(out_v, idx)
         store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
         gs = self.global_space
-        out = [self.header(kernel, params)] + setup + self._ids() + [
+        out = [
             f"  const int64_t g_r0 = g_wg * {rpw};",
             f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
             f"  const int64_t g_n = g_r1 > g_r0 ? (g_r1 - g_r0) * {c.N} : 0;",
@@ -214,8 +312,8 @@ class GpuTarget:
             f"    for (int64_t g_k = 0; g_k < {c.K}; ++g_k) "
             f"g_acc += g_lp[g_k * {lsk}] * g_rp[g_k * {rsk}];",
         ]
-        out += ["    " + d for d in decls] + em.lines + ["    " + store, "  }", "}"]
-        return em.decls, "\n".join(out), count
+        out += ["    " + d for d in decls] + em.lines + ["    " + store, "  }"]
+        return em.decls, out
 
     def _sequential(self, kernel: Kernel):
         from .sequential import emit_sequential
@@ -239,6 +337,55 @@ class GpuTarget:
         source = (self.prologue(needs_f64) + self.helpers(needs_f64) + "\n".join(decls)
                   + "\n\n" + "\n\n".join(funcs) + "\n")
         return self.finish(source, needs_f64), counts, needs_f64
+
+
+_TK = 16                  # K step of the staged tiles
+_MAX_REGISTER_TILE = 16   # accumulators per thread
+_MAX_SHARED_BYTES = 16384  # staged A + B tiles (OpenCL 1.2 guarantees 32 KiB of local memory)
+
+
+def _stage(outer: str, n_outer: int, inner: str, n_inner: int, threads: int, stmt: str) -> list:
+    """Loops copying an n_outer x n_inner tile with ``threads`` threads,
+    consecutive threads on consecutive ``inner``; sizes are powers of two
+    (or ``n_inner`` a multiple of ``threads``), so no division per element."""
+    ind = "        "
+    if n_inner >= threads:
+        return [f"{ind}for (int {outer} = 0; {outer} < {n_outer}; ++{outer}) {{",
+                f"{ind}  for (int {inner} = (int)g_lid; {inner} < {n_inner}; {inner} += {threads}) {{",
+                f"{ind}    {stmt}", f"{ind}  }}", f"{ind}}}"]
+    return [f"{ind}for (int {outer} = (int)g_lid / {n_inner}; {outer} < {n_outer}; "
+            f"{outer} += {threads // n_inner}) {{",
+            f"{ind}  const int {inner} = (int)g_lid % {n_inner};",
+            f"{ind}  {stmt}", f"{ind}}}"]
+
+
+def _register_tiling(c, rpw, threads: int):
+    """(TX, TY, RM, RN) for a contraction: TX x TY threads (TX * TY =
+    ``threads``, TX a power of two) each computing RM x RN outputs, chosen
+    to minimise the per-thread cost of covering min(rows, rpw) x N with
+    TM x TN tiles (FMAs + local-memory reads per k, plus tile staging)."""
+    item = 8 if c.op.result.type.element == "f64" else 4
+    rows = c.B * c.M
+    r = rpw if isinstance(rows, Dim) else max(1, min(rpw, rows))
+    n = DYNAMIC_GUESS if isinstance(c.N, Dim) else max(1, c.N)
+    best = None
+    tx = 1
+    while tx <= threads:
+        ty = threads // tx
+        for rm in (1, 2, 4, 8):
+            for rn in (1, 2, 4):
+                tm, tn = ty * rm, tx * rn
+                if rm * rn > _MAX_REGISTER_TILE or (tm + 1 + tn) * _TK * item > _MAX_SHARED_BYTES:
+                    continue
+                passes = -(-r // tm) * -(-n // tn)
+                # A reads are broadcasts when all threads share the rows (ty == 1)
+                cost = passes * (rm * rn + rn + rm * (1 if ty == 1 else 3)
+                                 + 2 * (tm + tn) / threads)
+                key = (cost, -rm * rn)
+                if best is None or key < best[0]:
+                    best = (key, (tx, ty, rm, rn))
+        tx *= 2
+    return best[1]
 
 
 def _chunks(text: str) -> list:
