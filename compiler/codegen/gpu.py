@@ -5,8 +5,10 @@ workgroup counts of ``kernel.workgroup_plan`` / ``contraction_plan`` -- the
 counts the host code passes for every variant of a module -- are also the
 GPU grid.  Inside a block the threads stride over the workgroup's tile of
 the iteration space: loop kernels over its rows x columns, contractions over
-its rows x N outputs (each thread one full dot product plus the fused
-epilogue), sequential kinds on one thread.
+its rows x N outputs in tiles staged through local/shared memory (each
+thread a small register tile plus the fused epilogue; ``_contraction``),
+sequential kinds on one thread.  Dynamic dims arrive as the CPU's i64 push
+constants ``sN``, after the scalar ones.
 
 ``GpuTarget`` holds what differs between the C dialects (qualifiers, address
 spaces, index built-ins, prologue, helper overrides); ``opencl.py`` and
