@@ -10,7 +10,7 @@ from .codegen import cpu
 from .codegen.host_program import needs_general_path, plan_general
 from .codegen.kernel import build_kernel
 from .codegen.vm_host import generate_module
-from .errors import CompileError, UnsupportedOpError
+from .errors import CompileError
 from .passes.base import PassPipeline
 from .passes.canonicalize import CanonicalizeOps
 from .passes.dispatch import FormDispatchRegions

@@ -18,9 +18,8 @@ import threading
 
 import numpy as np
 
-from tensorvm.vmfb import element_types
 
-from .arrays import DeviceArray, arg_spec, dtype_name, import_array, tensor_text, to_view
+from .arrays import DeviceArray, arg_spec, import_array, tensor_text, to_view
 from .errors import InvalidArgumentError
 from .vm import BytecodeModule, Context
 from .vm.interpreter import DEFAULT_TIMEOUT_S, coerce

@@ -197,7 +197,7 @@ def render_microkernel_contraction(kernel: Kernel, vector_bytes: int):
     mr = 8 if vector_bytes >= 64 else 4            # accumulators: mr x 2 vectors
     nr = 2 * vl
     lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
-    (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
+    (lsb, lsm, lsk), (rsb, rsk, _) = c.lhs_strides, c.rhs_strides
     rows = c.B * c.M
     rpw, count = contraction_plan(c)
     bsz, msz, nsz = c.out_groups

@@ -227,7 +227,7 @@ class GpuTarget:
         body = [
             f"  {sh}{ct} g_As[{tk}][{tm + apad}];",
             f"  {sh}{ct} g_Bs[{tk}][{tn}];",
-            (f"  const int g_tx = (int)g_lid, g_ty = 0;" if ty_n == 1 else
+            ("  const int g_tx = (int)g_lid, g_ty = 0;" if ty_n == 1 else
              f"  const int g_tx = (int)(g_lid % {tx_n}), g_ty = (int)(g_lid / {tx_n});"),
             f"  const int64_t g_r0 = g_wg * {rpw};",
             f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",

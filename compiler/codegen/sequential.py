@@ -15,7 +15,6 @@ that must see all of its data (scatter) runs as one workgroup.
 from __future__ import annotations
 
 from ..errors import UnsupportedOpError
-from ..ir.attributes import ints
 from ..ir.symbolic import cdiv
 from . import scalar
 from .body import linearize

@@ -24,7 +24,6 @@ pyopencl is imported lazily, when the driver is first asked for.
 from __future__ import annotations
 
 import functools
-import hashlib
 import threading
 import weakref
 

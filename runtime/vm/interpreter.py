@@ -17,7 +17,7 @@ import time
 
 from ..errors import VmTrap
 from .lowering import GLOBALS_SLOT, INSTANCE_SLOT, BadResults, Control, NativeRaised, Suspended
-from .native import NativeTarget, Suspend
+from .native import Suspend
 from .numeric import f32, wrap32, wrap64
 
 DEFAULT_MAX_DEPTH = 1000

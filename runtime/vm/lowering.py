@@ -15,7 +15,7 @@ from __future__ import annotations
 from operator import itemgetter as _itemgetter
 from typing import NamedTuple
 
-from tensorvm.vmfb.isa import BANKS, OPS
+from tensorvm.vmfb.isa import BANKS
 
 from ..errors import VmTrap
 from . import numeric as _n

@@ -4,14 +4,11 @@ select_and_scatter, gather/scatter with batching dims, dynamic slices, fft."""
 from __future__ import annotations
 
 import shutil
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
-from plan_exec import run_text  # noqa: E402
+from tvm_testing import run_text  # noqa: E402
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
 

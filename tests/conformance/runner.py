@@ -148,15 +148,10 @@ def run_testdata_file(path: str, device: str = "local-sync") -> Result:
         module, inputs, kinds = prepare_testdata(text, str(path))
         if not kinds:
             return Result(name, "error", op, "no check.* custom_call found")
-        if hasattr(runtime, "load_module"):
-            driver = device.partition("://")[0]
-            targets = (driver,) if driver in ("opencl", "cuda") else ("cpu",)
-            vmfb = compile_module(module, CompileOptions(targets=targets, cpu="host")).vmfb
-            m = runtime.load_module(vmfb, device=device)
-        else:   # until the runtime loads modules: same plan, dispatched through the HAL
-            sys.path.insert(0, str(Path(__file__).resolve().parent))
-            from plan_exec import PlanModule
-            m = PlanModule(module, device=device)
+        driver = device.partition("://")[0]
+        targets = (driver,) if driver in ("opencl", "cuda") else ("cpu",)
+        vmfb = compile_module(module, CompileOptions(targets=targets, cpu="host")).vmfb
+        m = runtime.load_module(vmfb, device=device)
         outs = m.main(*inputs)
         if not isinstance(outs, tuple):
             outs = (outs,)

@@ -4,8 +4,7 @@ import threading
 import pytest
 
 from tensorvm.runtime.errors import LinkError, VmTrap
-from tensorvm.runtime.vm import BytecodeModule, Context, NativeModule, Suspend
-from tensorvm.vmfb.assembler import assemble
+from tensorvm.runtime.vm import Context, NativeModule, Suspend
 
 from vmasm import context_for, exported_tests, module_for
 
