@@ -24,7 +24,38 @@ typedef struct tvm_dispatch_state {
 } tvm_dispatch_state_t;
 """
 
-PROLOGUE = "#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" + ABI + scalar.HELPERS
+# NaN-propagating max/min written as straight-line bit blends: with loop
+# if-conversion off (the GCC 12 workaround) a branchy helper would stop every
+# epilogue that uses it from vectorising.
+_BRANCH_FREE_MINMAX = {
+    f"static inline {t} tvm_f{op}{sfx}({t} a, {t} b) {{": (t, u, op, nan, sfx)
+    for t, u, nan, sfx in (("float", "uint32_t", "0x7FC00000u", "f"),
+                            ("double", "uint64_t", "0x7FF8000000000000ull", ""))
+    for op in ("max", "min")
+}
+
+
+def _cpu_helpers(helpers: str) -> str:
+    out = []
+    for line in helpers.splitlines():
+        key = next((k for k in _BRANCH_FREE_MINMAX if line.startswith(k)), None)
+        if key is None:
+            out.append(line)
+            continue
+        t, u, op, nan, _ = _BRANCH_FREE_MINMAX[key]
+        cmp = ">" if op == "max" else "<"
+        keep = "&" if op == "max" else "|"     # equal values: +0 wins max, -0 wins min
+        out.append(
+            f"{key} {u} x, y; memcpy(&x, &a, sizeof x); memcpy(&y, &b, sizeof y); "
+            f"const {u} pick = ({u})0 - ({u})(a {cmp} b), same = ({u})0 - ({u})(a == b), "
+            f"bad = ({u})0 - ({u})((a != a) | (b != b)); "
+            f"{u} r = (x & pick) | (y & ~pick); r = (r & ~same) | ((x {keep} y) & same); "
+            f"r = (r & ~bad) | ({nan} & bad); {t} o; memcpy(&o, &r, sizeof o); return o; }}")
+    return "\n".join(out)
+
+
+PROLOGUE = ("#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" + ABI
+            + _cpu_helpers(scalar.HELPERS))
 
 MR = 4      # rows of a contraction register block
 NT = 256    # columns of a contraction tile (accumulators stay in L1)
