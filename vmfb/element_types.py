@@ -28,6 +28,7 @@ ELEMENT_TYPES = tuple(ElementType(*row) for row in [
     (21, "f8E3M4", "float8_e3m4", 1),
     (22, "si8", "int8", 1), (23, "si16", "int16", 2), (24, "si32", "int32", 4), (25, "si64", "int64", 8),
     (26, "i4", "int4", 1), (27, "ui4", "uint4", 1), (28, "i2", "int2", 1), (29, "ui2", "uint2", 1),
+    (30, "f8E8M0FNU", "float8_e8m0fnu", 1),
 ])
 BY_ID = {t.id: t for t in ELEMENT_TYPES}
 BY_NAME = {t.name: t for t in ELEMENT_TYPES}

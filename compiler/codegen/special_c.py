@@ -116,13 +116,18 @@ static inline double tvm_reduce_precision_f64(double x, int e, int m) {
 
 # Small floats (f8 variants): (exponent bits, mantissa bits, bias, kind), kind
 # 0 = IEEE-like (inf and NaN), 1 = "FN" (no inf; all-ones pattern is NaN),
-# 2 = "FNUZ" (no inf, no -0; 0x80 is NaN).  Computed in float like f16.
+# 2 = "FNUZ" (no inf, no -0; 0x80 is NaN), 3 = "E8M0FNU" (exponent only:
+# no sign, no zero, no inf; 0xFF is NaN; encoding clamps tiny values to 0x00,
+# rounds ties away from zero in the mantissa, and maps NaN, <= 0 and
+# overflow to NaN).  Computed in float like f16.
 SMALL_FLOATS = {"f8E5M2": (5, 2, 15, 0), "f8E4M3": (4, 3, 7, 0), "f8E3M4": (3, 4, 3, 0),
                 "f8E4M3FN": (4, 3, 7, 1), "f8E4M3FNUZ": (4, 3, 8, 2),
-                "f8E5M2FNUZ": (5, 2, 16, 2), "f8E4M3B11FNUZ": (4, 3, 11, 2)}
+                "f8E5M2FNUZ": (5, 2, 16, 2), "f8E4M3B11FNUZ": (4, 3, 11, 2),
+                "f8E8M0FNU": (8, 0, 127, 3)}
 
 SMALL_FLOAT_HELPERS = r"""
 static inline float tvm_sf_decode(uint32_t b, int e, int m, int bias, int kind) {
+  if (kind == 3) return b == 0xffu ? NAN : ldexpf(1.0f, (int)b - bias);
   uint32_t sign = (b >> (e + m)) & 1u, ex = (b >> m) & ((1u << e) - 1u), man = b & ((1u << m) - 1u);
   if (kind == 2 && b == (1u << (e + m))) return NAN;
   if (kind == 0 && ex == (1u << e) - 1u) return man ? (sign ? -NAN : NAN) : (sign ? -INFINITY : INFINITY);
@@ -131,6 +136,12 @@ static inline float tvm_sf_decode(uint32_t b, int e, int m, int bias, int kind) 
   return sign ? -v : v;
 }
 static inline uint32_t tvm_sf_encode(float x, int e, int m, int bias, int kind) {
+  if (kind == 3) {
+    if (!(x > 0.0f) || isinf(x)) return 0xffu;
+    int k; float f = frexpf(x, &k);
+    int E = (f >= 0.75f ? k : k - 1) + bias;
+    return E < 0 ? 0u : (E > 254 ? 0xffu : (uint32_t)E);
+  }
   uint32_t nan = kind == 2 ? (1u << (e + m)) : (kind == 1 ? (1u << (e + m)) - 1u : ((1u << (e + m)) - (1u << m)) | (1u << (m - 1)));
   uint32_t sign = signbit(x) ? (1u << (e + m)) : 0u;
   if (x != x) return kind == 2 ? nan : (sign | nan);

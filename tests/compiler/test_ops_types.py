@@ -14,7 +14,8 @@ ml_dtypes = pytest.importorskip("ml_dtypes")
 
 F8 = [("f8E5M2", "float8_e5m2"), ("f8E4M3", "float8_e4m3"), ("f8E3M4", "float8_e3m4"),
       ("f8E4M3FN", "float8_e4m3fn"), ("f8E4M3FNUZ", "float8_e4m3fnuz"),
-      ("f8E5M2FNUZ", "float8_e5m2fnuz"), ("f8E4M3B11FNUZ", "float8_e4m3b11fnuz")]
+      ("f8E5M2FNUZ", "float8_e5m2fnuz"), ("f8E4M3B11FNUZ", "float8_e4m3b11fnuz"),
+      ("f8E8M0FNU", "float8_e8m0fnu")]
 VALUES = np.array([0, -0.0, 1, -1.5, 0.1, 3.3, 1e-3, 1e-6, 500, 1e5, -1e5, np.inf, -np.inf,
                    np.nan, 240, 57344, 448, 0.0137, 2.7e-3, 1.9e-3], np.float32)
 
@@ -31,6 +32,26 @@ def test_f8_convert_is_bit_exact(el, name):
     enc, dec = run_text(t, VALUES, every)
     np.testing.assert_array_equal(enc.view(np.uint8), VALUES.astype(dt).view(np.uint8))
     np.testing.assert_array_equal(dec, every.astype(np.float32))
+
+
+def test_e8m0fnu_rounding_edges_and_arithmetic():
+    """E8M0FNU: exponent only -- ties round up, tiny values clamp to 2^-127,
+    zero / negative / inf / overflow encode NaN (0xFF); a multiply computes
+    in float and rounds back."""
+    dt = ml_dtypes.float8_e8m0fnu
+    x = np.array([1.5, 3, 0.75, 1.49, 1.1e-38, 8.8e-39, 9e-39, 1e-45, 0, -0.0, -2, np.inf,
+                  1.7e38, 3e38, 2.0 ** -127, 2.0 ** 127], np.float32)
+    t = """func.func @main(%x: tensor<16xf32>, %a: tensor<4xf8E8M0FNU>) -> (tensor<16xf8E8M0FNU>, tensor<4xf8E8M0FNU>, tensor<4xf8E8M0FNU>) {
+  %0 = stablehlo.convert %x : (tensor<16xf32>) -> tensor<16xf8E8M0FNU>
+  %1 = stablehlo.multiply %a, %a : tensor<4xf8E8M0FNU>
+  %2 = stablehlo.constant dense<[1.0, 0.1, 3.1415, 0xFF]> : tensor<4xf8E8M0FNU>
+  return %0, %1, %2 : tensor<16xf8E8M0FNU>, tensor<4xf8E8M0FNU>, tensor<4xf8E8M0FNU>
+}"""
+    a = np.array([0.5, 4, 2.0 ** 60, 2.0 ** -60], np.float32).astype(dt)
+    enc, sq, c = run_text(t, x, a)
+    np.testing.assert_array_equal(enc.view(np.uint8), x.astype(dt).view(np.uint8))
+    np.testing.assert_array_equal(sq.view(np.uint8), (a.astype(np.float64) ** 2).astype(dt).view(np.uint8))
+    np.testing.assert_array_equal(c.view(np.uint8), [127, 124, 129, 255])
 
 
 def test_complex_arithmetic_matches_numpy():
