@@ -13,6 +13,7 @@ import threading
 from ..errors import InvalidArgumentError, LinkError
 from tensorvm.vmfb.model import parse_signature
 from .interpreter import DEFAULT_MAX_DEPTH, DEFAULT_TIMEOUT_S, BytecodeTarget, Invocation, coerce
+from .fused import bind as bind_fused
 from .module import BytecodeModule
 from .native import NativeModule, NativeTarget
 from .numeric import f32, wrap32, wrap64
@@ -85,6 +86,8 @@ class Context:
             inst.imports = [self._resolve(module, *imp[:3]) for imp in module.imports]
             self._exports[module.name] = {
                 name: (f.signature, BytecodeTarget(f, inst)) for name, f in module.exports.items()}
+            for _sig, target in self._exports[module.name].values():
+                target.fused = bind_fused(target)
             self._modules.append((module, inst))
             init = module.exports.get("__init")
             if init is not None:
@@ -127,10 +130,14 @@ class Context:
     def begin_invoke(self, fn, args=()) -> Invocation:
         """An ``Invocation`` ready to ``step()`` (for schedulers); args are checked."""
         handle = fn if fn.__class__ is FunctionHandle else self.lookup(fn)
-        target = handle.target
+        return Invocation(handle.target, self._checked(handle, args), self.max_depth,
+                          self.default_timeout_s)
+
+    def _checked(self, handle, args) -> list:
+        """``args`` coerced to the signature's banks (InvalidArgumentError if not)."""
         sig = handle.sig
         if handle.all_refs and len(args) == len(sig.args):
-            return Invocation(target, args, self.max_depth, self.default_timeout_s)
+            return args
         args = list(args)
         if len(args) != len(sig.args):
             raise InvalidArgumentError(f"{handle.name} takes {len(sig.args)} arguments "
@@ -147,8 +154,18 @@ class Context:
             except (TypeError, ValueError) as e:
                 raise InvalidArgumentError(f"{handle.name} argument {i}: expected {p}, "
                                            f"got {v!r} ({e})") from None
-        return Invocation(target, values, self.max_depth, self.default_timeout_s)
+        return values
 
     def invoke(self, fn, args=()) -> list:
-        """Call ``fn`` (name or handle) synchronously; returns the list of results."""
-        return self.begin_invoke(fn, args).run()
+        """Call ``fn`` (name or handle) synchronously; returns the list of results.
+
+        A straight-line bytecode function runs as its fused form (no
+        Invocation, no lock: nothing is shared between calls); anything else,
+        and a fused call that must suspend, runs on an ``Invocation``."""
+        handle = fn if fn.__class__ is FunctionHandle else self.lookup(fn)
+        target = handle.target
+        fused = target.fused if target.__class__ is BytecodeTarget else None
+        if fused is not None:
+            return fused(*self._checked(handle, args))
+        return Invocation(target, self._checked(handle, args), self.max_depth,
+                          self.default_timeout_s).run()

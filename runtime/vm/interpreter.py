@@ -43,11 +43,12 @@ def coerce(bank: str, v):
 
 
 class BytecodeTarget:
-    """A bytecode function bound to its module's instance in one context."""
-    __slots__ = ("function", "instance")
+    """A bytecode function bound to its module's instance in one context;
+    ``fused``: its fused form there (runtime/vm/fused.py), or None."""
+    __slots__ = ("function", "instance", "fused")
 
     def __init__(self, function, instance):
-        self.function, self.instance = function, instance
+        self.function, self.instance, self.fused = function, instance, None
 
 
 def _is_timeout(e) -> bool:
@@ -91,6 +92,26 @@ class Invocation:
             self._fn, self._r, self._pc = fn, r, 0
         else:
             self._args = list(args)
+
+    @classmethod
+    def resume_after_import(cls, target, r, index, res, max_depth, default_timeout_s):
+        """The invocation of a fused function that left at the import at op
+        ``index`` with result ``res`` (frame ``r``): it continues as the
+        interpreter would have after that native call returned ``res``."""
+        self = cls(target, (), max_depth, default_timeout_s)
+        fn = target.function
+        site = fn.sites[index]
+        name = target.instance.imports[site.index].name
+        self._r, self._pc_of_call = r, index
+        if res.__class__ is Suspend:
+            self._pending = (site.results, site.result_banks, name, r)
+            self._pc = index + 1
+            self.state, self.suspend = "suspended", res
+            self._deadline = time.monotonic() + self.timeout_s(res)
+            return self
+        self._store(res, site.results, site.result_banks, name, r)
+        self._pc = index + 1
+        return self
 
     # -- driving ---------------------------------------------------------------
     def run(self) -> list:

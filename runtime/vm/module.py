@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tensorvm.vmfb.model import parse_signature
 
+from .fused import plan as fused_plan
 from .lowering import Layout, lower_function
 from .verifier import verify_module
 
@@ -16,7 +17,7 @@ class VmFunction:
     """One lowered function: closures, control sites, byte pcs, frame template."""
 
     __slots__ = ("module", "index", "name", "signature", "sig", "exported", "reflection",
-                 "ops", "sites", "pcs", "template", "arg_slots", "result_banks")
+                 "ops", "sites", "pcs", "template", "arg_slots", "result_banks", "fused")
 
     def __init__(self, module, index, fdef, sig, instrs, consts):
         self.module, self.index, self.name = module, index, fdef.name
@@ -32,6 +33,7 @@ class VmFunction:
             counters[p.bank] = k + 1
         self.arg_slots = tuple(self.arg_slots)
         self.result_banks = tuple(p.bank for p in sig.results)
+        self.fused = fused_plan(self, instrs, layout, consts)
 
     def __repr__(self):
         return f"<VmFunction {self.module.name}.{self.name} {self.signature}>"

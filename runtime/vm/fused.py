@@ -1,0 +1,255 @@
+"""Straight-line functions fused into one Python function (generated once, at load).
+
+A function with no branches, VM calls or yields (a compiled static-shape
+entry point: argument checks, allocations, one submit-and-wait, result view)
+is also generated as a single Python function: registers become locals
+(single assignment, so constants and moves are propagated), each native
+import is one direct call of the target's fn, and ``ret`` returns the
+result list.  ``Context.invoke`` uses it instead of an ``Invocation`` when
+every import the function calls is native in that context.
+
+Semantics are the interpreter's:
+  - like ``lowering.py``, no text from a module reaches the compiler:
+    immediates, strings, rodata and import targets enter as closure values;
+    the generated text depends only on opcodes and register numbers;
+  - a trap names the function and the pc of the instruction (a local ``p``
+    holds the current instruction's index); a native's exception is raised
+    as-is with the same note the interpreter adds; any other exception an op
+    raises becomes the same "internal error" VmTrap;
+  - a native result the fast path does not handle (a ``Suspend``, a tuple, a
+    numeric result out of range, wrong count) hands the frame to the
+    interpreter: the locals are written into a register list and an
+    ``Invocation`` resumes at that instruction (it suspends, coerces or
+    traps exactly as it would have).
+"""
+from __future__ import annotations
+
+from ..errors import VmTrap
+from . import numeric as _n
+from . import refs as _refs
+from .lowering import GLOBALS_SLOT, INSTANCE_SLOT, TEMPLATES, _immediate
+from .native import Suspend
+
+_RANGE = {"i32": (-(1 << 31), 1 << 31), "i64": (-(1 << 63), 1 << 63)}
+
+
+class _Deopt(Exception):
+    """Leave the fused function: (op index, native result, register values)."""
+
+    def __init__(self, index, res, values):
+        self.index, self.res, self.values = index, res, values
+
+
+def _plain(res, banks):
+    """``res`` as a tuple of results the fast path may store, or None."""
+    n = len(banks)
+    values = res if res.__class__ is tuple and (n != 1 or len(res) == 1) else (res,)
+    if len(values) != n:
+        return None
+    for b, v in zip(banks, values):
+        if b != "ref":
+            lim = _RANGE.get(b)
+            if lim is None or v.__class__ is not int or not lim[0] <= v < lim[1]:
+                return None
+    return values
+
+
+def fusable(instrs) -> bool:
+    """Straight-line: no branches, calls or yields, one ``ret``, last."""
+    if not instrs or instrs[-1].op.mnemonic != "ret":
+        return False
+    return all(ins.op.mnemonic not in ("br", "cond_br", "call", "yield", "ret")
+               for ins in instrs[:-1])
+
+
+class FusedPlan:
+    """The generated factory of one function and what binding it needs."""
+
+    __slots__ = ("factory", "import_indices", "deopt_slots")
+
+    def __init__(self, factory, import_indices, deopt_slots):
+        self.factory, self.import_indices = factory, import_indices
+        self.deopt_slots = deopt_slots
+
+
+def plan(fn, instrs, layout, consts):
+    """A ``FusedPlan`` for a straight-line VmFunction, or None."""
+    if not fusable(instrs):
+        return None
+    slot = layout.slot
+    lines = []
+    bound = {}                       # closure name -> value
+    val = {}                         # register slot -> expression (a local or closure name)
+    counter = [0]
+
+    def const(value, prefix="c"):
+        name = f"{prefix}{len(bound)}"
+        bound[name] = value
+        return name
+
+    def fresh(s):
+        counter[0] += 1
+        return f"v{s}_{counter[0]}"
+
+    def read(s):
+        e = val.get(s)
+        if e is None:                # never written: the frame template's zero
+            e = val[s] = const(layout.template[s], "z")
+        return e
+
+    params = []
+    for s in fn.arg_slots:
+        name = fresh(s)
+        params.append(name)
+        val[s] = name
+    imports = []                     # import index per import call (by position)
+    deopt_slots = []
+    last = len(instrs) - 1
+    for i, ins in enumerate(instrs):
+        op, v = ins.op, ins.operands
+        mn = op.mnemonic
+        if i == last:                                    # ret
+            lines.append(f"return [{', '.join(read(slot(x)) for x in v[0])}]")
+            break
+        if mn == "call.import":
+            imp, segments, args, results = v[0], tuple(v[1]), v[2], v[3]
+            sig = consts.import_sigs[imp]
+            exprs = [read(slot(x)) for x in args]
+            if segments:
+                grouped, pos, seg = [], 0, iter(segments)
+                for p in sig.args:
+                    if p.variadic:
+                        k = next(seg)
+                        grouped.append("[" + ", ".join(exprs[pos:pos + k]) + "]")
+                        pos += k
+                    else:
+                        grouped.append(exprs[pos])
+                        pos += 1
+                exprs = grouped
+            k = len(imports)
+            imports.append(imp)
+            live = tuple(sorted(val))
+            deopt_slots.append(live)
+            regs = "(" + "".join(f"{val[s]}, " for s in live) + ")"
+            deopt = f"raise _Deopt({i}, res, {regs})"
+            lines.append(f"p = {i}")
+            lines.append(f"res = F{k}(S{k}{''.join(', ' + e for e in exprs)})")
+            dsts = [slot(x) for x in results]
+            banks = [b for b, _ in results]
+            if not dsts:
+                lines.append(f"if res is not None: {deopt}")
+            elif len(dsts) == 1 and banks[0] == "ref":
+                lines.append(f"if res.__class__ is _Suspend or res.__class__ is tuple: {deopt}")
+                d = fresh(dsts[0])
+                lines.append(f"{d} = res")
+                val[dsts[0]] = d
+            else:
+                bk = const(tuple(banks), "b")
+                lines.append(f"vals = _plain(res, {bk})")
+                lines.append(f"if vals is None: {deopt}")
+                names = [fresh(d) for d in dsts]
+                lines.append(f"{', '.join(names)}, = vals")
+                for d, nm in zip(dsts, names):
+                    val[d] = nm
+            continue
+        fields = op.fields
+        if mn.startswith("const.") and len(fields) == 2 and fields[0].role == "w":
+            dst = slot(v[0])
+            val[dst] = const(_immediate(fields[1].kind, v[1], consts))
+            continue
+        if mn.startswith("mov."):
+            val[slot(v[0])] = read(slot(v[1]))
+            continue
+        names, dst = {}, None
+        for f, x in zip(fields, v):
+            if f.kind == "reg":
+                if f.role == "w":
+                    dst = slot(x)
+                else:
+                    names[f.name] = read(slot(x))
+            else:
+                names[f.name] = const(_immediate(f.kind, x, consts))
+        if mn.startswith("global.load."):
+            body = "{dst} = g[{global}]"
+        elif mn.startswith("global.store."):
+            body = "g[{global}] = {src}"
+        else:
+            body = TEMPLATES[mn]
+        if dst is not None:
+            names["dst"] = fresh(dst)
+        lines.append(f"p = {i}")
+        lines.append(body.format(**names))
+        if dst is not None:
+            val[dst] = names["dst"]
+    n_imports = len(imports)
+    binder = ", ".join(list(bound) + [f"F{k}, S{k}" for k in range(n_imports)] + ["g"])
+    body = "\n".join("            " + ln for ln in lines)
+    src = (f"def make({binder}):\n"
+           f"    def fused({', '.join(params)}):\n"
+           f"        p = 0\n"
+           f"        try:\n{body}\n"
+           f"        except _Deopt as d:\n"
+           f"            return _resume(d)\n"
+           f"        except Exception as e:\n"
+           f"            _fault(e, p)\n"
+           f"    return fused\n")
+    ns = {"_n": _n, "_refs": _refs, "_VmTrap": VmTrap, "_Deopt": _Deopt, "_Suspend": Suspend,
+          "_plain": _plain}
+    code = compile(src, f"<vm fused {fn.name}>", "exec")
+    values = dict(bound)
+
+    def factory(fault, resume, targets, globals_list):
+        g = dict(ns, _fault=fault, _resume=resume)
+        exec(code, g)
+        args = list(values.values())
+        for t in targets:
+            args += [t.fn, t.state]
+        return g["make"](*args, globals_list)
+    return FusedPlan(factory, tuple(imports), tuple(deopt_slots))
+
+
+def bind(target):
+    """The fused callable of a BytecodeTarget in its context, or None (not
+    straight-line, or an import resolves to bytecode)."""
+    from .interpreter import Invocation
+    from .native import NativeTarget
+    fn, inst = target.function, target.instance
+    p = fn.fused
+    if p is None:
+        return None
+    targets = [inst.imports[i] for i in p.import_indices]
+    if any(t.__class__ is not NativeTarget for t in targets):
+        return None
+    name = fn.name
+
+    def fault(e, i):
+        pc = fn.pcs[i]
+        site = fn.sites[i]
+        if site is not None and site.kind == "import":          # raised by the native
+            if isinstance(e, VmTrap):
+                if e.function is None:
+                    e.function, e.pc = name, pc
+            elif hasattr(e, "add_note"):
+                e.add_note(f"raised by native {inst.imports[site.index].name} called from "
+                           f"VM function '{name}' at pc {pc}")
+            raise e
+        if isinstance(e, VmTrap):
+            if e.function is None:
+                e.function, e.pc = name, pc
+            raise e
+        raise VmTrap(f"internal error: {type(e).__name__}: {e}", name, pc) from e
+
+    def resume(d):
+        r = fn.template[:]
+        r[GLOBALS_SLOT], r[INSTANCE_SLOT] = inst.globals, inst
+        for s, x in zip(p.deopt_slots[position[d.index]], d.values):
+            r[s] = x
+        ctx = inst.context
+        return Invocation.resume_after_import(target, r, d.index, d.res, ctx.max_depth,
+                                              ctx.default_timeout_s).run()
+
+    position = {i: k for k, i in enumerate(
+        j for j, s in enumerate(fn.sites) if s is not None and s.kind == "import")}
+    return p.factory(fault, resume, targets, inst.globals)
+
+

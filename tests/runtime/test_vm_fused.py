@@ -1,0 +1,220 @@
+"""Fused straight-line functions (runtime/vm/fused.py): ``Context.invoke`` runs
+them as one generated Python function; the results, traps (function and pc),
+native errors and suspensions must be exactly the interpreter's, which
+``begin_invoke(...).run()`` still uses."""
+import threading
+
+import pytest
+
+from tensorvm.runtime.errors import VmTrap
+from tensorvm.runtime.vm import Context, NativeModule, Suspend
+
+from vmasm import context_for, module_for
+
+
+class Ready:
+    is_signaled = True
+
+    def wait(self, timeout_s):
+        pass
+
+
+class Native(NativeModule):
+    name = "n"
+
+    def functions(self):
+        return {
+            "id": ("r->r", lambda st, x: x),
+            "add": ("ii->i", lambda st, a, b: a + b),
+            "sum": ("i*i->i", lambda st, base, xs: base + sum(xs)),
+            "pause": ("i->i", lambda st, x: Suspend(Ready(), 1000, then=lambda: x + 1)),
+            "big": ("->i", lambda st: 1 << 40),
+            "boom": ("i->", self.boom),
+            "trap": ("->", self.trap),
+            "two": ("->ir", lambda st: (5, "five")),
+        }
+
+    def boom(self, st, x):
+        raise KeyError(f"native failure {x}")
+
+    def trap(self, st):
+        raise VmTrap("native trap")
+
+
+PROGRAM = """
+module @m
+import @n.id(r) -> (r)
+import @n.add(i, i) -> (i)
+import @n.sum(i, *i) -> (i)
+import @n.pause(i) -> (i)
+import @n.big() -> (i)
+import @n.boom(i) -> ()
+import @n.trap() -> ()
+import @n.two() -> (i, r)
+
+func @mix(%x: i32, %y: i64, %f: f32, %s: ref) -> (i32, i64, f32, ref, i32) export {
+entry:
+  %one = const.i32 1
+  %a = add.i32 %x, %one
+  %a = mul.i32 %a, %a
+  %b = ext.i32.i64.s %a
+  %b = add.i64 %b, %y
+  %g = const.f32 0.5
+  %h = mul.f32 %f, %g
+  %t = call.import @n.id(%s)
+  %u = call.import @n.add(%a, %x)
+  %v = call.import @n.sum(%u, [%a, %one, %x])
+  %n, %str = call.import @n.two()
+  %v = add.i32 %v, %n
+  %m = mov.i32 %v
+  ret %m, %b, %h, %t, %a
+}
+func @divide(%x: i32, %y: i32) -> (i32) export {
+entry:
+  %q = div.s.i32 %x, %y
+  ret %q
+}
+func @failing(%code: i32) -> () export {
+entry:
+  %one = const.i32 1
+  fail %code, "custom failure"
+  ret
+}
+func @suspends(%x: i32) -> (i32, i32) export {
+entry:
+  %k = const.i32 100
+  %a = add.i32 %x, %k
+  %b = call.import @n.pause(%a)
+  %c = add.i32 %b, %x
+  ret %c, %a
+}
+func @big() -> (i32) export {
+entry:
+  %b = call.import @n.big()
+  ret %b
+}
+func @boom(%x: i32) -> () export {
+entry:
+  %one = const.i32 1
+  call.import @n.boom(%x)
+  ret
+}
+func @trap() -> () export {
+entry:
+  call.import @n.trap()
+  ret
+}
+func @loop(%x: i32) -> (i32) export {
+entry:
+  br done
+done:
+  ret %x
+}
+"""
+
+
+@pytest.fixture
+def ctx():
+    return context_for(PROGRAM, natives=[Native()])
+
+
+def both(ctx, name, args):
+    """(fused outcome, interpreter outcome): results or (type, str, function, pc)."""
+    out = []
+    for run in (lambda: ctx.invoke(name, args), lambda: ctx.begin_invoke(name, args).run()):
+        try:
+            out.append(run())
+        except Exception as e:   # noqa: BLE001
+            out.append((type(e), str(e), getattr(e, "function", None), getattr(e, "pc", None),
+                        tuple(getattr(e, "__notes__", ()))))
+    return out
+
+
+def fused_of(ctx, name):
+    return ctx.lookup(name).target.fused
+
+
+def test_only_straight_line_functions_are_fused(ctx):
+    assert fused_of(ctx, "mix") is not None and fused_of(ctx, "suspends") is not None
+    assert fused_of(ctx, "loop") is None
+    assert ctx.invoke("loop", [3]) == [3]
+
+
+def test_results_match_the_interpreter(ctx):
+    s = object()
+    for args in ([3, 10, 1.5, s], [-(1 << 31), -(1 << 63), -0.0, None], [46341, 1, 3e38, s]):
+        fused, interp = both(ctx, "mix", args)
+        assert fused == interp
+    assert ctx.invoke("mix", [3, 10, 1.5, s]) == [16 + 3 + 16 + 1 + 3 + 5, 26, 0.75, s, 16]
+
+
+def test_traps_name_function_and_pc(ctx):
+    fused, interp = both(ctx, "divide", [1, 0])
+    assert fused == interp and fused[0] is VmTrap and fused[2] == "divide"
+    assert fused[3] == ctx.lookup("divide").target.function.pcs[0]
+    fused, interp = both(ctx, "failing", [7])
+    assert fused == interp and fused[0] is VmTrap and "custom failure" in fused[1]
+    assert fused[2] == "failing" and fused[3] == ctx.lookup("failing").target.function.pcs[1]
+    assert both(ctx, "failing", [0]) == [[], []]
+
+
+def test_native_errors_match_the_interpreter(ctx):
+    fused, interp = both(ctx, "boom", [4])
+    assert fused[0] is KeyError and fused[:4] == interp[:4]
+    assert "n.boom" in " ".join(fused[4]) and "'boom'" in " ".join(fused[4])
+    fused, interp = both(ctx, "trap", [])
+    assert fused == interp and fused[2] == "trap" and fused[3] == 0
+    fused, interp = both(ctx, "big", [])
+    assert fused == interp and fused[0] is VmTrap and "returned" in fused[1]
+
+
+def test_suspension_hands_the_frame_to_the_interpreter(ctx):
+    assert ctx.invoke("suspends", [5]) == [105 + 1 + 5, 105]
+    assert both(ctx, "suspends", [-3]) == [[97 + 1 - 3, 97]] * 2
+
+
+def test_bytecode_import_is_not_fused():
+    lib = module_for("""
+module @n
+func @add(%a: i32, %b: i32) -> (i32) export {
+entry:
+  %c = add.i32 %a, %b
+  ret %c
+}
+""")
+    app = module_for("""
+module @app
+import @n.add(i, i) -> (i)
+func @f(%x: i32) -> (i32) export {
+entry:
+  %y = call.import @n.add(%x, %x)
+  ret %y
+}
+""")
+    ctx = Context([lib, app])
+    assert ctx.lookup("app.f").target.fused is None
+    assert ctx.lookup("n.add").target.fused is not None
+    assert ctx.invoke("app.f", [21]) == [42]
+
+
+def test_many_threads_call_one_fused_function(ctx):
+    s = object()
+    errors, barrier = [], threading.Barrier(8)
+
+    def worker(k):
+        barrier.wait()
+        for i in range(300):
+            x = k * 1000 + i
+            try:
+                got = ctx.invoke("mix", [x, i, 2.0, s])
+                want = ctx.begin_invoke("mix", [x, i, 2.0, s]).run()
+                if got != want or ctx.invoke("suspends", [x]) != [x + 100 + 1 + x, x + 100]:
+                    errors.append((k, i, got, want))
+            except Exception as e:   # noqa: BLE001
+                errors.append(e)
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors
