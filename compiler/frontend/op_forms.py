@@ -377,4 +377,5 @@ SPECIAL = {
     _S + "convolution": "parse_convolution",
     _S + "dynamic_conv": "parse_convolution",
     "chlo.top_k": "parse_paren_default",
+    "chlo.scan": "parse_scan",
 }

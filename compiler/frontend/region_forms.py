@@ -205,6 +205,49 @@ class RegionFormsMixin:
         body = self.parse_region(list(zip(names, types)))
         return self.make_op(name, operands, types, attrs, [cond, body], loc)
 
+    # -- chlo.scan --
+    def parse_scan(self, name, name_tok, loc, nres):
+        """``chlo.scan(%in, ..) inits(%c, ..) dimension=N [attributes {..}]
+        { ^bb0(..): .. } : (T, ..) -> (R, ..)``: the same op as the generic
+        form (operands inputs then inits, ``dimension`` i64,
+        ``operandSegmentSizes``, other attributes as given, one region)."""
+        self.expect("(", f"to start the inputs of '{name}'")
+        inputs = self.parse_operand_list()
+        inits = []
+        if self.tok.kind == "ident" and self.tok.text == "inits":
+            self.advance()
+            self.expect("(", f"to start the inits of '{name}'")
+            inits = self.parse_operand_list()
+        attrs = {}
+        while self.tok.kind == "ident" and self._next_is("="):
+            key = self.advance()
+            self.advance()
+            t = self.tok
+            if key.text == "dimension" and t.kind == "int":
+                attrs["dimension"] = A.IntAttr(int(self.advance().text), "i64")
+            else:
+                attrs[key.text] = self.parse_attribute()
+            self.accept(",")
+        if self.accept("attributes"):
+            attrs.update(self.parse_dict().entries)
+        if "dimension" not in attrs:
+            raise self.error(f"expected 'dimension=N' in '{name}'", self.tok)
+        region = self.parse_region()
+        if self.tok.text == "{":
+            attrs.update(self.parse_dict().entries)
+        self.expect(":", f"and the function type of '{name}'")
+        ty_tok = self.tok
+        fty = self.parse_type()
+        if not isinstance(fty, FunctionType):
+            raise self.error(f"expected a function type for '{name}', got {fty}", ty_tok)
+        toks = inputs + inits
+        if len(fty.inputs) != len(toks):
+            raise self.error(f"'{name}' has {len(toks)} operands but its type lists "
+                             f"{len(fty.inputs)}", ty_tok)
+        attrs.setdefault("operandSegmentSizes", A.DenseArrayAttr("i32", (len(inputs), len(inits))))
+        operands = self.resolve_operands(toks, fty.inputs)
+        return self.make_op(name, operands, fty.results, attrs, [region], loc)
+
     # -- stablehlo.convolution --
     def parse_convolution(self, name, name_tok, loc, nres):
         self.expect("(", f"to start the operands of '{name}'")

@@ -291,3 +291,46 @@ func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
     cpu, cl = container.read_module(compile_str(src, targets=("cpu", "opencl"))).executables[0].variants
     assert [e.constants for e in cpu.entry_points] == [e.constants for e in cl.entry_points] == [2]
     assert "const int64_t s0 = " in bytes(cl.data).decode()
+
+
+def test_dynamic_ops_with_constant_shape_operands_take_static_forms():
+    """dynamic_pad / dynamic_gather / dynamic_conv with constant edge, slice
+    size and padding operands compile as pad / gather / convolution."""
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.passes.canonicalize import CanonicalizeOps
+    src = """
+func.func @main(%x: tensor<5x4xf32>, %o: tensor<3x4x2xf32>, %i: tensor<2x2xi64>, %a: tensor<1x4x4x1xf32>, %k: tensor<3x3x1x1xf32>) -> (tensor<7x5xf32>, tensor<2x2x2xf32>, tensor<1x2x2x1xf32>) {
+  %v = stablehlo.constant dense<-1.0> : tensor<f32>
+  %low = stablehlo.constant dense<[1, -1]> : tensor<2xi64>
+  %high = stablehlo.constant dense<[1, -1]> : tensor<2xi64>
+  %int = stablehlo.constant dense<[0, 1]> : tensor<2xi64>
+  %p = stablehlo.dynamic_pad %x, %v, %low, %high, %int : (tensor<5x4xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<7x5xf32>
+  %sz = stablehlo.constant dense<[1, 2, 2]> : tensor<3xi64>
+  %g = "stablehlo.dynamic_gather"(%o, %i, %sz) {dimension_numbers = #stablehlo.gather<offset_dims = [1, 2], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 1>, indices_are_sorted = false} : (tensor<3x4x2xf32>, tensor<2x2xi64>, tensor<3xi64>) -> tensor<2x2x2xf32>
+  %pad = stablehlo.constant dense<1> : tensor<2x2xi64>
+  %c = "stablehlo.dynamic_conv"(%a, %k, %pad) {window_strides = array<i64: 4, 4>, lhs_dilation = array<i64: 2, 2>, rhs_dilation = array<i64: 1, 1>, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x2x2x1xf32>
+  return %p, %g, %c : tensor<7x5xf32>, tensor<2x2x2xf32>, tensor<1x2x2x1xf32>
+}"""
+    module = parse_module(src)
+    CanonicalizeOps().run(module)
+    names = {op.name for op in module.walk()}
+    assert {"stablehlo.pad", "stablehlo.gather", "stablehlo.convolution"} <= names
+    assert not any(n.startswith("stablehlo.dynamic_") for n in names)
+    x, o = _f32(5, 4), _f32(3, 4, 2)
+    a, k = _f32(1, 4, 4, 1), _f32(3, 3, 1, 1)
+    idx = np.array([[0, 0], [2, 1]], np.int64)
+    p, g, c = _module(src).main(x, o, idx, a, k)
+    ref_p = np.full((7, 5), -1, np.float32)
+    inner = np.full((5, 7), -1, np.float32)
+    inner[:, ::2] = x
+    ref_p = np.full((7, 5), -1, np.float32)
+    ref_p[1:6] = inner[:, 1:6]
+    np.testing.assert_array_equal(p, ref_p)
+    np.testing.assert_array_equal(g, np.stack([o[0, 0:2], o[1, 2:4]]))
+    # lhs dilated to 7x7, padded by 1 -> 9x9, 3x3 window at stride 4
+    dil = np.zeros((7, 7), np.float32)
+    dil[::2, ::2] = a[0, :, :, 0]
+    padded = np.pad(dil, 1)
+    ref_c = np.array([[(padded[4 * r:4 * r + 3, 4 * s:4 * s + 3] * k[:, :, 0, 0]).sum()
+                       for s in range(2)] for r in range(2)], np.float32)
+    np.testing.assert_allclose(np.asarray(c)[0, :, :, 0], ref_c, rtol=1e-5, atol=1e-5)
