@@ -58,6 +58,8 @@ class Function:
         self._specs = [arg_spec(self.args[i]) if i < len(self.args) and p.bank == "ref" else None
                        for i, p in enumerate(self._sig.args)]
         self._async = None
+        target = handle.target
+        self._fused = getattr(target, "fused", None) if handle.all_refs else None
 
     def _describe(self, entry, param) -> str:
         if param.bank == "ref" and entry.get("dtype"):
@@ -141,6 +143,8 @@ class Function:
     def __call__(self, *args):
         tracer = self.module.tracer
         if tracer is None:
+            if self._fused is not None:     # refs only, checked by _convert and the bytecode
+                return self._wrap(self._fused(*self._convert(args)))
             return self._wrap(self.module.context.invoke(self.handle, self._convert(args)))
         t0 = tracer.now()
         try:
