@@ -432,3 +432,32 @@ def _py(v, el):
     if el.startswith(("i", "si", "ui")):
         return int(v)
     return float(v)
+
+
+def delinearize_decls(lin, shape, prefix, start=0) -> list[str]:
+    """C declarations ``const int64_t <prefix><start+k> = ...`` of the
+    multi-index of row-major offset ``lin`` in ``shape``."""
+    decls, stride = [], 1
+    for k in range(len(shape) - 1, -1, -1):
+        d = shape[k]
+        q = lin if stride == 1 else f"({lin} / {stride})"
+        e = "0" if d == 1 else (q if k == 0 else f"{q} % {d}")
+        decls.append(f"const int64_t {prefix}{start + k} = {e};")
+        stride *= d
+    return list(reversed(decls))
+
+
+def contraction_epilogue(em: "BodyEmitter", kernel, b: str, row: str, col: str, acc: str):
+    """(index declarations, store statement) of a contraction's fused
+    epilogue at batch ``b``, row ``row``, column ``col`` of the output, the dot
+    product itself being the C expression ``acc``.  Shared by every target."""
+    c = kernel.contraction
+    bsz, msz, nsz = c.out_groups
+    decls = (delinearize_decls(b, bsz, "e", 0)
+             + delinearize_decls(row, msz, "e", len(bsz))
+             + delinearize_decls(col, nsz, "e", len(bsz) + len(msz)))
+    idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
+    em.bind(c.op.result, idx, acc)
+    out_v = kernel.outputs[0]
+    val = em.value(out_v, idx)
+    return decls, f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"

@@ -12,7 +12,7 @@ from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
 from . import scalar
-from .body import BodyEmitter, linearize
+from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
 ABI = """
@@ -128,23 +128,12 @@ def render_loop_kernel(kernel: Kernel):
         f"    const int64_t c1 = c0 + {chunk} < {inner} ? c0 + {chunk} : {inner};",
         "    for (int64_t row = r0; row < r1; ++row) {",
     ]
-    out += ["      " + s for s in _delinearize_decls("row", shape[:-1], "i")]
+    out += ["      " + s for s in delinearize_decls("row", shape[:-1], "i")]
     out.append(f"      for (int64_t i{len(shape) - 1} = c0; i{len(shape) - 1} < c1; ++i{len(shape) - 1}) {{")
     out += ["  " + line for line in em.lines]
     out += ["        " + s for s in stores]
     out += ["      }", "    }", "  }", "  return 0;", "}"]
     return em.decls, "\n".join(out), count
-
-
-def _delinearize_decls(lin, shape, prefix, start=0) -> list[str]:
-    decls, stride = [], 1
-    for k in range(len(shape) - 1, -1, -1):
-        d = shape[k]
-        q = lin if stride == 1 else f"({lin} / {stride})"
-        e = "0" if d == 1 else (q if k == 0 else f"{q} % {d}")
-        decls.append(f"const int64_t {prefix}{start + k} = {e};")
-        stride *= d
-    return list(reversed(decls))
 
 
 def render_contraction_kernel(kernel: Kernel):
@@ -158,16 +147,7 @@ def render_contraction_kernel(kernel: Kernel):
     rows = c.B * c.M
     rpw, count = contraction_plan(c)
     nt = min(NT, max(1, c.N))
-    # Epilogue: out index from (b, m + i, n0 + j).
-    bsz, msz, nsz = c.out_groups
-    idx_decls = (_delinearize_decls("b", bsz, "e", 0)
-                 + _delinearize_decls("(m + i)", msz, "e", len(bsz))
-                 + _delinearize_decls("(n0 + j)", nsz, "e", len(bsz) + len(msz)))
-    idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
-    em.bind(c.op.result, idx, "acc[i][j]")
-    out_v = kernel.outputs[0]
-    val = em.value(out_v, idx)
-    store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
+    idx_decls, store = contraction_epilogue(em, kernel, "b", "(m + i)", "(n0 + j)", "acc[i][j]")
     rn = f"(n0 + j) * {rsn}" if rsn != 1 else "n0 + j"
     src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
     src += head
@@ -231,15 +211,7 @@ def render_microkernel_contraction(kernel: Kernel, vector_bytes: int):
     (lsb, lsm, lsk), (rsb, rsk, _) = c.lhs_strides, c.rhs_strides
     rows = c.B * c.M
     rpw, count = contraction_plan(c)
-    bsz, msz, nsz = c.out_groups
-    idx_decls = (_delinearize_decls("b", bsz, "e", 0)
-                 + _delinearize_decls("(m + i)", msz, "e", len(bsz))
-                 + _delinearize_decls("(n0 + j)", nsz, "e", len(bsz) + len(msz)))
-    idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
-    em.bind(c.op.result, idx, "acc[i][j]")
-    out_v = kernel.outputs[0]
-    val = em.value(out_v, idx)
-    store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
+    idx_decls, store = contraction_epilogue(em, kernel, "b", "(m + i)", "(n0 + j)", "acc[i][j]")
     vt = f"tvm_v{vl}{'f' if ct == 'float' else 'd'}"
     jn = str(c.N) if c.N < nr else "nn"            # narrow outputs: constant column bound
     acc = [[f"c{i}_{h}" for h in range(2)] for i in range(mr)]

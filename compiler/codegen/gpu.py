@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from . import scalar
-from .body import BodyEmitter, linearize
+from .body import BodyEmitter, contraction_epilogue, delinearize_decls, linearize
 from ..ir.symbolic import Dim
 from .kernel import DYNAMIC_GUESS, Kernel, contraction_plan, workgroup_plan
 
@@ -182,7 +182,7 @@ class GpuTarget:
             "    const int64_t row = g_r0 + g_t / g_w;",
             f"    const int64_t i{last} = g_c0 + g_t % g_w;",
         ]
-        out += ["    " + s for s in _delinearize("row", shape[:-1], "i")]
+        out += ["    " + s for s in delinearize_decls("row", shape[:-1], "i")]
         out += em.lines
         out += [f"    o{j}[row * {inner} + i{last}] = {em.store_expr(v.type.element, e)};"
                 for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
@@ -208,15 +208,7 @@ class GpuTarget:
         lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
         (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
         rows = c.B * c.M
-        bsz, msz, nsz = c.out_groups
-        decls = (_delinearize("g_b", bsz, "e", 0)
-                 + _delinearize("(g_m + g_i)", msz, "e", len(bsz))
-                 + _delinearize("g_col", nsz, "e", len(bsz) + len(msz)))
-        idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
-        em.bind(c.op.result, idx, "g_c[g_ri][g_rj]")
-        out_v = kernel.outputs[0]
-        val = em.value(out_v, idx)
-        store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
+        decls, store = contraction_epilogue(em, kernel, "g_b", "(g_m + g_i)", "g_col", "g_c[g_ri][g_rj]")
         gs, sh = self.global_space, self.shared_space
         apad = 1 if lsk == 1 and tm % 2 == 0 else 0      # A staged transposed: avoid bank conflicts
         kfull = isinstance(c.K, int) and c.K % tk == 0
@@ -293,8 +285,8 @@ class GpuTarget:
         rows = c.B * c.M
         rpw, count = contraction_plan(c)
         bsz, msz, nsz = c.out_groups
-        decls = (_delinearize("g_b", bsz, "e", 0) + _delinearize("g_m", msz, "e", len(bsz))
-                 + _delinearize("g_nc", nsz, "e", len(bsz) + len(msz)))
+        decls = (delinearize_decls("g_b", bsz, "e", 0) + delinearize_decls("g_m", msz, "e", len(bsz))
+                 + delinearize_decls("g_nc", nsz, "e", len(bsz) + len(msz)))
         idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
         em.bind(c.op.result, idx, "g_acc")
         out_v = kernel.outputs[0]
@@ -417,17 +409,6 @@ def _prod(dims) -> int:
     for d in dims:
         n *= d
     return n
-
-
-def _delinearize(lin, shape, prefix, start=0) -> list:
-    decls, stride = [], 1
-    for k in range(len(shape) - 1, -1, -1):
-        d = shape[k]
-        q = lin if stride == 1 else f"({lin} / {stride})"
-        e = "0" if d == 1 else (q if k == 0 else f"{q} % {d}")
-        decls.append(f"const int64_t {prefix}{start + k} = {e};")
-        stride *= d
-    return list(reversed(decls))
 
 
 def _uses_f64(kernel: Kernel) -> bool:
