@@ -8,6 +8,8 @@ arrays reach kernels directly.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .buffer import HOST_MEMORY, Buffer, MemoryType, host_address
@@ -33,6 +35,31 @@ class Allocator:
     def import_host(self, obj, writable: bool = False) -> Buffer:
         raise NotImplementedError
 
+    @staticmethod
+    def validated_size(size, memory_type) -> int:
+        """``size`` as an int, or HalError; also validates the memory-type flags."""
+        if not isinstance(size, (int, np.integer)) or size < 0:
+            raise HalError(f"allocation size must be a non-negative int, got {size!r}")
+        MemoryType(memory_type)
+        return int(size)
+
+
+class DeviceBoundAllocator(Allocator):
+    """An allocator of a device-memory driver: holds its device weakly (the
+    device owns the allocator) and says so when the device is gone."""
+
+    kind = "device"
+
+    def __init__(self, device):
+        self._device = weakref.ref(device)
+
+    @property
+    def device(self):
+        dev = self._device()
+        if dev is None:
+            raise HalError(f"the {self.kind} device of this buffer was closed and collected")
+        return dev
+
 
 class HostAllocator(Allocator):
     """Allocator over host memory (CPU devices: device-local == host-local)."""
@@ -43,10 +70,8 @@ class HostAllocator(Allocator):
     def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> Buffer:
         """A zero-filled buffer of ``size`` bytes.  Every memory type is served
         by the same host memory, so the buffer reports all of them."""
-        if not isinstance(size, (int, np.integer)) or size < 0:
-            raise HalError(f"allocation size must be a non-negative int, got {size!r}")
-        MemoryType(memory_type)  # validates the flags
-        return Buffer(aligned_bytes(int(size)), HOST_MEMORY, True, self)
+        size = self.validated_size(size, memory_type)
+        return Buffer(aligned_bytes(size), HOST_MEMORY, True, self)
 
     def import_host(self, obj, writable: bool = False) -> Buffer:
         """Wrap a numpy array, bytes, bytearray or memoryview as a buffer.

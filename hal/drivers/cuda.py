@@ -21,7 +21,7 @@ import weakref
 
 import numpy as np
 
-from ..allocator import Allocator
+from ..allocator import DeviceBoundAllocator
 from ..buffer import Buffer, MemoryType
 from ..device import Device
 from ..errors import DeviceUnavailableError, HalError
@@ -110,22 +110,12 @@ class CudaBuffer(Buffer):
         return np.frombuffer(bytearray(self.read(0, length)), np.uint8)
 
 
-class CudaAllocator(Allocator):
-    def __init__(self, device):
-        self._device = weakref.ref(device)
-
-    @property
-    def device(self):
-        dev = self._device()
-        if dev is None:
-            raise HalError("the CUDA device of this buffer was closed and collected")
-        return dev
+class CudaAllocator(DeviceBoundAllocator):
+    kind = "CUDA"
 
     def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> CudaBuffer:
-        if not isinstance(size, (int, np.integer)) or size < 0:
-            raise HalError(f"allocation size must be a non-negative int, got {size!r}")
-        MemoryType(memory_type)
-        dev, size = self.device, int(size)
+        size = self.validated_size(size, memory_type)
+        dev = self.device
         if size == 0:
             return CudaBuffer(self, _Allocation(None, 0, 0), 0, 0, True)
         dev.make_current()

@@ -8,11 +8,10 @@ device's queue, in order with the work already enqueued on it.
 """
 from __future__ import annotations
 
-import weakref
 
 import numpy as np
 
-from ..allocator import Allocator
+from ..allocator import DeviceBoundAllocator
 from ..buffer import Buffer, MemoryType
 from ..errors import HalError
 
@@ -95,25 +94,14 @@ class OpenCLBuffer(Buffer):
         return f"<OpenCLBuffer {self.byte_length}B @{self.offset}{state}>"
 
 
-class OpenCLAllocator(Allocator):
+class OpenCLAllocator(DeviceBoundAllocator):
     """Allocates cl.Buffers in the device's context."""
 
-    def __init__(self, device):
-        self._device = weakref.ref(device)
-
-    @property
-    def device(self):
-        dev = self._device()
-        if dev is None:
-            raise HalError("the OpenCL device of this buffer was closed and collected")
-        return dev
+    kind = "OpenCL"
 
     def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> OpenCLBuffer:
         """A zero-filled device buffer of ``size`` bytes."""
-        if not isinstance(size, (int, np.integer)) or size < 0:
-            raise HalError(f"allocation size must be a non-negative int, got {size!r}")
-        MemoryType(memory_type)
-        size = int(size)
+        size = self.validated_size(size, memory_type)
         if size == 0:
             return OpenCLBuffer(self, None, 0, 0, True)
         import pyopencl as cl
