@@ -15,7 +15,7 @@ import pytest
 from fixtures import MODELS, load_model
 
 from tensorvm import compiler, hal, runtime
-from tensorvm.compiler import CompileError, UnsupportedOpError
+from tensorvm.compiler import CompileError
 from tensorvm.compiler.codegen import cuda as cuda_codegen
 from tensorvm.vmfb import container
 
@@ -24,14 +24,6 @@ needs_nvcc = pytest.mark.skipif(TOOLCHAIN is not None, reason=f"no CUDA toolchai
 DRIVER = hal.registry.driver_availability("cuda")
 needs_gpu = pytest.mark.skipif(DRIVER is not None, reason=f"cuda driver unavailable: {DRIVER}")
 
-
-
-def _compile_or_skip(fn, *args):
-    """Models the compiler cannot lower yet skip, naming the op."""
-    try:
-        return fn(*args)
-    except UnsupportedOpError as e:
-        pytest.skip(f"not supported by the compiler yet: {e}")
 
 
 @functools.lru_cache(maxsize=None)
@@ -52,7 +44,7 @@ def _ptxas(ptx: bytes, arch: str) -> subprocess.CompletedProcess:
 @needs_nvcc
 @pytest.mark.parametrize("name", MODELS)
 def test_model_compiles_to_ptx_that_ptxas_accepts(name):
-    mdef = container.read_module(_compile_or_skip(compiled, name))
+    mdef = container.read_module(compiled(name))
     for exe in mdef.executables:
         (v,) = exe.variants
         assert v.format == "cuda-ptx" and v.target["arch"] == "sm_80"
@@ -95,7 +87,7 @@ def test_cuda_driver_reports_why_it_is_unavailable():
 @pytest.mark.parametrize("name", MODELS)
 def test_model_matches_jax_on_cuda(name):
     _, inputs, expected = load_model(name)
-    m = runtime.load_module(_compile_or_skip(compiled, name), device="cuda")
+    m = runtime.load_module(compiled(name), device="cuda")
     outs = m.main(*inputs)
     outs = outs if isinstance(outs, tuple) else (outs,)
     for got, want in zip(outs, expected):

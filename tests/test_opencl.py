@@ -2,56 +2,36 @@
 (PoCL in CI) and match JAX, like the CPU drivers do."""
 from __future__ import annotations
 
-import functools
 import os
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-from fixtures import MODELS, POLY_MODELS, load_model, load_poly_model, tolerance
+from fixtures import MODELS, POLY_MODELS, assert_matches, load_model, load_poly_model
+from tvm_testing import assert_poly_model_runs
+from tvm_testing import compiled as compiled_for
 
 from tensorvm import compiler, hal, runtime
-from tensorvm.compiler import UnsupportedOpError
 from tensorvm.hal import HalError
 from tensorvm.vmfb import container
 
 REASON = hal.registry.driver_availability("opencl")
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"opencl unavailable: {REASON}")
+TOLERANCE = {"rtol": 2e-4, "atol": 1e-5}
 
 
 
-def _compile_or_skip(fn, *args):
-    """Models the compiler cannot lower yet skip, naming the op."""
-    try:
-        return fn(*args)
-    except UnsupportedOpError as e:
-        pytest.skip(f"not supported by the compiler yet: {e}")
-
-
-@functools.lru_cache(maxsize=None)
 def compiled(text: str, targets=("cpu", "opencl")) -> bytes:
-    return compiler.compile_str(text, targets=list(targets))
-
-
-def check(outs, expected):
-    outs = outs if isinstance(outs, tuple) else (outs,)
-    assert len(outs) == len(expected)
-    for got, want in zip(outs, expected):
-        got = np.asarray(got)
-        assert got.shape == want.shape and got.dtype == want.dtype
-        if want.dtype.kind in "fc":
-            np.testing.assert_allclose(got, want, rtol=2e-4, atol=1e-5)
-        else:
-            np.testing.assert_array_equal(got, want)
+    return compiled_for(text, tuple(targets))
 
 
 @pytest.mark.parametrize("name", MODELS)
 def test_model_matches_jax_on_opencl(name):
     text, inputs, expected = load_model(name)
-    m = runtime.load_module(_compile_or_skip(compiled, text), device="opencl")
-    check(m.main(*inputs), expected)
-    check(m.main(*inputs), expected)          # second call: executables already loaded
+    m = runtime.load_module(compiled(text), device="opencl")
+    assert_matches(name, m.main(*inputs), expected, TOLERANCE)
+    assert_matches(name, m.main(*inputs), expected, TOLERANCE)   # executables already loaded
 
 
 def test_multi_target_module_layout():
@@ -246,14 +226,7 @@ def test_dynamic_program_on_opencl(case, monkeypatch):
 @pytest.mark.parametrize("name", POLY_MODELS)
 def test_poly_model_matches_jax_at_every_batch_on_opencl(name):
     text, runs = load_poly_model(name)
-    module = runtime.load_module(compiled(text), device="opencl")
-    for batch, (inputs, expected) in runs.items():
-        out = module.main(*inputs)
-        outs = out if isinstance(out, (list, tuple)) else [out]
-        for a, e in zip(outs, expected):
-            a = np.asarray(a)
-            assert a.shape == e.shape and a.shape[0] == batch
-            np.testing.assert_allclose(a, e, err_msg=f"{name} batch {batch}", **tolerance(name))
+    assert_poly_model_runs(runtime.load_module(compiled(text), device="opencl"), name, runs)
 
 
 def test_dynamic_kernels_declare_the_cpu_push_constant_layout():

@@ -21,3 +21,13 @@ def run_text(text: str, *args, name: str = "main", device: str = "local-sync"):
     if isinstance(out, tuple):
         return tuple(np.asarray(o) for o in out)
     return np.asarray(out)
+
+
+
+def assert_poly_model_runs(module, name, runs):
+    """A batch-polymorphic model matches JAX at every stored batch size."""
+    from fixtures import assert_matches
+
+    for batch, (inputs, expected) in runs.items():
+        assert all(e.shape[0] == batch for e in expected)
+        assert_matches(f"{name}", module.main(*inputs), expected)

@@ -73,9 +73,11 @@ def tolerance(name: str) -> dict:
     return dict(entry["tolerance"])
 
 
-def assert_matches(name: str, actual, expected) -> None:
-    """Compare results (list of array-likes) with JAX's, with the model's tolerance."""
-    tol = tolerance(name)
+def assert_matches(name: str, actual, expected, tol: dict | None = None) -> None:
+    """Compare results (one array-like or a sequence) with JAX's, with the
+    model's tolerance unless ``tol`` gives one."""
+    tol = tolerance(name) if tol is None else tol
+    actual = actual if isinstance(actual, (list, tuple)) else [actual]
     if len(actual) != len(expected):
         raise AssertionError(f"{name}: {len(actual)} results, expected {len(expected)}")
     for i, (a, e) in enumerate(zip(actual, expected)):
