@@ -270,11 +270,7 @@ class OpFormsMixin(RegionFormsMixin):
         self.expect("(", "to start the call operands")
         toks = self.parse_operand_list()
         attrs = self.parse_dict().entries if self.tok.text == "{" else {}
-        self.expect(":", f"and the function type of '{name}'")
-        ty_tok = self.tok
-        fty = self.parse_type()
-        if not isinstance(fty, FunctionType):
-            raise self.error(f"expected a function type for '{name}', got {fty}", ty_tok)
+        fty = self.parse_trailing_function_type(name)
         operands = self.resolve_operands(toks, fty.inputs)
         if name == "func.call":
             attrs["callee"] = callee

@@ -305,16 +305,22 @@ class Parser(OpFormsMixin, AttrParserMixin):
             self.expect(")", "after the regions", alt="','")
         if self.tok.text == "{":
             attrs.update(self.parse_dict().entries)
+        fty = self.parse_trailing_function_type(name, toks)
+        operands = self.resolve_operands(toks, fty.inputs)
+        return self.make_op(name, operands, fty.results, attrs, regions, loc)
+
+    def parse_trailing_function_type(self, name, toks=None) -> FunctionType:
+        """``: (operand types) -> result types`` after an op; with ``toks``, the
+        operand count must match the type's."""
         self.expect(":", f"and the function type of '{name}'")
         ty_tok = self.tok
         fty = self.parse_type()
         if not isinstance(fty, FunctionType):
             raise self.error(f"expected a function type for '{name}', got {fty}", ty_tok)
-        if len(fty.inputs) != len(toks):
+        if toks is not None and len(fty.inputs) != len(toks):
             raise self.error(f"'{name}' has {len(toks)} operands but its type lists "
                              f"{len(fty.inputs)}", ty_tok)
-        operands = self.resolve_operands(toks, fty.inputs)
-        return self.make_op(name, operands, fty.results, attrs, regions, loc)
+        return fty
 
     def make_op(self, name, operands, result_types, attrs, regions, loc) -> Operation:
         vis = attrs.get("sym_visibility")

@@ -235,15 +235,8 @@ class RegionFormsMixin:
         region = self.parse_region()
         if self.tok.text == "{":
             attrs.update(self.parse_dict().entries)
-        self.expect(":", f"and the function type of '{name}'")
-        ty_tok = self.tok
-        fty = self.parse_type()
-        if not isinstance(fty, FunctionType):
-            raise self.error(f"expected a function type for '{name}', got {fty}", ty_tok)
         toks = inputs + inits
-        if len(fty.inputs) != len(toks):
-            raise self.error(f"'{name}' has {len(toks)} operands but its type lists "
-                             f"{len(fty.inputs)}", ty_tok)
+        fty = self.parse_trailing_function_type(name, toks)
         attrs.setdefault("operandSegmentSizes", A.DenseArrayAttr("i32", (len(inputs), len(inits))))
         operands = self.resolve_operands(toks, fty.inputs)
         return self.make_op(name, operands, fty.results, attrs, [region], loc)

@@ -70,6 +70,11 @@ def _check_reflection(fn, sig):
                                         f"shape, got {shape!r}", fn.name)
 
 
+# Index operand kinds -> (what the message calls it, ModuleDef table).
+_TABLES = {"func": ("function", "functions"), "import": ("import", "imports"),
+           "global": ("global", "globals"), "rodata": ("rodata", "rodata"),
+           "str": ("string", "strings"), "exe": ("executable", "executables")}
+
 class _FunctionVerifier:
     """Checks one function's decoded instructions against the module tables."""
 
@@ -120,22 +125,14 @@ class _FunctionVerifier:
                     if v not in starts:
                         self.fail(f"{op.mnemonic}: branch target {v} is not an "
                                   f"instruction start in this function")
-                elif k == "func":
-                    self.index("function", v, m.functions)
-                elif k == "import":
-                    self.index("import", v, m.imports)
-                elif k == "global":
-                    self.index("global", v, m.globals)
-                    want = op.mnemonic.rsplit(".", 1)[1]
-                    if m.globals[v].bank != want:
-                        self.fail(f"{op.mnemonic} on global '{m.globals[v].name}' of "
-                                  f"bank {m.globals[v].bank}")
-                elif k == "rodata":
-                    self.index("rodata", v, m.rodata)
-                elif k == "str":
-                    self.index("string", v, m.strings)
-                elif k == "exe":
-                    self.index("executable", v, m.executables)
+                elif k in _TABLES:
+                    what, table = _TABLES[k]
+                    self.index(what, v, getattr(m, table))
+                    if k == "global":
+                        want = op.mnemonic.rsplit(".", 1)[1]
+                        if m.globals[v].bank != want:
+                            self.fail(f"{op.mnemonic} on global '{m.globals[v].name}' of "
+                                      f"bank {m.globals[v].bank}")
             self.control(ins)
         if not instrs[-1].op.terminator:
             self.pc = instrs[-1].pc
