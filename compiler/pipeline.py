@@ -21,13 +21,17 @@ from .passes.memory import plan_function
 from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
 
 
+def ir_passes() -> list:
+    """The IR passes, in order, up to and including dispatch formation."""
+    return [CanonicalizeOps(), InlineCalls(), CommonSubexpressionElimination(), DeadCodeElimination(),
+            TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
+
+
 def run_pipeline(module, options):
     from .api import CompileResult
     from .ir.verifier import verify_module
     verify_module(module)
-    passes = [CanonicalizeOps(), InlineCalls(), CommonSubexpressionElimination(), DeadCodeElimination(),
-              TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
-    pipeline = _DumpingPipeline(passes, options)
+    pipeline = _DumpingPipeline(ir_passes(), options)
     pipeline.run(module)
 
     functions = [f for f in module.functions if visibility(f) != "private"]

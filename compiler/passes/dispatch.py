@@ -4,10 +4,18 @@ Every value is either *materialized* (it lives in a buffer: function
 arguments, large constants, dispatch results) or *fused* (recomputed inside
 the kernels that read it).  A value is materialized when
   - the function returns it;
-  - a heavy op (reduce, dot_general) makes it, unless its single consumer is
-    an elementwise op of the same shape, which then takes it as an epilogue;
+  - a heavy op (reduce, dot_general, convolution, ...) makes it, unless its
+    single consumer is an elementwise op of the same shape, which then takes
+    it as an epilogue; the epilogue chain goes on through single-consumer,
+    same-shape elementwise ops and ends where anything else reads it: a heavy
+    op is only ever the ROOT of a dispatch, never a producer recomputed per
+    consumer element, and a dispatch holds at most one heavy op;
   - several ops read it and recomputing it is not trivially cheap;
-  - a dot_general reads it (the matmul kernel wants strided buffers);
+  - a dot_general or a convolution reads it (their kernels want strided
+    buffers);
+  - a broadcast expands it by ``RECOMPUTE_EXPANSION`` or more and it is made
+    by a costly fused op (a transcendental or a division): computed once into
+    a small buffer instead of once per element of the broadcast;
   - it is a reshape of a materialized value (a free alias, no dispatch).
 Each op that makes a materialized value roots one dispatch; the dispatch's
 region holds the root and, transitively, every fused producer (cheap
@@ -29,6 +37,17 @@ from .shapes import is_shape_assertion, shape_operands
 _RESHAPES = ("stablehlo.reshape", "stablehlo.dynamic_reshape")
 
 INLINE_CONSTANT_LIMIT = 16   # constants up to this many elements go into kernels
+
+# A broadcast that repeats each element of a costly fused value this many
+# times or more reads that value from a buffer instead of recomputing it
+# (batch-norm's rsqrt(var + eps) * gamma over a conv's output).
+RECOMPUTE_EXPANSION = 16
+
+# Fused ops cheap enough to recompute under any broadcast.
+_CHEAP_ELEMENTWISE = {"stablehlo." + n for n in (
+    "add", "subtract", "multiply", "negate", "abs", "maximum", "minimum", "select",
+    "clamp", "compare", "convert", "and", "or", "xor", "not", "floor", "ceil", "sign",
+    "real", "imag", "complex", "bitcast_convert", "reduce_precision")}
 
 
 def inlinable_constant(op) -> bool:
@@ -83,7 +102,7 @@ class FormDispatchRegions(Pass):
         mat = set(block.arguments)
         mat.update(ret.operands)
         for op in ops:
-            if op.name == "stablehlo.dot_general":
+            if op.name in _STRIDED_OPERANDS:
                 mat.update(op.operands)
             if op.name in REGION_OPS:
                 mat.update(op.operands)
@@ -112,7 +131,38 @@ class FormDispatchRegions(Pass):
                 mat.update(res)
             elif len(users) > 1 and not self._cheap(op, mat):
                 mat.update(res)
+        self._bound_recompute(ops, mat)
         return mat
+
+    def _bound_recompute(self, ops, mat) -> None:
+        """Materializes what fusion would otherwise recompute: the end of each
+        heavy op's epilogue chain, and costly values under a wide broadcast.
+        Runs in program order, so each op sees its operands' final state."""
+        tainted = set()       # fused values whose computation holds a heavy op
+        for op in ops:
+            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op):
+                continue
+            if op.name in ("stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"):
+                src = op.operands[0]
+                if src not in mat and _costly(src, mat) and _expansion(src, op.result) >= RECOMPUTE_EXPANSION:
+                    mat.add(src)
+            heavy_in = [v for v in op.operands if v in tainted and v not in mat]
+            rooted = all(r in mat for r in op.results)
+            if op.name in shlo.HEAVY:
+                mat.update(heavy_in)            # a heavy op reads buffers, never recomputes one
+                if not rooted:
+                    tainted.update(op.results)
+                continue
+            if not heavy_in:
+                continue
+            epilogue = (op.name in shlo.ELEMENTWISE and len(op.results) == 1
+                        and all(v.type.shape == op.result.type.shape for v in heavy_in))
+            if not epilogue:
+                mat.update(heavy_in)
+                continue
+            mat.update(heavy_in[:-1])           # one heavy op per dispatch
+            if not rooted:
+                tainted.update(op.results)
 
     @staticmethod
     def _epilogue_fusible(op, ret) -> bool:
@@ -200,6 +250,34 @@ class FormDispatchRegions(Pass):
             if r in mat:
                 mat.discard(r)
         mat.update(dispatch.results)
+
+
+_STRIDED_OPERANDS = ("stablehlo.dot_general", "stablehlo.convolution")
+
+
+def _costly(value, mat, depth=0) -> bool:
+    """True when recomputing fused ``value`` per element runs a costly op."""
+    op = value.defining_op
+    if value in mat or op is None or depth > 16:
+        return False
+    if op.name in shlo.ELEMENTWISE and op.name not in _CHEAP_ELEMENTWISE:
+        return True
+    if op.name in shlo.HEAVY:
+        return True
+    if op.name in shlo.ELEMENTWISE or op.name in shlo.INDEX_REMAP:
+        return any(_costly(v, mat, depth + 1) for v in op.operands)
+    return False
+
+
+def _expansion(src, result) -> int:
+    """How many times a broadcast repeats each element of ``src`` (dynamic
+    dims count as large)."""
+    def size(t):
+        n = 1
+        for d in t.shape:
+            n *= d if isinstance(d, int) else 1 << 10
+        return n
+    return size(result.type) // max(1, size(src.type))
 
 
 def _outside(value, op) -> bool:
