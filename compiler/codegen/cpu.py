@@ -238,7 +238,7 @@ def render_microkernel_contraction(kernel: Kernel, vector_bytes: int):
         f"            {vt} y0, y1; memcpy(&y0, bp, {vector_bytes}); memcpy(&y1, bp + {vl}, {vector_bytes});",
     ]
     for i in range(mr):
-        src.append(f"            {{ const {vt} a = ({vt}){{0}} + lp[{i * lsm} + k * {lsk}]; "
+        src.append(f"            {{ const {ct} a = lp[{i * lsm} + k * {lsk}]; "
                    f"{acc[i][0]} += a * y0; {acc[i][1]} += a * y1; }}")
     src += ["          }"]
     for i in range(mr):
