@@ -18,6 +18,7 @@ class CompileOptions:
     verify_each: bool = False       # re-verify the IR after every pass
     dump_ir_after: list = field(default_factory=list)   # pass names, or ["all"]
     keep_source: bool = False       # keep generated C in the result stats
+    simplify: bool = True           # algebraic simplification and constant folding
 
 
 @dataclass

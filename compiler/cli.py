@@ -29,6 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the IR to stderr after PASS ('all' for every pass)")
     p.add_argument("--print-stats", action="store_true",
                    help="print dispatch counts, transient bytes and pass timings as JSON")
+    p.add_argument("--no-simplify", action="store_true",
+                   help="skip algebraic simplification and constant folding (to compare counts)")
     p.add_argument("--dump-c", metavar="PATH", help="write the generated C kernels to PATH")
     return p
 
@@ -49,7 +51,7 @@ def main(argv=None) -> int:
                                  cpu=args.cpu, cuda_arch=args.cuda_arch,
                                  module_name=args.module_name,
                                  verify_each=args.verify_each, dump_ir_after=args.dump_ir_after,
-                                 keep_source=bool(args.dump_c))
+                                 keep_source=bool(args.dump_c), simplify=not args.no_simplify)
         result = compile_text(text, options, name)
         out = args.output or (name.rsplit(".", 1)[0] + ".vmfb" if name != "<stdin>" else "out.vmfb")
         with open(out, "wb") as f:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 
 from tensorvm.vmfb import assembler, container
 from tensorvm.vmfb.model import ExecutableVariant
@@ -14,6 +15,7 @@ from .errors import CompileError
 from .passes.base import PassPipeline
 from .passes.canonicalize import CanonicalizeOps
 from .passes.dispatch import FormDispatchRegions
+from .passes.fold import AlgebraicSimplification
 from .passes.inline import InlineCalls, symbol, visibility
 from .passes.host_values import TagHostValues
 from .passes import shapes
@@ -21,9 +23,11 @@ from .passes.memory import plan_function
 from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
 
 
-def ir_passes() -> list:
+def ir_passes(simplify: bool = True) -> list:
     """The IR passes, in order, up to and including dispatch formation."""
-    return [CanonicalizeOps(), InlineCalls(), CommonSubexpressionElimination(), DeadCodeElimination(),
+    cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
+    middle = [AlgebraicSimplification(), *cleanup] if simplify else []
+    return [CanonicalizeOps(), InlineCalls(), *cleanup, *middle,
             TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
 
 
@@ -31,7 +35,8 @@ def run_pipeline(module, options):
     from .api import CompileResult
     from .ir.verifier import verify_module
     verify_module(module)
-    pipeline = _DumpingPipeline(ir_passes(), options)
+    passes = ir_passes(options.simplify)
+    pipeline = _DumpingPipeline(passes, options)
     pipeline.run(module)
 
     functions = [f for f in module.functions if visibility(f) != "private"]
@@ -71,6 +76,8 @@ def run_pipeline(module, options):
         "dispatches": {symbol(f, "sym_name"): plans[id(f)].dispatch_count for f in functions},
         "transient_bytes": {symbol(f, "sym_name"): plans[id(f)].slab_size for f in functions},
         "pass_seconds": pipeline.timings,
+        "simplifications": dict(sum((p.counts for p in passes
+                                     if isinstance(p, AlgebraicSimplification)), Counter())),
     }
     if options.keep_source:
         stats["c_source"] = source

@@ -68,3 +68,22 @@ def test_errors_are_one_line_and_nonzero(tmp_path):
     assert r.returncode == 1 and "arg0" in r.stderr and r.stderr.strip().count("\n") == 0
     r = _tool("tensorvm-run", f"--module={good}", "--input=2x2xq9=1")
     assert r.returncode == 1 and "unknown element type" in r.stderr
+
+
+def test_print_stats_reports_simplification(tmp_path):
+    """--print-stats counts the simplifier's rewrites; --no-simplify turns it off."""
+    import json
+    src = tmp_path / "ones.mlir"
+    src.write_text("""
+    func.func @main(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %one = stablehlo.constant dense<1.0> : tensor<2x2xf32>
+      %0 = stablehlo.multiply %a, %one : tensor<2x2xf32>
+      %1 = stablehlo.exponential %0 : tensor<2x2xf32>
+      return %1 : tensor<2x2xf32>
+    }""")
+    runs = {}
+    for flags in ((), ("--no-simplify",)):
+        r = _tool("tensorvm-compile", str(src), "-o", str(tmp_path / "o.vmfb"), "--print-stats", *flags)
+        assert r.returncode == 0, r.stderr
+        runs[flags] = json.loads(r.stdout)["simplifications"]
+    assert runs[()] == {"identity": 1} and runs[("--no-simplify",)] == {}

@@ -13,7 +13,7 @@ GOLDEN_DISPATCHES = {
     "add4": 1,
     "matmul512": 1,
     "mlp": 3,              # one contraction per layer, bias + relu fused as epilogues
-    "cnn_dot": 8,          # contractions root their dispatches; pads after them read buffers
+    "cnn_dot": 7,          # contractions root their dispatches; constant weight reshapes folded
     "transformer_block": 27,  # each reduction (+ its epilogue) computed once, not per consumer element
 }
 

@@ -1,0 +1,324 @@
+"""Algebraic simplification and constant folding before dispatch formation.
+
+Every rewrite here is exact: the simplified program computes bit for bit
+what the original did (so no ``x + 0.0 -> x`` for floats, where ``-0.0 + 0.0``
+is ``+0.0``; ``x + (-0.0)`` and ``x - 0.0`` are the exact float identities).
+
+Rewrites:
+- identities: ``x * 1``, ``x / 1``, ``x - 0``, ``x + 0`` (integers; floats
+  only for ``-0.0``), ``x & ~0``, ``x | 0``, ``negate(negate(x))``, a
+  ``convert``, ``reshape``, ``transpose`` (identity permutation),
+  ``broadcast_in_dim`` (same shape, dims in order), ``slice`` (whole
+  tensor), ``pad`` (no padding), ``reverse`` (no dims) or one-operand
+  ``concatenate`` that does nothing;
+- chains: ``transpose(transpose(x))`` is one transpose (or nothing),
+  ``reshape(reshape(x))`` one reshape, ``broadcast_in_dim`` of a
+  ``broadcast_in_dim`` one broadcast, ``convert(convert(x))`` back to x's
+  type through a type that holds every value of x;
+- constant folding of shape ops and exact arithmetic on constants, within a
+  size budget: a folded constant has at most as many elements as its
+  operands together, or ``FOLD_BUDGET``, so folding never grows the module
+  much; a ``broadcast_in_dim`` that expands is never folded (it stays a
+  broadcast that fuses into its consumers for free).
+
+A splat constant seen through broadcasts and reshapes counts as a constant
+for the identities (JAX writes ``x * 1`` as a multiply by a broadcast 1).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, ints
+from ..ir.core import Operation
+from ..ir.types import TensorType, bit_width, is_float, is_integer, is_unsigned, numpy_dtype
+from .base import Pass
+
+FOLD_BUDGET = 4096          # elements a folded constant may have beyond its operands' size
+
+_SHAPE_THROUGH = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.broadcast")
+
+
+def _static(t) -> bool:
+    return isinstance(t, TensorType) and all(isinstance(d, int) for d in t.shape)
+
+
+def _constant_array(v):
+    op = v.defining_op
+    if op is not None and op.name == "stablehlo.constant":
+        a = op.attributes.get("value")
+        if isinstance(a, DenseElementsAttr):
+            return np.asarray(a.array)
+    return None
+
+
+def _splat(v):
+    """The one value every element of `v` has, when `v` is a splat constant
+    (possibly broadcast or reshaped); else None."""
+    while True:
+        op = v.defining_op
+        if op is None:
+            return None
+        if op.name in _SHAPE_THROUGH and op.operands:
+            v = op.operands[0]
+            continue
+        a = _constant_array(v)
+        if a is None or a.size == 0:
+            return None
+        first = a.reshape(-1)[0]
+        return first if bool(np.all(a == first)) else None
+
+
+def _is(v, value) -> bool:
+    s = _splat(v)
+    if s is None:
+        return False
+    if value == "-0.0":
+        return bool(s == 0) and bool(np.signbit(s))
+    if value == "+0.0":
+        return bool(s == 0) and not bool(np.signbit(s))
+    return bool(s == value)
+
+
+def _all_ones(v) -> bool:
+    s = _splat(v)
+    if s is None:
+        return False
+    el = v.type.element
+    if el == "i1":
+        return bool(s)
+    return is_integer(el) and int(s) == (-1 if not is_unsigned(el) else (1 << bit_width(el)) - 1)
+
+
+def _same_type(a, b) -> bool:
+    return str(a.type) == str(b.type)
+
+
+# -- identities and chains: each returns the value replacing op's result, or None
+
+
+def _identity(op):
+    name, ops = op.name, op.operands
+    el = op.result.type.element if isinstance(op.result.type, TensorType) else None
+    if el is None:
+        return None
+    if name == "stablehlo.multiply" and len(ops) == 2:
+        for x, k in ((ops[0], ops[1]), (ops[1], ops[0])):
+            if (_is(k, 1) if el != "i1" else _all_ones(k)) and _same_type(x, op.result):
+                return x
+    if name == "stablehlo.divide" and (is_float(el) or is_integer(el)) and _is(ops[1], 1):
+        return ops[0]
+    if name == "stablehlo.subtract" and (_is(ops[1], "+0.0") if is_float(el) else
+                                         (is_integer(el) and _is(ops[1], 0))):
+        return ops[0]
+    if name in ("stablehlo.add", "stablehlo.or", "stablehlo.xor") and len(ops) == 2:
+        zero = "-0.0" if is_float(el) and name == "stablehlo.add" else 0
+        if is_float(el) and name != "stablehlo.add":
+            return None
+        for x, k in ((ops[0], ops[1]), (ops[1], ops[0])):
+            if (is_float(el) or is_integer(el) or el == "i1") and _is(k, zero) \
+                    and _same_type(x, op.result):
+                return x
+    if name == "stablehlo.and" and len(ops) == 2:
+        for x, k in ((ops[0], ops[1]), (ops[1], ops[0])):
+            if _all_ones(k) and _same_type(x, op.result):
+                return x
+    if name == "stablehlo.negate":
+        inner = ops[0].defining_op
+        if inner is not None and inner.name == "stablehlo.negate" and is_float(el):
+            return inner.operands[0]
+    if name in ("stablehlo.convert", "stablehlo.reshape", "stablehlo.slice", "stablehlo.pad",
+                "stablehlo.reverse", "stablehlo.concatenate", "stablehlo.transpose",
+                "stablehlo.broadcast_in_dim") and len(ops) >= 1 \
+            and _same_type(ops[0], op.result) and _static(op.result.type) \
+            and _does_nothing(op):
+        return ops[0]
+    return None
+
+
+def _does_nothing(op) -> bool:
+    """`op`, whose result type equals its first operand's, copies it unchanged."""
+    name, rank = op.name, len(op.result.type.shape)
+    if name in ("stablehlo.convert", "stablehlo.reshape"):
+        return True
+    if name == "stablehlo.transpose":
+        return ints(op.attributes.get("permutation")) == tuple(range(rank))
+    if name == "stablehlo.broadcast_in_dim":
+        return ints(op.attributes.get("broadcast_dimensions")) == tuple(range(rank))
+    if name == "stablehlo.slice":
+        return all(s == 1 for s in ints(op.attributes.get("strides"))) or rank == 0
+    if name == "stablehlo.pad":
+        return all(p == 0 for key in ("edge_padding_low", "edge_padding_high", "interior_padding")
+                   for p in ints(op.attributes.get(key)))
+    if name == "stablehlo.reverse":
+        return all(op.result.type.shape[d] == 1 for d in ints(op.attributes.get("dimensions")))
+    if name == "stablehlo.concatenate":
+        return len(op.operands) == 1
+    return False
+
+
+def _holds_every_value(src: str, mid: str) -> bool:
+    """Every value of element type `src` converts to `mid` and back unchanged."""
+    if src == mid:
+        return True
+    if is_float(src) and is_float(mid):
+        order = ("f8E4M3FN", "f8E5M2", "bf16", "f16", "f32", "f64")
+        if src in ("bf16", "f16") and mid in ("bf16", "f16"):
+            return False
+        return src in order and mid in order and order.index(src) < order.index(mid)
+    if is_integer(src) and is_integer(mid):
+        ws, wm = bit_width(src), bit_width(mid)
+        if is_unsigned(src) == is_unsigned(mid):
+            return wm >= ws
+        return not is_unsigned(mid) and wm > ws     # unsigned into a wider signed
+    if src == "i1":
+        return is_integer(mid) or is_float(mid)
+    if is_integer(src) and is_float(mid):
+        mant = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53}.get(mid, 0)
+        return bit_width(src) - (0 if is_unsigned(src) else 1) <= mant
+    return False
+
+
+def _chain(op):
+    """A rewrite of `op` over its producer of the same kind: (new op) or a value."""
+    name = op.name
+    src = op.operands[0] if op.operands else None
+    inner = src.defining_op if src is not None else None
+    if inner is None or inner.name != name or len(inner.results) != 1:
+        return None
+    x = inner.operands[0]
+    if name == "stablehlo.transpose":
+        p_in = ints(inner.attributes.get("permutation"))
+        p_out = ints(op.attributes.get("permutation"))
+        perm = tuple(p_in[i] for i in p_out)
+        if perm == tuple(range(len(perm))) and _same_type(x, op.result):
+            return x
+        return Operation(name, [x], [op.result.type],
+                         {"permutation": DenseArrayAttr("i64", perm)}, [], op.location)
+    if name == "stablehlo.reshape" and _static(op.result.type):
+        if _same_type(x, op.result):
+            return x
+        return Operation(name, [x], [op.result.type], {}, [], op.location)
+    if name == "stablehlo.broadcast_in_dim" and _static(op.result.type):
+        d_in = ints(inner.attributes.get("broadcast_dimensions"))
+        d_out = ints(op.attributes.get("broadcast_dimensions"))
+        dims = tuple(d_out[i] for i in d_in)
+        return Operation(name, [x], [op.result.type],
+                         {"broadcast_dimensions": DenseArrayAttr("i64", dims)}, [], op.location)
+    if name == "stablehlo.convert":
+        src_el, mid_el = x.type.element, src.type.element
+        if _same_type(x, op.result) and _holds_every_value(src_el, mid_el):
+            return x
+    return None
+
+
+# -- constant folding -----------------------------------------------------------------
+
+def _fold_transpose(op, a):
+    return np.transpose(a, ints(op.attributes["permutation"]))
+
+
+def _fold_broadcast(op, a):
+    shape = op.result.type.shape
+    dims = ints(op.attributes["broadcast_dimensions"])
+    view = [1] * len(shape)
+    for i, d in enumerate(dims):
+        view[d] = a.shape[i]
+    return np.broadcast_to(a.reshape(view), shape)
+
+
+def _fold_slice(op, a):
+    idx = tuple(slice(b, e, s) for b, e, s in zip(ints(op.attributes["start_indices"]),
+                                                  ints(op.attributes["limit_indices"]),
+                                                  ints(op.attributes["strides"])))
+    return a[idx]
+
+
+_EXACT_FLOAT = {"stablehlo.add": np.add, "stablehlo.subtract": np.subtract,
+                "stablehlo.multiply": np.multiply, "stablehlo.divide": np.divide,
+                "stablehlo.maximum": np.maximum, "stablehlo.minimum": np.minimum,
+                "stablehlo.sqrt": np.sqrt, "stablehlo.negate": np.negative,
+                "stablehlo.abs": np.abs}
+_WRAPPING_INT = {"stablehlo.add": np.add, "stablehlo.subtract": np.subtract,
+                 "stablehlo.multiply": np.multiply, "stablehlo.maximum": np.maximum,
+                 "stablehlo.minimum": np.minimum, "stablehlo.negate": np.negative,
+                 "stablehlo.and": np.bitwise_and, "stablehlo.or": np.bitwise_or,
+                 "stablehlo.xor": np.bitwise_xor, "stablehlo.not": np.invert}
+_LOGICAL = ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not")
+
+
+def _fold(op):
+    """The constant `op` computes from constant operands, within the budget; else None."""
+    t = op.result.type if len(op.results) == 1 else None
+    if not _static(t) or not op.operands:
+        return None
+    arrays = [_constant_array(v) for v in op.operands]
+    if any(a is None for a in arrays):
+        return None
+    size = int(np.prod(t.shape, dtype=np.int64))
+    operand_size = sum(a.size for a in arrays)
+    if size > operand_size and (op.name == "stablehlo.broadcast_in_dim" or size > FOLD_BUDGET):
+        return None
+    el, dtype = t.element, numpy_dtype(t.element)
+    name, a = op.name, arrays[0]
+    with np.errstate(all="ignore"):
+        if name == "stablehlo.reshape":
+            out = a.reshape(t.shape)
+        elif name == "stablehlo.transpose":
+            out = _fold_transpose(op, a)
+        elif name == "stablehlo.broadcast_in_dim":
+            out = _fold_broadcast(op, a)
+        elif name == "stablehlo.slice":
+            out = _fold_slice(op, a)
+        elif name == "stablehlo.concatenate":
+            out = np.concatenate(arrays, axis=int(op.attributes["dimension"].value))
+        elif name == "stablehlo.convert":
+            src = op.operands[0].type.element
+            if not ((is_float(src) or is_integer(src) or src == "i1") and (is_float(el) or el == "i1")
+                    or (is_integer(src) and is_integer(el))):
+                return None              # float -> int rounding and overflow: leave to the kernel
+            out = (a != 0) if el == "i1" else a.astype(dtype)
+        elif is_float(el) and name in _EXACT_FLOAT and el in ("f32", "f64"):
+            out = _EXACT_FLOAT[name](*arrays)
+        elif is_integer(el) and name in _WRAPPING_INT and (el != "i1" or name in _LOGICAL):
+            out = _WRAPPING_INT[name](*arrays)
+        else:
+            return None
+    out = np.ascontiguousarray(np.asarray(out, dtype=dtype).reshape(t.shape))
+    return Operation("stablehlo.constant", [], [t], {"value": DenseElementsAttr(t, out)}, [],
+                     op.location)
+
+
+class AlgebraicSimplification(Pass):
+    """Exact identities, op chains and constant folding (see the module docstring);
+    ``counts`` says how many rewrites of each kind ran, for --print-stats."""
+    name = "simplify"
+
+    def __init__(self):
+        self.counts: Counter = Counter()
+
+    def run(self, module) -> None:
+        for f in module.functions:
+            for region in f.regions:
+                for block in region.blocks:
+                    self._run_on_block(block)
+
+    def _run_on_block(self, block) -> None:
+        for op in list(block.operations):
+            for region in op.regions:
+                for b in region.blocks:
+                    self._run_on_block(b)
+            if op.regions or len(op.results) != 1 or op.name == "stablehlo.constant":
+                continue
+            for kind, rule in (("identity", _identity), ("chain", _chain), ("constant", _fold)):
+                new = rule(op)
+                if new is None:
+                    continue
+                if isinstance(new, Operation):
+                    block.insert_before(op, new)
+                    new = new.result
+                op.result.replace_all_uses_with(new)
+                op.erase()
+                self.counts[kind] += 1
+                break

@@ -1,0 +1,141 @@
+"""Algebraic simplification: each rewrite removes what it should, keeps what
+is not exact, and the compiled program computes the same bits."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tensorvm.compiler.frontend.parser import parse_module
+from tensorvm.compiler.passes.fold import AlgebraicSimplification
+from tensorvm.compiler.passes.simplify import DeadCodeElimination
+from tvm_testing import run_text
+
+
+def _simplified(text):
+    module = parse_module(text)
+    p = AlgebraicSimplification()
+    p.run(module)
+    DeadCodeElimination().run(module)
+    ops = [o.name.split(".")[-1] for o in module.functions[0].regions[0].blocks[0].operations]
+    return ops, p.counts
+
+
+def _check_same_bits(text, *args):
+    """The program with and without simplification returns identical bits."""
+    from tensorvm import runtime
+    from tensorvm.compiler import compile_str
+    outs = []
+    for simplify in (True, False):
+        m = runtime.load_module(compile_str(text, simplify=simplify), device="local-sync")
+        r = m.main(*args)
+        outs.append([np.asarray(x) for x in (r if isinstance(r, (list, tuple)) else [r])])
+    for a, b in zip(*outs):
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    return outs[0]
+
+
+IDENTITIES = """
+func.func @main(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>) -> (tensor<4x8xf32>, tensor<4x8xi32>) {
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %ones = stablehlo.broadcast_in_dim %one, dims = [] : (tensor<f32>) -> tensor<4x8xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<4x8xf32>
+  %nzero = stablehlo.constant dense<-0.0> : tensor<4x8xf32>
+  %a = stablehlo.multiply %ones, %x : tensor<4x8xf32>
+  %b = stablehlo.divide %a, %ones : tensor<4x8xf32>
+  %c = stablehlo.subtract %b, %zero : tensor<4x8xf32>
+  %d = stablehlo.add %nzero, %c : tensor<4x8xf32>
+  %e = stablehlo.negate %d : tensor<4x8xf32>
+  %f = stablehlo.negate %e : tensor<4x8xf32>
+  %iz = stablehlo.constant dense<0> : tensor<4x8xi32>
+  %j = stablehlo.add %i, %iz : tensor<4x8xi32>
+  %im = stablehlo.constant dense<-1> : tensor<4x8xi32>
+  %k = stablehlo.and %j, %im : tensor<4x8xi32>
+  return %f, %k : tensor<4x8xf32>, tensor<4x8xi32>
+}
+"""
+
+
+def test_exact_identities_disappear():
+    ops, counts = _simplified(IDENTITIES)
+    assert ops == ["return"]
+    assert counts["identity"] == 7     # negate(negate) is one rewrite
+
+
+def test_float_plus_positive_zero_is_kept():
+    """-0.0 + 0.0 is +0.0: `x + 0.0 -> x` would change the sign of zeros."""
+    text = """
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<4xf32>
+      %y = stablehlo.add %x, %z : tensor<4xf32>
+      return %y : tensor<4xf32>
+    }"""
+    ops, _ = _simplified(text)
+    assert "add" in ops
+    got = _check_same_bits(text, np.array([-0.0, 0.0, 1.0, -2.0], np.float32))
+    assert not np.signbit(got[0][0])
+
+
+def test_chains_collapse():
+    text = """
+    func.func @main(%x: tensor<2x3x8xf32>) -> (tensor<8x2x3xf32>, tensor<48xf32>, tensor<48xf32>, tensor<2x3x8xf32>) {
+      %t0 = stablehlo.transpose %x, dims = [1, 0, 2] : (tensor<2x3x8xf32>) -> tensor<3x2x8xf32>
+      %t1 = stablehlo.transpose %t0, dims = [2, 1, 0] : (tensor<3x2x8xf32>) -> tensor<8x2x3xf32>
+      %r0 = stablehlo.reshape %x : (tensor<2x3x8xf32>) -> tensor<6x8xf32>
+      %r1 = stablehlo.reshape %r0 : (tensor<6x8xf32>) -> tensor<48xf32>
+      %c0 = stablehlo.convert %r1 : (tensor<48xf32>) -> tensor<48xf64>
+      %c1 = stablehlo.convert %c0 : (tensor<48xf64>) -> tensor<48xf32>
+      %u0 = stablehlo.transpose %x, dims = [1, 0, 2] : (tensor<2x3x8xf32>) -> tensor<3x2x8xf32>
+      %u1 = stablehlo.transpose %u0, dims = [1, 0, 2] : (tensor<3x2x8xf32>) -> tensor<2x3x8xf32>
+      return %t1, %r1, %c1, %u1 : tensor<8x2x3xf32>, tensor<48xf32>, tensor<48xf32>, tensor<2x3x8xf32>
+    }"""
+    ops, counts = _simplified(text)
+    assert ops == ["transpose", "reshape", "return"]
+    x = np.arange(48, dtype=np.float32).reshape(2, 3, 8)
+    got = _check_same_bits(text, x)
+    np.testing.assert_array_equal(got[0], x.transpose(2, 0, 1))
+    np.testing.assert_array_equal(got[3], x)
+
+
+def test_lossy_round_trip_is_kept():
+    text = """
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %h = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xf16>
+      %y = stablehlo.convert %h : (tensor<4xf16>) -> tensor<4xf32>
+      return %y : tensor<4xf32>
+    }"""
+    ops, _ = _simplified(text)
+    assert ops.count("convert") == 2
+
+
+def test_constants_fold_within_budget():
+    text = """
+    func.func @main(%x: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<4096x2x4xf32>) {
+      %a = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
+      %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<4x2xf32>) -> tensor<2x4xf32>
+      %r = stablehlo.reshape %t : (tensor<2x4xf32>) -> tensor<4x2xf32>
+      %s = stablehlo.multiply %r, %a : tensor<4x2xf32>
+      %y = stablehlo.add %x, %s : tensor<4x2xf32>
+      %big = stablehlo.broadcast_in_dim %t, dims = [1, 2] : (tensor<2x4xf32>) -> tensor<4096x2x4xf32>
+      return %y, %big : tensor<4x2xf32>, tensor<4096x2x4xf32>
+    }"""
+    ops, counts = _simplified(text)
+    assert ops == ["constant", "constant", "add", "broadcast_in_dim", "return"]
+    assert counts["constant"] == 3
+    x = np.ones((4, 2), np.float32)
+    a = np.arange(1, 9, dtype=np.float32).reshape(4, 2)
+    got = _check_same_bits(text, x)
+    np.testing.assert_array_equal(got[0], x + a.T.reshape(4, 2) * a)
+
+
+@pytest.mark.parametrize("op", ["divide", "remainder"])
+def test_integer_division_is_not_folded(op):
+    """StableHLO's x/0 and x%0 semantics stay with the kernels."""
+    text = f"""
+    func.func @main() -> tensor<2xi32> {{
+      %a = stablehlo.constant dense<[7, -7]> : tensor<2xi32>
+      %b = stablehlo.constant dense<[0, 2]> : tensor<2xi32>
+      %c = stablehlo.{op} %a, %b : tensor<2xi32>
+      return %c : tensor<2xi32>
+    }}"""
+    ops, _ = _simplified(text)
+    assert op in ops
