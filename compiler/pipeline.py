@@ -11,7 +11,7 @@ from .codegen import cpu
 from .codegen.host_program import needs_general_path, plan_general
 from .codegen.kernel import build_kernel
 from .codegen.vm_host import generate_module
-from .errors import CompileError
+from .errors import CompileError, UnsupportedOpError
 from .passes.base import PassPipeline
 from .passes.canonicalize import CanonicalizeOps
 from .passes.dispatch import FormDispatchRegions
@@ -35,6 +35,7 @@ def run_pipeline(module, options):
     from .api import CompileResult
     from .ir.verifier import verify_module
     verify_module(module)
+    _check_element_types(module)
     passes = ir_passes(options.simplify)
     pipeline = _DumpingPipeline(passes, options)
     pipeline.run(module)
@@ -119,6 +120,21 @@ def _build_variants(kernels, options):
 def _identifier(name: str) -> str:
     out = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
     return out or "module"
+
+
+def _check_element_types(module) -> None:
+    """Every tensor's element type is one a .vmfb can carry (f4/f6 and
+    quantized types are not yet): a typed error naming the op, not a crash
+    deep in codegen."""
+    from tensorvm.vmfb import element_types
+    from .ir.types import TensorType
+    for op in module.walk():
+        args = [a for r in op.regions for b in r.blocks for a in b.arguments]
+        for v in (*op.operands, *op.results, *args):
+            t = v.type
+            if isinstance(t, TensorType) and t.element not in element_types.BY_NAME:
+                kind = "quantized element type" if t.element.startswith("!quant.") else "element type"
+                raise UnsupportedOpError(op.name, f"{kind} {t.element} is not supported", op.location)
 
 
 class _DumpingPipeline(PassPipeline):

@@ -113,3 +113,13 @@ def test_reduction_feeding_a_broadcast_is_computed_once():
       return %s : tensor<8x32xf32>
     }"""
     assert _dispatch_bodies(text) == [["stablehlo.reduce"], []]
+
+
+@pytest.mark.parametrize("element", ["f4E2M1FN", "f6E3M2FN", "!quant.uniform<i8:f32, 0.1:-30>"])
+def test_element_types_a_module_cannot_carry_are_a_typed_error(element):
+    text = f"""
+    func.func @main(%x: tensor<2x{element}>) -> tensor<2x{element}> {{
+      return %x : tensor<2x{element}>
+    }}"""
+    with pytest.raises(UnsupportedOpError, match="element type .* is not supported"):
+        compile_str(text)

@@ -34,7 +34,7 @@ DTYPE_TOKENS = ("bfloat16", "float16", "float32", "float64", "int8", "int16", "i
 @dataclass
 class Result:
     file: str
-    status: str          # "pass", "fail", "unsupported", "error"
+    status: str          # "pass", "fail", "unsupported", "error", "by-design", "ran" (not checked)
     op: str              # the op the file tests (from its name) or the unsupported op
     message: str = ""
     seconds: float = 0.0
@@ -215,6 +215,7 @@ def summarize(results: list[Result], suite: str = "testdata") -> str:
     total = len(results)
     unit = "cases" if suite == "interpret" else "files"
     lines = [f"{total} {unit}: " + ", ".join(f"{counts[s]} {s}" for s in ("pass", "fail", "unsupported", "error"))
+             + (f", {counts['ran']} ran but not checked" if counts["ran"] else "")
              + (f" ({100.0 * counts['pass'] / total:.1f}% pass)" if total else "")]
     if counts["by-design"]:
         rest = total - counts["by-design"]
@@ -227,7 +228,7 @@ def summarize(results: list[Result], suite: str = "testdata") -> str:
         lines.append("unsupported by design, by reason: "
                      + ", ".join(f"{k} {n}" for k, n in design.most_common()))
     for r in results:
-        if r.status not in ("pass", "by-design"):
+        if r.status not in ("pass", "by-design", "ran"):
             by_op[r.op][r.status] += 1
     if by_op:
         lines.append("not passing, by op:")
