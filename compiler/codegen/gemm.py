@@ -126,7 +126,10 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     idx_decls, store = contraction_epilogue(em, kernel, "b", "(m0 + i)", "(n0 + j)", acc)
     src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
     src += head
-    src += [f"  {ct}* restrict ap = {sh.scratch};",
+    # the opaque asm keeps the thread-local address in a register: GCC would
+    # otherwise recompute it (a __tls_get_addr call) inside the k loop
+    src += [f"  {ct}* sp = {sh.scratch}; __asm__(\"\" : \"+r\"(sp));",
+            f"  {ct}* restrict ap = sp;",
             f"  {ct}* restrict bp = ap + {MB * KC};",
             f"  {ct}* restrict cc = bp + {KC * NB};"]
     src += rectangle_loop(plan, rows, c.N)
