@@ -181,11 +181,18 @@ def _packed_block(c, sh: _Shape) -> list[str]:
     if lsk == 1 and lsm != 1:
         pack_a = [
             f"            {ct}* restrict d = ap + ip * kc;",
+            f"            if (in == {mr}) {{",
+            f"              const {ct}* restrict s = la + ip * {lsm} + k0;",
+            "              for (int64_t k = 0; k < kc; ++k) {",
+            *[f"                d[k * {mr} + {i}] = s[{i * lsm} + k];" for i in range(mr)],
+            "              }",
+            "            } else {",
             "            for (int64_t i = 0; i < in; ++i) {",
             f"              const {ct}* restrict s = la + (ip + i) * {lsm} + k0;",
             f"              for (int64_t k = 0; k < kc; ++k) d[k * {mr} + i] = s[k];",
             "            }",
             f"            for (int64_t i = in; i < {mr}; ++i) for (int64_t k = 0; k < kc; ++k) d[k * {mr} + i] = 0;",
+            "            }",
         ]
     else:
         pack_a = [

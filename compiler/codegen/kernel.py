@@ -22,6 +22,11 @@ DYNAMIC_GUESS = 64
 # worker hand-off, small enough to balance across workers.
 WORKGROUP_WORK = 1 << 15
 
+# Multiply-adds a contraction workgroup should carry: a worker hand-off costs
+# tens of microseconds, so a GEMM under a few million MACs (the digits MLP's
+# 450x64x64) stays below the drivers' inline threshold and runs on one thread.
+CONTRACTION_WORK = 1 << 20
+
 
 @dataclass
 class Contraction:
@@ -216,7 +221,7 @@ def contraction_plan(c: Contraction, row_block: int = 8, col_block: int = 32) ->
     iteration space the same way for every target, so the host code (which
     passes the count) serves every variant of a module."""
     rows = c.B * c.M
-    work = WORKGROUP_WORK * 8
+    work = CONTRACTION_WORK
     if any(isinstance(d, Dim) for d in (c.B, c.M, c.N, c.K)):
         kn = _size_guess(c.K) * _size_guess(c.N)
         rpw = max(row_block, work // kn // row_block * row_block or row_block)
