@@ -22,6 +22,7 @@ KC = 128      # K slice packed per step (A panel + B panel stay in L1/L2)
 MB = 128      # rows of a packed block
 NB = 256      # columns of a packed block (f32; f64 uses half)
 GEMV_ROWS = 4  # fewer rows per batch than this: the unpacked row kernel
+DIRECT_B_ROWS = 16  # up to this many rows per batch: B read in place, not packed
 
 
 def applies(kernel: Kernel) -> bool:
@@ -85,7 +86,8 @@ class _Shape:
         acc = [[f"c{i}_{h}" for h in range(nv)] for i in range(mr)]
         body = [
             f"static inline __attribute__((always_inline)) void tvm_gemm_{self.tag}("
-            f"int64_t kc, const {ct}* restrict a, const {ct}* restrict b, {ct}* restrict c, int first) {{",
+            f"int64_t kc, const {ct}* restrict a, int64_t ars, int64_t aks, const {ct}* restrict b, "
+            f"int64_t bks, {ct}* restrict c, int first) {{",
             "  " + " ".join(f"{vt} {x};" for row in acc for x in row),
             "  if (first) {",
             "    " + " ".join(f"{x} = ({vt}){{0}};" for row in acc for x in row),
@@ -95,12 +97,12 @@ class _Shape:
                  for i in range(mr) for h in range(nv)]
         body += [
             "  }",
-            f"  for (int64_t k = 0; k < kc; ++k, a += {mr}, b += {nr}) {{",
+            "  for (int64_t k = 0; k < kc; ++k, a += aks, b += bks) {",
             f"    {vt} " + ", ".join(f"y{h}" for h in range(nv)) + ";",
         ]
         body += [f"    memcpy(&y{h}, b + {h * vl}, {vb});" for h in range(nv)]
         for i in range(mr):
-            body.append(f"    {{ const {ct} x = a[{i}]; "
+            body.append(f"    {{ const {ct} x = a[{i} * ars]; "
                         + " ".join(f"{acc[i][h]} += x * y{h};" for h in range(nv)) + " }")
         body += ["  }"]
         body += [f"  memcpy(c + {i} * {self.nb} + {h * vl}, &{acc[i][h]}, {vb});"
@@ -153,10 +155,35 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     return em.decls + sh.decls(), "\n".join(src), plan.count
 
 
+def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool) -> list[str]:
+    """The micro-kernel call for tile (ip, jp): full tiles of an operand
+    read directly (``fa`` / ``fb``) are passed in place with their strides,
+    the rest from the packed panels; each variant inlines with constants."""
+    (_, lsm, lsk), (_, rsk, _) = c.lhs_strides, c.rhs_strides
+    a_pk, a_dir = f"ap + ip * kc, 1, {sh.mr}", f"la + ip * {lsm} + k0 * {lsk}, {lsm}, {lsk}"
+    b_pk, b_dir = f"bp + jp * kc, {sh.nr}", f"lb + k0 * {rsk} + n0 + jp, {rsk}"
+    tail = f"cc + ip * {sh.nb} + jp, k0 == 0);"
+    call = lambda a, b: f"tvm_gemm_{sh.tag}(kc, {a}, {b}, {tail}"
+    out = []
+    for fa, fb in ((True, True), (True, False), (False, True)):
+        if (fa and not direct_a) or (fb and not direct_b):
+            continue
+        cond = " && ".join(x for x, on in (("fa", fa), ("fb", fb)) if on)
+        out.append(f"              {'else ' if out else ''}if ({cond}) "
+                   + call(a_dir if fa else a_pk, b_dir if fb else b_pk))
+    out.append(f"              {'else ' if out else ''}" + call(a_pk, b_pk))
+    return out
+
+
 def _packed_block(c, sh: _Shape) -> list[str]:
-    """Statements accumulating the mb x nb block at (m0, n0) into ``cc``."""
+    """Statements accumulating the mb x nb block at (m0, n0) into ``cc``.
+    An operand reused by few tiles is read in place instead of packed (B
+    when there are few rows per batch, A when N is one panel wide); edge
+    tiles are still packed, zero padded."""
     ct, mr, nr = sh.ct, sh.mr, sh.nr
     (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
+    direct_b = rsn == 1 and c.M <= DIRECT_B_ROWS
+    direct_a = c.N <= nr
     if c.K == 0:
         return [f"        for (int64_t i = 0; i < mb * {sh.nb}; ++i) cc[i] = 0;"]
     # pack loops run along the operand's unit-stride dimension
@@ -207,15 +234,19 @@ def _packed_block(c, sh: _Shape) -> list[str]:
         f"          const int64_t kc = {c.K} - k0 < {KC} ? {c.K} - k0 : {KC};",
         f"          for (int64_t jp = 0; jp < nb; jp += {nr}) {{",
         f"            const int64_t jn = nb - jp < {nr} ? nb - jp : {nr};",
-        *pack_b,
+        *([f"            if (jn < {nr}) {{", *pack_b, "            }"] if direct_b else pack_b),
         "          }",
         f"          for (int64_t ip = 0; ip < mb; ip += {mr}) {{",
         f"            const int64_t in = mb - ip < {mr} ? mb - ip : {mr};",
-        *pack_a,
+        *([f"            if (in < {mr}) {{", *pack_a, "            }"] if direct_a else pack_a),
         "          }",
-        f"          for (int64_t jp = 0; jp < nb; jp += {nr})",
-        f"            for (int64_t ip = 0; ip < mb; ip += {mr})",
-        f"              tvm_gemm_{sh.tag}(kc, ap + ip * kc, bp + jp * kc, cc + ip * {sh.nb} + jp, k0 == 0);",
+        f"          for (int64_t jp = 0; jp < nb; jp += {nr}) {{",
+        f"            const int fb = {int(direct_b)} && nb - jp >= {nr};",
+        f"            for (int64_t ip = 0; ip < mb; ip += {mr}) {{",
+        f"              const int fa = {int(direct_a)} && mb - ip >= {mr};",
+        *_micro_calls(sh, c, direct_a, direct_b),
+        "            }",
+        "          }",
         "        }",
     ]
 

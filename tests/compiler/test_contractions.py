@@ -42,7 +42,8 @@ def _check(text, args, expected, device, dt):
 
 # (M, K, N): blocks are MR = 8 rows, NR = 16 / 32 columns, KC = 128, MB = 128, NB = 256 / 128
 SHAPES = [(1, 64, 64), (1, 1, 1), (1, 300, 10), (2, 77, 40), (3, 5, 7), (37, 19, 45),
-          (17, 1, 33), (200, 33, 1), (129, 130, 257), (8, 1000, 700), (300, 260, 600)]
+          (17, 1, 33), (200, 33, 1), (129, 130, 257), (8, 1000, 700), (300, 260, 600),
+          (13, 70, 20), (45, 9, 16), (16, 140, 40)]
 
 
 @pytest.mark.parametrize("dt", ["f32", "f64"])
@@ -56,7 +57,7 @@ def test_matmul_edges(m, k, n, dt, device):
     _check(text, (a, b), a @ b, device, dt)
 
 
-@pytest.mark.parametrize("m,k,n", [(1, 64, 48), (5, 40, 33), (70, 130, 90), (1, 7, 3)])
+@pytest.mark.parametrize("m,k,n", [(1, 64, 48), (5, 40, 33), (70, 130, 90), (1, 7, 3), (12, 30, 20), (16, 140, 40)])
 @pytest.mark.parametrize("layout", ["lhs_t", "rhs_t", "both_t"])
 @pytest.mark.parametrize("dt", ["f32", "f64"])
 def test_transposed_operands(m, k, n, layout, dt):
