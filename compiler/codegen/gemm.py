@@ -178,12 +178,12 @@ def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool) -> list[str]:
 def _packed_block(c, sh: _Shape) -> list[str]:
     """Statements accumulating the mb x nb block at (m0, n0) into ``cc``.
     An operand reused by few tiles is read in place instead of packed (B
-    when there are few rows per batch, A when N is one panel wide); edge
-    tiles are still packed, zero padded."""
+    when there are few rows per batch, A when N is at most two panels
+    wide); edge tiles are still packed, zero padded."""
     ct, mr, nr = sh.ct, sh.mr, sh.nr
     (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     direct_b = rsn == 1 and c.M <= DIRECT_B_ROWS
-    direct_a = c.N <= nr
+    direct_a = c.N <= 2 * nr
     if c.K == 0:
         return [f"        for (int64_t i = 0; i < mb * {sh.nb}; ++i) cc[i] = 0;"]
     # pack loops run along the operand's unit-stride dimension
