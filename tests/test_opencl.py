@@ -279,3 +279,24 @@ def test_tiled_contraction_edges_and_capped_local_size(local_size):
     c = rng.standard_normal(45).astype(np.float32)
     out = runtime.load_module(data, device="opencl").main(a, b, c)
     np.testing.assert_allclose(np.asarray(out), np.tanh(a @ b + c), rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("m,k,n", [(8, 1000, 700), (3, 600, 1000), (37, 19, 45)])
+def test_contraction_column_blocks(m, k, n):
+    """Few rows and large K * N: workgroups tile columns as well as rows
+    (kernel.contraction_plan); each covers only its column block."""
+    src = f"""func.func @main(%a: tensor<{m}x{k}xf32>, %b: tensor<{n}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1] : (tensor<{m}x{k}xf32>, tensor<{n}x{k}xf32>) -> tensor<{m}x{n}xf32>
+  return %0 : tensor<{m}x{n}xf32>
+}}"""
+    rng = np.random.default_rng(m)
+    a, b = rng.standard_normal((m, k), np.float32), rng.standard_normal((n, k), np.float32)
+    for local_size in (None, 32):
+        data = compiled(src)
+        if local_size is not None:
+            mdef = container.read_module(data)
+            for exe in mdef.executables:
+                exe.variants[1].target["local_size"] = local_size
+            data = container.write_module(mdef)
+        out = runtime.load_module(data, device="opencl").main(a, b)
+        np.testing.assert_allclose(np.asarray(out), a @ b.T, rtol=1e-4, atol=1e-3)

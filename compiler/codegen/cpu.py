@@ -11,7 +11,7 @@ import tempfile
 from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
-from . import scalar
+from . import gemm, scalar
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
@@ -145,25 +145,23 @@ def render_contraction_kernel(kernel: Kernel):
     lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
     (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
     rows = c.B * c.M
-    rpw, count = contraction_plan(c)
-    nt = min(NT, max(1, c.N))
+    plan = contraction_plan(c)
+    nt = min(NT, max(1, plan.cols)) if isinstance(plan.cols, int) else NT
     idx_decls, store = contraction_epilogue(em, kernel, "b", "(m + i)", "(n0 + j)", "acc[i][j]")
     rn = f"(n0 + j) * {rsn}" if rsn != 1 else "n0 + j"
     src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
     src += head
+    src += [f"  {ct} acc[{MR}][{nt}];"]
+    src += gemm.rectangle_loop(plan, rows, c.N)
     src += [
-        f"  {ct} acc[{MR}][{nt}];",
-        "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
-        f"    const int64_t r0 = (int64_t)wg * {rpw};",
-        f"    const int64_t r1 = r0 + {rpw} < {rows} ? r0 + {rpw} : {rows};",
         "    for (int64_t r = r0; r < r1;) {",
         f"      const int64_t b = r / {c.M}, m = r % {c.M};",
         f"      int64_t nr = {MR};",
         "      if (nr > r1 - r) nr = r1 - r;",
         f"      if (nr > {c.M} - m) nr = {c.M} - m;",
         f"      const {ct}* restrict lp = {lhs} + b * {lsb} + m * {lsm};",
-        f"      for (int64_t n0 = 0; n0 < {c.N}; n0 += {nt}) {{",
-        f"        const int64_t nn = {c.N} - n0 < {nt} ? {c.N} - n0 : {nt};",
+        f"      for (int64_t n0 = c0; n0 < c1; n0 += {nt}) {{",
+        f"        const int64_t nn = c1 - n0 < {nt} ? c1 - n0 : {nt};",
         "        for (int64_t i = 0; i < nr; ++i) for (int64_t j = 0; j < nn; ++j) acc[i][j] = 0;",
         f"        if (nr == {MR}) {{",
         f"          for (int64_t k = 0; k < {c.K}; ++k) {{",
@@ -189,85 +187,7 @@ def render_contraction_kernel(kernel: Kernel):
         "        }",
     ]
     src += _epilogue_loops(em, idx_decls, store)
-    return em.decls, "\n".join(src), count
-
-
-def render_microkernel_contraction(kernel: Kernel, vector_bytes: int):
-    """Static contraction with a register-blocked micro-kernel.
-
-    Each MR x NR tile of the output accumulates in named vector registers (GCC
-    vector extensions, so the same C builds for AVX2, AVX-512 or NEON): per k
-    step, NR/VL vector loads of a B row, MR broadcasts of A, MR*NR/VL fused
-    multiply-adds.  Edge tiles take the scalar path; the epilogue is shared."""
-    c = kernel.contraction
-    em = BodyEmitter({}, indent=5)
-    head = _pointer_decls(kernel, em)
-    ct = scalar.ctype(c.op.result.type.element)
-    item = 4 if ct == "float" else 8
-    vl = vector_bytes // item                      # lanes per vector
-    mr = 8 if vector_bytes >= 64 else 4            # accumulators: mr x 2 vectors
-    nr = 2 * vl
-    lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
-    (lsb, lsm, lsk), (rsb, rsk, _) = c.lhs_strides, c.rhs_strides
-    rows = c.B * c.M
-    rpw, count = contraction_plan(c)
-    idx_decls, store = contraction_epilogue(em, kernel, "b", "(m + i)", "(n0 + j)", "acc[i][j]")
-    vt = f"tvm_v{vl}{'f' if ct == 'float' else 'd'}"
-    jn = str(c.N) if c.N < nr else "nn"            # narrow outputs: constant column bound
-    acc = [[f"c{i}_{h}" for h in range(2)] for i in range(mr)]
-    em.decls.append(f"typedef {ct} {vt} __attribute__((vector_size({vector_bytes})));")
-    src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
-    src += head
-    src += [
-        f"  {ct} acc[{mr}][{nr}];",
-        "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
-        f"    const int64_t r0 = (int64_t)wg * {rpw};",
-        f"    const int64_t r1 = r0 + {rpw} < {rows} ? r0 + {rpw} : {rows};",
-        "    for (int64_t r = r0; r < r1;) {",
-        f"      const int64_t b = r / {c.M}, m = r % {c.M};",
-        f"      int64_t nr = {mr};",
-        "      if (nr > r1 - r) nr = r1 - r;",
-        f"      if (nr > {c.M} - m) nr = {c.M} - m;",
-        f"      const {ct}* restrict lp = {lhs} + b * {lsb} + m * {lsm};",
-        f"      for (int64_t n0 = 0; n0 < {c.N}; n0 += {nr}) {{",
-        f"        const int64_t nn = {c.N} - n0 < {nr} ? {c.N} - n0 : {nr};",
-        f"        if (nr == {mr} && nn == {nr}) {{",
-        "          " + " ".join(f"{vt} {a} = {{0}};" for row in acc for a in row),
-        f"          const {ct}* restrict bp = {rhs} + b * {rsb} + n0;",
-        f"          for (int64_t k = 0; k < {c.K}; ++k, bp += {rsk}) {{",
-        f"            {vt} y0, y1; memcpy(&y0, bp, {vector_bytes}); memcpy(&y1, bp + {vl}, {vector_bytes});",
-    ]
-    for i in range(mr):
-        src.append(f"            {{ const {ct} a = lp[{i * lsm} + k * {lsk}]; "
-                   f"{acc[i][0]} += a * y0; {acc[i][1]} += a * y1; }}")
-    src += ["          }"]
-    for i in range(mr):
-        src.append(f"          memcpy(&acc[{i}][0], &{acc[i][0]}, {vector_bytes}); "
-                   f"memcpy(&acc[{i}][{vl}], &{acc[i][1]}, {vector_bytes});")
-    src += [
-        "        } else {",
-        "          for (int64_t i = 0; i < nr; ++i) for (int64_t j = 0; j < nn; ++j) acc[i][j] = 0;",
-        f"          if (nr == {mr}) {{",
-        f"            for (int64_t k = 0; k < {c.K}; ++k) {{",
-        f"              const {ct}* restrict rp = {rhs} + b * {rsb} + k * {rsk} + n0;",
-        f"              for (int64_t i = 0; i < {mr}; ++i) {{",
-        f"                const {ct} a = lp[i * {lsm} + k * {lsk}];",
-        f"                for (int64_t j = 0; j < {jn}; ++j) acc[i][j] += a * rp[j];",
-        "              }",
-        "            }",
-        "          } else {",
-        f"            for (int64_t k = 0; k < {c.K}; ++k) {{",
-        f"              const {ct}* restrict rp = {rhs} + b * {rsb} + k * {rsk} + n0;",
-        "              for (int64_t i = 0; i < nr; ++i) {",
-        f"                const {ct} a = lp[i * {lsm} + k * {lsk}];",
-        "                for (int64_t j = 0; j < nn; ++j) acc[i][j] += a * rp[j];",
-        "              }",
-        "            }",
-        "          }",
-        "        }",
-    ]
-    src += _epilogue_loops(em, idx_decls, store)
-    return em.decls, "\n".join(src), count
+    return em.decls, "\n".join(src), plan.count
 
 
 def _epilogue_loops(em: BodyEmitter, idx_decls, store) -> list[str]:
@@ -279,12 +199,6 @@ def _epilogue_loops(em: BodyEmitter, idx_decls, store) -> list[str]:
     out += ["            " + store, "          }", "        }", "      }", "      r += nr;",
             "    }", "  }", "  return 0;", "}"]
     return out
-
-
-def _microkernel_applies(kernel: Kernel) -> bool:
-    c = kernel.contraction
-    return (c is not None and all(isinstance(d, int) for d in (c.B, c.M, c.N, c.K))
-            and c.rhs_strides[2] == 1 and c.op.result.type.element in ("f32", "f64"))
 
 
 def render_sequential_kernel(kernel: Kernel):
@@ -302,8 +216,8 @@ def render_sequential_kernel(kernel: Kernel):
 def render_kernel(kernel: Kernel, vector_bytes: int = 32):
     if kernel.kind not in ("loop", "contraction"):
         return render_sequential_kernel(kernel)
-    if _microkernel_applies(kernel):
-        return render_microkernel_contraction(kernel, vector_bytes)
+    if gemm.applies(kernel):
+        return gemm.render(kernel, vector_bytes, _pointer_decls)
     if kernel.contraction is not None:
         return render_contraction_kernel(kernel)
     return render_loop_kernel(kernel)
@@ -387,7 +301,7 @@ def build_cpu_executable(kernels: list[Kernel], cpu: str = "host"):
     vector_bytes = 64 if "avx512f" in compiler_flags(cpu)[1]["features"] else 32
     for k in kernels:
         d, f, n = render_kernel(k, vector_bytes)
-        decls += d
+        decls += [x for x in d if x not in decls]     # shared typedefs, scratch, micro-kernels
         funcs.append("__attribute__((visibility(\"default\")))\n" + f)
         counts.append(n)
         entries.append(EntryPoint(k.name, k.num_bindings, k.num_constant_words))

@@ -198,8 +198,9 @@ class GpuTarget:
         the local size below it gets the one-output-per-thread loop."""
         c = kernel.contraction
         L = self.local_size_hint
-        rpw, count = contraction_plan(c)
-        tx_n, ty_n, rm, rn = _register_tiling(c, rpw, L)
+        plan = contraction_plan(c)
+        rpw, count = plan.rows, plan.count
+        tx_n, ty_n, rm, rn = _register_tiling(c, rpw, plan.cols, L)
         tm, tn, tk = ty_n * rm, tx_n * rn, _TK
         em = BodyEmitter({}, indent=4)
         params, setup = self.params(kernel, em)
@@ -213,23 +214,22 @@ class GpuTarget:
         apad = 1 if lsk == 1 and tm % 2 == 0 else 0      # A staged transposed: avoid bank conflicts
         kfull = isinstance(c.K, int) and c.K % tk == 0
         kin = "" if kfull else f" && g_k0 + g_kk < {c.K}"
-        nfull = isinstance(c.N, int) and c.N % tn == 0
-        nin = "" if nfull else f"g_n0 + g_jj < {c.N}{kin}"
+        nfull = isinstance(c.N, int) and c.N % tn == 0 and plan.cols % tn == 0
+        nin = "" if nfull else f"g_n0 + g_jj < g_c1{kin}"
         nin = f"{nin} ? " if nin else ("" if kfull else f"g_k0 + g_kk < {c.K} ? ")
         body = [
             f"  {sh}{ct} g_As[{tk}][{tm + apad}];",
             f"  {sh}{ct} g_Bs[{tk}][{tn}];",
             ("  const int g_tx = (int)g_lid, g_ty = 0;" if ty_n == 1 else
              f"  const int g_tx = (int)(g_lid % {tx_n}), g_ty = (int)(g_lid / {tx_n});"),
-            f"  const int64_t g_r0 = g_wg * {rpw};",
-            f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
+            *_workgroup_block(plan, rows, c.N),
             "  for (int64_t g_r = g_r0; g_r < g_r1;) {",
             f"    const int64_t g_b = g_r / {c.M}, g_m = g_r % {c.M};",
             f"    int64_t g_nr = g_r1 - g_r < {tm} ? g_r1 - g_r : {tm};",
             f"    if (g_nr > {c.M} - g_m) g_nr = {c.M} - g_m;",
             f"    {gs}const {ct}* g_lp = {lhs} + g_b * {lsb} + g_m * {lsm};",
             f"    {gs}const {ct}* g_rp = {rhs} + g_b * {rsb};",
-            f"    for (int64_t g_n0 = 0; g_n0 < {c.N}; g_n0 += {tn}) {{",
+            f"    for (int64_t g_n0 = g_c0; g_n0 < g_c1; g_n0 += {tn}) {{",
             f"      {ct} g_c[{rm}][{rn}];",
         ]
         zero = scalar.literal(c.op.result.type.element, 0)
@@ -263,7 +263,7 @@ class GpuTarget:
             "#pragma unroll",
             f"        for (int g_rj = 0; g_rj < {rn}; ++g_rj) {{",
             f"          const int64_t g_i = g_ty + g_ri * {ty_n}, g_col = g_n0 + g_tx + g_rj * {tx_n};",
-            f"          if (g_i < g_nr && g_col < {c.N}) {{",
+            "          if (g_i < g_nr && g_col < g_c1) {",
         ]
         body += ["            " + d for d in decls]
         body += ["    " + line for line in em.lines]
@@ -283,7 +283,7 @@ class GpuTarget:
         lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
         (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
         rows = c.B * c.M
-        rpw, count = contraction_plan(c)
+        plan = contraction_plan(c)
         bsz, msz, nsz = c.out_groups
         decls = (delinearize_decls("g_b", bsz, "e", 0) + delinearize_decls("g_m", msz, "e", len(bsz))
                  + delinearize_decls("g_nc", nsz, "e", len(bsz) + len(msz)))
@@ -294,11 +294,11 @@ class GpuTarget:
         store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
         gs = self.global_space
         out = [
-            f"  const int64_t g_r0 = g_wg * {rpw};",
-            f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
-            f"  const int64_t g_n = g_r1 > g_r0 ? (g_r1 - g_r0) * {c.N} : 0;",
+            *_workgroup_block(plan, rows, c.N),
+            "  const int64_t g_w = g_c1 - g_c0;",
+            "  const int64_t g_n = g_r1 > g_r0 && g_w > 0 ? (g_r1 - g_r0) * g_w : 0;",
             "  for (int64_t g_t = g_lid; g_t < g_n; g_t += g_lsz) {",
-            f"    const int64_t g_r = g_r0 + g_t / {c.N}, g_nc = g_t % {c.N};",
+            "    const int64_t g_r = g_r0 + g_t / g_w, g_nc = g_c0 + g_t % g_w;",
             f"    const int64_t g_b = g_r / {c.M}, g_m = g_r % {c.M};",
             f"    {gs}const {ct}* g_lp = {lhs} + g_b * {lsb} + g_m * {lsm};",
             f"    {gs}const {ct}* g_rp = {rhs} + g_b * {rsb} + g_nc * {rsn};",
@@ -353,15 +353,28 @@ def _stage(outer: str, n_outer: int, inner: str, n_inner: int, threads: int, stm
             f"{ind}  {stmt}", f"{ind}}}"]
 
 
-def _register_tiling(c, rpw, threads: int):
+def _workgroup_block(plan, rows, n) -> list:
+    """C declarations of workgroup ``g_wg``'s output block under the
+    contraction plan: rows [g_r0, g_r1) of B*M, columns [g_c0, g_c1)."""
+    rpw, cpw, rb = plan.rows, plan.cols, plan.row_blocks
+    if plan.col_blocks == 1:
+        return [f"  const int64_t g_r0 = g_wg * {rpw};",
+                f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
+                f"  const int64_t g_c0 = 0, g_c1 = {n};"]
+    return [f"  const int64_t g_r0 = (g_wg % {rb}) * {rpw}, g_c0 = (g_wg / {rb}) * {cpw};",
+            f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
+            f"  const int64_t g_c1 = g_c0 + {cpw} < {n} ? g_c0 + {cpw} : {n};"]
+
+
+def _register_tiling(c, rpw, cols, threads: int):
     """(TX, TY, RM, RN) for a contraction: TX x TY threads (TX * TY =
     ``threads``, TX a power of two) each computing RM x RN outputs, chosen
-    to minimise the per-thread cost of covering min(rows, rpw) x N with
+    to minimise the per-thread cost of covering min(rows, rpw) x cols with
     TM x TN tiles (FMAs + local-memory reads per k, plus tile staging)."""
     item = 8 if c.op.result.type.element == "f64" else 4
     rows = c.B * c.M
     r = rpw if isinstance(rows, Dim) else max(1, min(rpw, rows))
-    n = DYNAMIC_GUESS if isinstance(c.N, Dim) else max(1, c.N)
+    n = DYNAMIC_GUESS if isinstance(cols, Dim) else max(1, cols)
     best = None
     tx = 1
     while tx <= threads:

@@ -9,6 +9,7 @@ loop nest over a range of workgroups, GPUs as one work item per element.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..dialects import stablehlo as shlo
 from ..ir.attributes import ints
@@ -20,6 +21,11 @@ DYNAMIC_GUESS = 64
 # Work (element-ops) a CPU workgroup should carry: big enough to amortise a
 # worker hand-off, small enough to balance across workers.
 WORKGROUP_WORK = 1 << 15
+
+# Multiply-adds a contraction workgroup should carry: a worker hand-off costs
+# tens of microseconds, so a GEMM under a few million MACs (the digits MLP's
+# 450x64x64) stays below the drivers' inline threshold and runs on one thread.
+CONTRACTION_WORK = 1 << 20
 
 
 @dataclass
@@ -92,7 +98,8 @@ def build_kernel(dispatch) -> Kernel:
 
 def _find_contraction(root, captured) -> Contraction | None:
     """The dot_general reached from ``root`` through same-shape elementwise
-    ops, if its operands are captured buffers and its layout is strided."""
+    ops, if its operands are captured buffers (or transposes of them) and its
+    layout is strided."""
     dot, op = None, root
     while dot is None:
         if op is None:
@@ -111,7 +118,9 @@ def _find_contraction(root, captured) -> Contraction | None:
             return None
         op = nxt[0]
     lhs, rhs = dot.operands
-    if lhs not in captured or rhs not in captured:
+    lhs_buf, ls = _strided_view(lhs, captured)
+    rhs_buf, rs = _strided_view(rhs, captured)
+    if lhs_buf is None or rhs_buf is None:
         return None
     el = dot.result.type.element
     if el not in ("f32", "f64") or lhs.type.element != el or rhs.type.element != el:
@@ -121,8 +130,6 @@ def _find_contraction(root, captured) -> Contraction | None:
     lc, rc = tuple(dn.get("lhs_contracting_dimensions", ())), tuple(dn.get("rhs_contracting_dimensions", ()))
     lfree = tuple(d for d in range(lhs.type.rank) if d not in lb and d not in lc)
     rfree = tuple(d for d in range(rhs.type.rank) if d not in rb and d not in rc)
-    ls = _strides(lhs.type.shape)
-    rs = _strides(rhs.type.shape)
     groups = []
     for dims_l, dims_r in ((lb, rb), (lc, rc)):
         gl = _collapse(dims_l, lhs.type.shape, ls)
@@ -137,10 +144,23 @@ def _find_contraction(root, captured) -> Contraction | None:
     (b_l, b_r), (k_l, k_r) = groups
     B, M, N, K = b_l[0], gm[0], gn[0], k_l[0]
     sizes = lambda dims, shape: tuple(shape[d] for d in dims)
-    return Contraction(dot, lhs, rhs, B, M, N, K,
+    return Contraction(dot, lhs_buf, rhs_buf, B, M, N, K,
                        (b_l[1], gm[1], k_l[1]), (b_r[1], k_r[1], gn[1]),
                        (sizes(lb, lhs.type.shape), sizes(lfree, lhs.type.shape),
                         sizes(rfree, rhs.type.shape)))
+
+
+def _strided_view(v, captured):
+    """(buffer, element strides of ``v`` in it) for a dot operand: a
+    captured buffer itself, or a transpose of one (strides permuted); else
+    (None, None)."""
+    if v in captured:
+        return v, _strides(v.type.shape)
+    op = v.defining_op
+    if op is not None and op.name == "stablehlo.transpose" and op.operands[0] in captured:
+        base = _strides(op.operands[0].type.shape)
+        return op.operands[0], tuple(base[p] for p in ints(op.attr("permutation")))
+    return None, None
 
 
 def _size_guess(d) -> int:
@@ -179,21 +199,45 @@ def _collapse(dims, shape, strides):
     return (size, strides[dims[-1]])
 
 
-def contraction_plan(c: Contraction, row_block: int = 8):
-    """(rows of B*M per workgroup, workgroup count) for a contraction.
+class ContractionPlan(NamedTuple):
+    """How workgroups tile a contraction's (B*M rows) x N outputs: workgroup
+    ``wg`` covers row block ``wg % row_blocks`` (``rows`` rows) and column
+    block ``wg // row_blocks`` (``cols`` columns; ``cols == N`` when columns
+    are not split, always so for dynamic shapes)."""
+    rows: object
+    cols: object
+    row_blocks: object
+    col_blocks: int
+    count: object
 
-    Workgroups tile the iteration space the same way for every target, so the
-    host code (which passes the count) serves every variant of a module."""
+
+def contraction_plan(c: Contraction, row_block: int = 8, col_block: int = 32) -> ContractionPlan:
+    """The workgroup tiling of a contraction (see ``ContractionPlan``).
+
+    Rows come in multiples of ``row_block``; when even that many rows carry
+    much more than a workgroup's work (few rows, large K * N), columns are
+    split too, in multiples of ``col_block``, so that a GEMV-like or
+    few-row product still spreads over workers.  Workgroups tile the
+    iteration space the same way for every target, so the host code (which
+    passes the count) serves every variant of a module."""
     rows = c.B * c.M
+    work = CONTRACTION_WORK
     if any(isinstance(d, Dim) for d in (c.B, c.M, c.N, c.K)):
         kn = _size_guess(c.K) * _size_guess(c.N)
-        rpw = max(row_block, (WORKGROUP_WORK * 8) // kn // row_block * row_block or row_block)
+        rpw = max(row_block, work // kn // row_block * row_block or row_block)
         if not isinstance(rows, Dim):
             rpw = max(row_block, min(rows, rpw))
-        return rpw, cdiv(rows, rpw)
-    rpw = max(row_block, min(rows, (WORKGROUP_WORK * 8) // max(1, c.K * c.N)
-                             // row_block * row_block or row_block))
-    return rpw, (-(-rows // rpw) if rows else 0)
+        count = cdiv(rows, rpw)
+        return ContractionPlan(rpw, c.N, count, 1, count)
+    rpw = max(row_block, min(rows, work // max(1, c.K * c.N) // row_block * row_block or row_block))
+    row_blocks = -(-rows // rpw) if rows else 0
+    if rpw * c.K * c.N <= 2 * work or c.N <= col_block:
+        return ContractionPlan(rpw, c.N, row_blocks, 1, row_blocks)
+    cpw = max(col_block, work // max(1, rpw * c.K) // col_block * col_block)
+    if cpw >= c.N:
+        return ContractionPlan(rpw, c.N, row_blocks, 1, row_blocks)
+    cb = -(-c.N // cpw)
+    return ContractionPlan(rpw, cpw, row_blocks, cb, row_blocks * cb)
 
 
 def workgroup_plan(kernel: Kernel):

@@ -12,7 +12,8 @@ the kernels that read it).  A value is materialized when
     consumer element, and a dispatch holds at most one heavy op;
   - several ops read it and recomputing it is not trivially cheap;
   - a dot_general or a convolution reads it (their kernels want strided
-    buffers);
+    buffers); a dot_general operand made by a transpose stays fused and the
+    transpose's input is materialized instead (read with permuted strides);
   - a broadcast expands it by ``RECOMPUTE_EXPANSION`` or more and it is made
     by a costly fused op (a transcendental or a division): computed once into
     a small buffer instead of once per element of the broadcast;
@@ -103,7 +104,7 @@ class FormDispatchRegions(Pass):
         mat.update(ret.operands)
         for op in ops:
             if op.name in _STRIDED_OPERANDS:
-                mat.update(op.operands)
+                mat.update(_strided_source(op, v, block) for v in op.operands)
             if op.name in REGION_OPS:
                 mat.update(op.operands)
                 mat.update(_captured_by_regions(op, block))
@@ -253,6 +254,18 @@ class FormDispatchRegions(Pass):
 
 
 _STRIDED_OPERANDS = ("stablehlo.dot_general", "stablehlo.convolution")
+
+
+def _strided_source(op, value, block):
+    """The buffer a strided-operand op reads ``value`` from: a dot_general
+    reads a transpose's input with permuted strides (codegen's
+    ``_find_contraction``), so the transpose costs no dispatch of its own."""
+    producer = value.defining_op
+    if (op.name == "stablehlo.dot_general" and producer is not None
+            and producer.name == "stablehlo.transpose" and producer.parent is block
+            and HOST_ATTR not in producer.attributes):
+        return producer.operands[0]
+    return value
 
 
 def _costly(value, mat, depth=0) -> bool:

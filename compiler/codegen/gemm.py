@@ -1,0 +1,337 @@
+"""CPU GEMM kernels for static contractions: packed, register-blocked.
+
+A workgroup range covers rectangles of the (B*M) x N output (consecutive
+workgroups of a column block merge, see ``rectangle_loop``).  Each
+rectangle is cut into MB x NB blocks; per KC slice of K the block packs A
+as [MR-row panel][k][MR] and B as [NR-column panel][k][NR] (zero padded,
+so edge tiles run the same micro-kernel and any operand strides -- a
+transposed lhs or rhs -- cost only the packing), and an MR x NR micro-kernel
+(GCC vector extensions: the same C builds for AVX2, AVX-512 or NEON) adds
+each tile's product into a per-thread MB x NB accumulator, which the fused
+epilogue reads when K is done.  Products with few rows per batch (a GEMV)
+skip packing: one row against B streams B once with several independent
+FMA chains.  Buffers are static thread-local scratch of fixed size.
+"""
+from __future__ import annotations
+
+from . import scalar
+from .body import BodyEmitter, contraction_epilogue
+from .kernel import Kernel, contraction_plan
+
+KC = 128      # K slice packed per step (A panel + B panel stay in L1/L2)
+MB = 128      # rows of a packed block
+NB = 256      # columns of a packed block (f32; f64 uses half)
+GEMV_ROWS = 4  # fewer rows per batch than this: the unpacked row kernel
+DIRECT_B_ROWS = 16  # up to this many rows per batch: B read in place, not packed
+
+
+def applies(kernel: Kernel) -> bool:
+    c = kernel.contraction
+    return (c is not None and all(isinstance(d, int) for d in (c.B, c.M, c.N, c.K))
+            and c.op.result.type.element in ("f32", "f64"))
+
+
+def rectangle_loop(plan, rows, n) -> list[str]:
+    """C lines opening a loop over the rectangles (rows [r0, r1) x columns
+    [c0, c1)) that workgroups [wg_begin, wg_end) cover under ``plan``;
+    consecutive workgroups of one column block (and whole column blocks)
+    merge, so a worker's share is packed and blocked as one piece."""
+    rpw, cpw, rb_n = plan.rows, plan.cols, plan.row_blocks
+    if plan.col_blocks == 1:
+        return [
+            "  for (int64_t once = wg_begin < wg_end; once; once = 0) {",
+            f"    const int64_t r0 = (int64_t)wg_begin * {rpw};",
+            f"    const int64_t r1 = (int64_t)wg_end * {rpw} < {rows} ? (int64_t)wg_end * {rpw} : {rows};",
+            f"    const int64_t c0 = 0, c1 = {n};",
+        ]
+    return [
+        "  for (int64_t wg = wg_begin; wg < wg_end;) {",
+        f"    const int64_t rb = wg % {rb_n}, cb = wg / {rb_n};",
+        "    int64_t r0, r1, c0 = cb * %d, c1;" % cpw,
+        f"    if (rb == 0 && wg + {rb_n} <= (int64_t)wg_end) {{",
+        f"      const int64_t nb = ((int64_t)wg_end - wg) / {rb_n};",
+        f"      r0 = 0; r1 = {rows}; c1 = (cb + nb) * {cpw}; wg += nb * {rb_n};",
+        "    } else {",
+        f"      const int64_t nr = {rb_n} - rb < (int64_t)wg_end - wg ? {rb_n} - rb : (int64_t)wg_end - wg;",
+        f"      r0 = rb * {rpw}; r1 = (rb + nr) * {rpw}; c1 = c0 + {cpw}; wg += nr;",
+        "    }",
+        f"    if (r1 > {rows}) r1 = {rows};",
+        f"    if (c1 > {n}) c1 = {n};",
+    ]
+
+
+class _Shape:
+    """Register blocking for one element type and vector width."""
+
+    def __init__(self, ct: str, vector_bytes: int, n: int):
+        item = 4 if ct == "float" else 8
+        self.ct, self.vb = ct, vector_bytes
+        self.vl = vector_bytes // item
+        self.mr = 8 if vector_bytes >= 64 else 4
+        self.nv = 1 if n <= self.vl else 2          # narrow outputs: one vector per row
+        self.nr = self.nv * self.vl
+        self.nb = NB if item == 4 else NB // 2
+        self.vt = f"tvm_v{self.vl}{'f' if ct == 'float' else 'd'}"
+        self.tag = f"{'f32' if item == 4 else 'f64'}_{self.mr}x{self.nv}v{self.vl}"
+
+    @property
+    def scratch(self) -> str:
+        return f"tvm_gemm_scratch_{self.ct}"
+
+    def decls(self) -> list[str]:
+        """File-scope declarations (deduplicated per executable): the vector
+        type, the thread-local scratch and the micro-kernel."""
+        ct, vt, vb, mr, nv, vl, nr = self.ct, self.vt, self.vb, self.mr, self.nv, self.vl, self.nr
+        size = MB * KC + KC * NB + MB * NB     # the f32 block sizes bound f64's too
+        acc = [[f"c{i}_{h}" for h in range(nv)] for i in range(mr)]
+        body = [
+            f"static inline __attribute__((always_inline)) void tvm_gemm_{self.tag}("
+            f"int64_t kc, const {ct}* restrict a, int64_t ars, int64_t aks, const {ct}* restrict b, "
+            f"int64_t bks, {ct}* restrict c, int first) {{",
+            "  " + " ".join(f"{vt} {x};" for row in acc for x in row),
+            "  if (first) {",
+            "    " + " ".join(f"{x} = ({vt}){{0}};" for row in acc for x in row),
+            "  } else {",
+        ]
+        body += [f"    memcpy(&{acc[i][h]}, c + {i} * {self.nb} + {h * vl}, {vb});"
+                 for i in range(mr) for h in range(nv)]
+        body += [
+            "  }",
+            "  for (int64_t k = 0; k < kc; ++k, a += aks, b += bks) {",
+            f"    {vt} " + ", ".join(f"y{h}" for h in range(nv)) + ";",
+        ]
+        body += [f"    memcpy(&y{h}, b + {h * vl}, {vb});" for h in range(nv)]
+        for i in range(mr):
+            body.append(f"    {{ const {ct} x = a[{i} * ars]; "
+                        + " ".join(f"{acc[i][h]} += x * y{h};" for h in range(nv)) + " }")
+        body += ["  }"]
+        body += [f"  memcpy(c + {i} * {self.nb} + {h * vl}, &{acc[i][h]}, {vb});"
+                 for i in range(mr) for h in range(nv)]
+        body += ["}"]
+        return [f"typedef {ct} {vt} __attribute__((vector_size({vb})));",
+                f"static __thread {ct} {self.scratch}[{size}] __attribute__((aligned(64)));",
+                "\n".join(body)]
+
+
+def render(kernel: Kernel, vector_bytes: int, pointer_decls):
+    """(decls, C source, workgroup count) of a static contraction kernel;
+    ``pointer_decls(kernel, em)`` declares the bindings (the CPU ABI's)."""
+    c = kernel.contraction
+    ct = scalar.ctype(c.op.result.type.element)
+    sh = _Shape(ct, vector_bytes, c.N)
+    em = BodyEmitter({}, indent=5)
+    head = pointer_decls(kernel, em)
+    plan = contraction_plan(c)
+    rows = c.B * c.M
+    gemv = c.M < GEMV_ROWS
+    acc = "cc[i * %d + j]" % sh.nb
+    idx_decls, store = contraction_epilogue(em, kernel, "b", "(m0 + i)", "(n0 + j)", acc)
+    src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+    src += head
+    # the opaque asm keeps the thread-local address in a register: GCC would
+    # otherwise recompute it (a __tls_get_addr call) inside the k loop
+    src += [f"  {ct}* sp = {sh.scratch}; __asm__(\"\" : \"+r\"(sp));",
+            f"  {ct}* restrict ap = sp;",
+            f"  {ct}* restrict bp = ap + {MB * KC};",
+            f"  {ct}* restrict cc = bp + {KC * NB};"]
+    src += rectangle_loop(plan, rows, c.N)
+    src += [
+        "    for (int64_t r = r0; r < r1;) {",
+        f"      const int64_t b = r / {c.M}, m0 = r % {c.M};",
+        f"      int64_t mb = r1 - r < {c.M} - m0 ? r1 - r : {c.M} - m0;",
+        f"      if (mb > {1 if gemv else MB}) mb = {1 if gemv else MB};",
+        f"      const {ct}* restrict la = {em.bindings[c.lhs]} + b * {c.lhs_strides[0]} + m0 * {c.lhs_strides[1]};",
+        f"      const {ct}* restrict lb = {em.bindings[c.rhs]} + b * {c.rhs_strides[0]};",
+        f"      for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
+        f"        const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
+    ]
+    src += _gemv_row(c, sh) if gemv else _packed_block(c, sh)
+    src += ["        for (int64_t i = 0; i < mb; ++i) {",
+            "          for (int64_t j = 0; j < nb; ++j) {"]
+    src += ["            " + d for d in idx_decls]
+    src += ["  " + line for line in em.lines]
+    src += ["            " + store, "          }", "        }", "      }", "      r += mb;",
+            "    }", "  }", "  return 0;", "}"]
+    return em.decls + sh.decls(), "\n".join(src), plan.count
+
+
+def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool) -> list[str]:
+    """The micro-kernel call for tile (ip, jp): full tiles of an operand
+    read directly (``fa`` / ``fb``) are passed in place with their strides,
+    the rest from the packed panels; each variant inlines with constants."""
+    (_, lsm, lsk), (_, rsk, _) = c.lhs_strides, c.rhs_strides
+    a_pk, a_dir = f"ap + ip * kc, 1, {sh.mr}", f"la + ip * {lsm} + k0 * {lsk}, {lsm}, {lsk}"
+    b_pk, b_dir = f"bp + jp * kc, {sh.nr}", f"lb + k0 * {rsk} + n0 + jp, {rsk}"
+    tail = f"cc + ip * {sh.nb} + jp, k0 == 0);"
+    call = lambda a, b: f"tvm_gemm_{sh.tag}(kc, {a}, {b}, {tail}"
+    out = []
+    for fa, fb in ((True, True), (True, False), (False, True)):
+        if (fa and not direct_a) or (fb and not direct_b):
+            continue
+        cond = " && ".join(x for x, on in (("fa", fa), ("fb", fb)) if on)
+        out.append(f"              {'else ' if out else ''}if ({cond}) "
+                   + call(a_dir if fa else a_pk, b_dir if fb else b_pk))
+    out.append(f"              {'else ' if out else ''}" + call(a_pk, b_pk))
+    return out
+
+
+def _packed_block(c, sh: _Shape) -> list[str]:
+    """Statements accumulating the mb x nb block at (m0, n0) into ``cc``.
+    An operand reused by few tiles is read in place instead of packed (B
+    when there are few rows per batch, A when N is at most two panels
+    wide); edge tiles are still packed, zero padded."""
+    ct, mr, nr = sh.ct, sh.mr, sh.nr
+    (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
+    direct_b = rsn == 1 and c.M <= DIRECT_B_ROWS
+    direct_a = c.N <= 2 * nr
+    if c.K == 0:
+        return [f"        for (int64_t i = 0; i < mb * {sh.nb}; ++i) cc[i] = 0;"]
+    # pack loops run along the operand's unit-stride dimension
+    if rsn == 1 or rsk != 1:
+        pack_b = [
+            "            for (int64_t k = 0; k < kc; ++k) {",
+            f"              const {ct}* restrict s = lb + (k0 + k) * {rsk} + (n0 + jp) * {rsn};",
+            f"              {ct}* restrict d = bp + jp * kc + k * {nr};",
+            f"              if (jn == {nr}) for (int64_t j = 0; j < {nr}; ++j) d[j] = s[j * {rsn}];",
+            f"              else for (int64_t j = 0; j < {nr}; ++j) d[j] = j < jn ? s[j * {rsn}] : 0;",
+            "            }",
+        ]
+    else:
+        pack_b = [
+            f"            {ct}* restrict d = bp + jp * kc;",
+            "            for (int64_t j = 0; j < jn; ++j) {",
+            f"              const {ct}* restrict s = lb + k0 * {rsk} + (n0 + jp + j) * {rsn};",
+            f"              for (int64_t k = 0; k < kc; ++k) d[k * {nr} + j] = s[k];",
+            "            }",
+            f"            for (int64_t j = jn; j < {nr}; ++j) for (int64_t k = 0; k < kc; ++k) d[k * {nr} + j] = 0;",
+        ]
+    if lsk == 1 and lsm != 1:
+        pack_a = [
+            f"            {ct}* restrict d = ap + ip * kc;",
+            f"            if (in == {mr}) {{",
+            f"              const {ct}* restrict s = la + ip * {lsm} + k0;",
+            "              for (int64_t k = 0; k < kc; ++k) {",
+            *[f"                d[k * {mr} + {i}] = s[{i * lsm} + k];" for i in range(mr)],
+            "              }",
+            "            } else {",
+            "            for (int64_t i = 0; i < in; ++i) {",
+            f"              const {ct}* restrict s = la + (ip + i) * {lsm} + k0;",
+            f"              for (int64_t k = 0; k < kc; ++k) d[k * {mr} + i] = s[k];",
+            "            }",
+            f"            for (int64_t i = in; i < {mr}; ++i) for (int64_t k = 0; k < kc; ++k) d[k * {mr} + i] = 0;",
+            "            }",
+        ]
+    else:
+        pack_a = [
+            "            for (int64_t k = 0; k < kc; ++k) {",
+            f"              const {ct}* restrict s = la + ip * {lsm} + (k0 + k) * {lsk};",
+            f"              {ct}* restrict d = ap + ip * kc + k * {mr};",
+            f"              for (int64_t i = 0; i < {mr}; ++i) d[i] = i < in ? s[i * {lsm}] : 0;",
+            "            }",
+        ]
+    return [
+        f"        for (int64_t k0 = 0; k0 < {c.K}; k0 += {KC}) {{",
+        f"          const int64_t kc = {c.K} - k0 < {KC} ? {c.K} - k0 : {KC};",
+        f"          for (int64_t jp = 0; jp < nb; jp += {nr}) {{",
+        f"            const int64_t jn = nb - jp < {nr} ? nb - jp : {nr};",
+        *([f"            if (jn < {nr}) {{", *pack_b, "            }"] if direct_b else pack_b),
+        "          }",
+        f"          for (int64_t ip = 0; ip < mb; ip += {mr}) {{",
+        f"            const int64_t in = mb - ip < {mr} ? mb - ip : {mr};",
+        *([f"            if (in < {mr}) {{", *pack_a, "            }"] if direct_a else pack_a),
+        "          }",
+        f"          for (int64_t jp = 0; jp < nb; jp += {nr}) {{",
+        f"            const int fb = {int(direct_b)} && nb - jp >= {nr};",
+        f"            for (int64_t ip = 0; ip < mb; ip += {mr}) {{",
+        f"              const int fa = {int(direct_a)} && mb - ip >= {mr};",
+        *_micro_calls(sh, c, direct_a, direct_b),
+        "            }",
+        "          }",
+        "        }",
+    ]
+
+
+def _gemv_row(c, sh: _Shape) -> list[str]:
+    """Statements computing row m0 (mb == 1), columns [n0, n0 + nb) into
+    ``cc`` without packing: B streams once, with independent FMA chains
+    (vectors across N when B's rows are contiguous, across K when its
+    columns are)."""
+    ct, vt, vl, vb = sh.ct, sh.vt, sh.vl, sh.vb
+    (_, _, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
+    K = c.K
+    if rsn == 1:
+        w = 4      # vectors of columns per pass; two K chains each
+        out = [
+            "        int64_t j = 0;",
+            f"        for (; j + {w * vl} <= nb; j += {w * vl}) {{",
+            "          " + " ".join(f"{vt} s{q} = ({vt}){{0}}, t{q} = ({vt}){{0}};" for q in range(w)),
+            f"          const {ct}* restrict p = lb + n0 + j;",
+            "          int64_t k = 0;",
+            f"          for (; k + 2 <= {K}; k += 2) {{",
+            f"            const {ct} x0 = la[k * {lsk}], x1 = la[(k + 1) * {lsk}];",
+        ]
+        for q in range(w):
+            out.append(f"            {{ {vt} y, z; memcpy(&y, p + k * {rsk} + {q * vl}, {vb}); "
+                       f"memcpy(&z, p + (k + 1) * {rsk} + {q * vl}, {vb}); s{q} += x0 * y; t{q} += x1 * z; }}")
+        out += [
+            "          }",
+            f"          if (k < {K}) {{",
+            f"            const {ct} x0 = la[k * {lsk}];",
+        ]
+        out += [f"            {{ {vt} y; memcpy(&y, p + k * {rsk} + {q * vl}, {vb}); s{q} += x0 * y; }}"
+                for q in range(w)]
+        out += ["          }"]
+        out += [f"          s{q} += t{q}; memcpy(cc + j + {q * vl}, &s{q}, {vb});" for q in range(w)]
+        out += [
+            "        }",
+            f"        for (; j + {vl} <= nb; j += {vl}) {{",
+            f"          {vt} s[4] = {{{{0}}}};",
+            f"          const {ct}* restrict p = lb + n0 + j;",
+            f"          for (int64_t k = 0; k < {K}; ++k) {{ {vt} y; memcpy(&y, p + k * {rsk}, {vb}); "
+            f"s[k & 3] += la[k * {lsk}] * y; }}",
+            f"          s[0] += s[1] + s[2] + s[3]; memcpy(cc + j, &s[0], {vb});",
+            "        }",
+            "        for (; j < nb; ++j) {",
+            f"          {ct} s[4] = {{0}};",
+            f"          const {ct}* restrict p = lb + n0 + j;",
+            f"          for (int64_t k = 0; k < {K}; ++k) s[k & 3] += la[k * {lsk}] * p[k * {rsk}];",
+            "          cc[j] = (s[0] + s[1]) + (s[2] + s[3]);",
+            "        }",
+        ]
+        return out
+    if rsk == 1 and lsk == 1:
+        w = 8      # columns per pass: one K-vector chain each
+        kv = K // vl * vl
+        out = [
+            "        int64_t j = 0;",
+            f"        for (; j + {w} <= nb; j += {w}) {{",
+            "          " + " ".join(f"{vt} s{q} = ({vt}){{0}};" for q in range(w)),
+            f"          const {ct}* restrict p = lb + (n0 + j) * {rsn};",
+            f"          for (int64_t k = 0; k < {kv}; k += {vl}) {{",
+            f"            {vt} x; memcpy(&x, la + k, {vb});",
+        ]
+        out += [f"            {{ {vt} y; memcpy(&y, p + {q} * {rsn} + k, {vb}); s{q} += x * y; }}"
+                for q in range(w)]
+        out += ["          }"]
+        for q in range(w):
+            lanes = " + ".join(f"s{q}[{e}]" for e in range(vl))
+            out.append(f"          {{ {ct} t = {lanes}; for (int64_t k = {kv}; k < {K}; ++k) "
+                       f"t += la[k] * p[{q} * {rsn} + k]; cc[j + {q}] = t; }}")
+        out += [
+            "        }",
+            "        for (; j < nb; ++j) {",
+            f"          const {ct}* restrict p = lb + (n0 + j) * {rsn};",
+            f"          {ct} s[4] = {{0}};",
+            f"          for (int64_t k = 0; k < {K}; ++k) s[k & 3] += la[k] * p[k];",
+            "          cc[j] = (s[0] + s[1]) + (s[2] + s[3]);",
+            "        }",
+        ]
+        return out
+    return [
+        "        for (int64_t j = 0; j < nb; ++j) {",
+        f"          const {ct}* restrict p = lb + (n0 + j) * {rsn};",
+        f"          {ct} s[4] = {{0}};",
+        f"          for (int64_t k = 0; k < {K}; ++k) s[k & 3] += la[k * {lsk}] * p[k * {rsk}];",
+        "          cc[j] = (s[0] + s[1]) + (s[2] + s[3]);",
+        "        }",
+    ]

@@ -1,0 +1,134 @@
+"""CPU contractions against numpy: the packed GEMM kernel's edges (M, N, K
+not multiples of its blocks, K = 1, N = 1, M = 1), row-vector (GEMV)
+products, batched and transposed operands, f64, fused epilogues, and
+workgroup ranges that split rows and columns (local-task with several
+workers); transposes feeding a dot_general are folded into its strides."""
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+from tvm_testing import compiled, run_text
+
+from tensorvm import runtime
+from tensorvm.compiler.codegen.kernel import Contraction, contraction_plan
+
+pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+
+DEVICES = ["local-sync", "local-task://3"]
+
+
+def _dot(lhs_shape, rhs_shape, out_shape, dims, dt="f32", epilogue=False):
+    t = lambda s: f"tensor<{'x'.join(map(str, s))}x{dt}>"
+    extra = f", %c: {t(out_shape[-1:])}" if epilogue else ""
+    body = (f"  %0 = stablehlo.dot_general %a, %b, {dims} : ({t(lhs_shape)}, {t(rhs_shape)}) -> {t(out_shape)}\n")
+    if epilogue:
+        body += (f"  %1 = stablehlo.broadcast_in_dim %c, dims = [{len(out_shape) - 1}] : "
+                 f"({t(out_shape[-1:])}) -> {t(out_shape)}\n"
+                 f"  %2 = stablehlo.add %0, %1 : {t(out_shape)}\n"
+                 f"  %3 = stablehlo.tanh %2 : {t(out_shape)}\n")
+    res = "%3" if epilogue else "%0"
+    return (f"func.func @main(%a: {t(lhs_shape)}, %b: {t(rhs_shape)}{extra}) -> {t(out_shape)} {{\n"
+            f"{body}  return {res} : {t(out_shape)}\n}}")
+
+
+def _check(text, args, expected, device, dt):
+    out = runtime.load_module(compiled(text), device=device).main(*args)
+    k = max(1, max(a.shape[-1] for a in args))
+    tol = dict(rtol=1e-4, atol=1e-4 * np.sqrt(k)) if dt == "f32" else dict(rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(np.asarray(out), expected, **tol)
+
+
+# (M, K, N): blocks are MR = 8 rows, NR = 16 / 32 columns, KC = 128, MB = 128, NB = 256 / 128
+SHAPES = [(1, 64, 64), (1, 1, 1), (1, 300, 10), (2, 77, 40), (3, 5, 7), (37, 19, 45),
+          (17, 1, 33), (200, 33, 1), (129, 130, 257), (8, 1000, 700), (300, 260, 600),
+          (13, 70, 20), (45, 9, 16), (16, 140, 40)]
+
+
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+@pytest.mark.parametrize("m,k,n", SHAPES)
+@pytest.mark.parametrize("device", DEVICES)
+def test_matmul_edges(m, k, n, dt, device):
+    rng = np.random.default_rng(m * 7 + k * 3 + n)
+    npdt = np.float32 if dt == "f32" else np.float64
+    a, b = rng.standard_normal((m, k)).astype(npdt), rng.standard_normal((k, n)).astype(npdt)
+    text = _dot((m, k), (k, n), (m, n), "contracting_dims = [1] x [0]", dt)
+    _check(text, (a, b), a @ b, device, dt)
+
+
+@pytest.mark.parametrize("m,k,n", [(1, 64, 48), (5, 40, 33), (70, 130, 90), (1, 7, 3), (12, 30, 20), (16, 140, 40)])
+@pytest.mark.parametrize("layout", ["lhs_t", "rhs_t", "both_t"])
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+def test_transposed_operands(m, k, n, layout, dt):
+    """Operands stored K-major: the lhs as K x M, the rhs as N x K (q @ k^T)."""
+    rng = np.random.default_rng(m + k + n)
+    npdt = np.float32 if dt == "f32" else np.float64
+    a = rng.standard_normal((k, m) if layout != "rhs_t" else (m, k)).astype(npdt)
+    b = rng.standard_normal((n, k) if layout != "lhs_t" else (k, n)).astype(npdt)
+    lc = 0 if layout != "rhs_t" else 1
+    rc = 1 if layout != "lhs_t" else 0
+    text = _dot(a.shape, b.shape, (m, n), f"contracting_dims = [{lc}] x [{rc}]", dt)
+    expected = (a.T if lc == 0 else a) @ (b.T if rc == 1 else b)
+    for device in DEVICES:
+        _check(text, (a, b), expected, device, dt)
+
+
+@pytest.mark.parametrize("bsz,m,k,n", [(3, 37, 19, 45), (4, 1, 64, 32), (2, 130, 70, 300), (6, 9, 1, 5)])
+@pytest.mark.parametrize("rhs_t", [False, True])
+def test_batched_with_epilogue(bsz, m, k, n, rhs_t):
+    """Batches whose rows straddle workgroups, attention-style rhs (unit
+    stride in K), a fused bias + tanh epilogue."""
+    rng = np.random.default_rng(bsz + m)
+    a = rng.standard_normal((bsz, m, k), np.float32)
+    b = rng.standard_normal((bsz, n, k) if rhs_t else (bsz, k, n), np.float32)
+    c = rng.standard_normal(n).astype(np.float32)
+    dims = f"batching_dims = [0] x [0], contracting_dims = [2] x [{2 if rhs_t else 1}]"
+    text = _dot(a.shape, b.shape, (bsz, m, n), dims, epilogue=True)
+    bm = b.transpose(0, 2, 1) if rhs_t else b
+    for device in DEVICES:
+        _check(text, (a, b, c), np.tanh(a @ bm + c), device, "f32")
+
+
+def test_two_batch_dims_attention_scores():
+    """[batch, heads, seq, dim] q @ k^T over two batch dims."""
+    rng = np.random.default_rng(1)
+    q = rng.standard_normal((2, 3, 17, 16), np.float32)
+    k = rng.standard_normal((2, 3, 21, 16), np.float32)
+    text = _dot(q.shape, k.shape, (2, 3, 17, 21),
+                "batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [3]")
+    for device in DEVICES:
+        _check(text, (q, k), q @ k.transpose(0, 1, 3, 2), device, "f32")
+
+
+TRANSPOSED = """
+func.func @main(%a: tensor<2x24x40xf32>, %b: tensor<2x40x33xf32>) -> tensor<2x33x24xf32> {
+  %0 = stablehlo.transpose %b, dims = [0, 2, 1] : (tensor<2x40x33xf32>) -> tensor<2x33x40xf32>
+  %1 = stablehlo.transpose %a, dims = [0, 2, 1] : (tensor<2x24x40xf32>) -> tensor<2x40x24xf32>
+  %2 = stablehlo.dot_general %0, %1, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x33x40xf32>, tensor<2x40x24xf32>) -> tensor<2x33x24xf32>
+  return %2 : tensor<2x33x24xf32>
+}"""
+
+
+def test_transposes_fold_into_the_contraction():
+    """Both operands come from transposes: they read the transposes' inputs
+    with permuted strides, so the program is one dispatch (three before)."""
+    from tensorvm import compiler
+    from tensorvm.vmfb import container
+    mdef = container.read_module(compiler.compile_str(TRANSPOSED, targets=["cpu"]))
+    (exe,) = mdef.executables
+    assert len(exe.variants[0].entry_points) == 1
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((2, 24, 40), np.float32)
+    b = rng.standard_normal((2, 40, 33), np.float32)
+    expected = b.transpose(0, 2, 1) @ a.transpose(0, 2, 1)
+    np.testing.assert_allclose(run_text(TRANSPOSED, a, b), expected, rtol=1e-4, atol=1e-4)
+
+
+def test_few_rows_split_columns_across_workgroups():
+    """A product with few rows and large K * N tiles its columns too, so it
+    still spreads over workers; every output column is covered once."""
+    c = Contraction(None, None, None, 1, 8, 1000, 1000, (0, 1000, 1), (0, 1000, 1), ((), (8,), (1000,)))
+    plan = contraction_plan(c)
+    assert plan.col_blocks > 1 and plan.count == plan.row_blocks * plan.col_blocks
+    assert plan.cols % 32 == 0 and plan.cols * plan.col_blocks >= 1000 > plan.cols * (plan.col_blocks - 1)
