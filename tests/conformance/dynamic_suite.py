@@ -16,7 +16,12 @@ jaxlib's MLIR bindings, since IREE does not compile the unrefined dynamic
 forms.  IREE runs in a child process per program; its outputs (or the
 reason it failed) are cached under ``~/.cache/tensorvm`` (keyed by program,
 flags and seed), so later sweeps do not recompile.  Without IREE/jaxlib, or where IREE cannot compile
-the program, the file is only run ("ran", no reference).
+the program, the file is only run ("ran", no reference).  The outputs for
+the current suite are frozen into ``dynamic_references.npz`` beside this file
+(``python tests/conformance/dynamic_suite.py --freeze-references``, with the
+``bench`` extra installed), so a clean CI run compares values without IREE;
+each frozen entry records a digest of its inputs and is ignored if today's
+inputs differ.
 
 Status per file: ``pass`` (matched the reference at every size), ``ran``
 (ran at every size; no reference), ``fail`` (mismatch), ``unsupported`` /
@@ -39,6 +44,69 @@ import numpy as np
 # f64 stays f64 (IREE demotes it to f32 by default); generic CPU (no host-tuning warning).
 IREE_FLAGS = ["--iree-llvmcpu-target-cpu=generic", "--iree-input-demote-f64-to-f32=false"]
 CACHE = Path(os.environ.get("TENSORVM_CONFORMANCE_CACHE", Path.home() / ".cache" / "tensorvm")) / "dynamic-ref"
+# IREE's outputs frozen for the current suite (``--freeze-references``), so
+# that CI compares values without installing IREE and jaxlib.
+FROZEN = Path(__file__).resolve().parent / "dynamic_references.npz"
+_frozen = None
+
+
+def _frozen_store() -> dict:
+    global _frozen
+    if _frozen is None:
+        _frozen = {}
+        if FROZEN.exists():
+            with np.load(FROZEN, allow_pickle=False) as z:
+                _frozen = {k: z[k] for k in z.files}
+    return _frozen
+
+
+def _inputs_digest(args) -> str:
+    h = hashlib.sha256()
+    for a in args:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.name}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def frozen_reference(key: str, args):
+    """(outputs or None, reason or None) from the committed references; None,
+    None when the key is not there or its inputs differ from today's (a numpy
+    whose generator streams changed must not compare against stale values)."""
+    z = _frozen_store()
+    if f"{key}__inputs" not in z or str(z[f"{key}__inputs"]) != _inputs_digest(args):
+        return None, None
+    if f"{key}__err" in z:
+        return None, str(z[f"{key}__err"])
+    n = sum(1 for k in z if k.startswith(f"{key}__r"))
+    return [_dtype_view(z[f"{key}__r{i}"], str(z[f"{key}__d{i}"])) for i in range(n)], None
+
+
+def has_frozen_references(path: str) -> bool:
+    """Every size of ``path`` has committed IREE outputs (not an IREE error)."""
+    _, _, runs = cases(path)
+    return all(frozen_reference(key, args)[0] is not None for _, args, key in runs)
+
+
+def freeze_references(paths) -> None:
+    """Write FROZEN from IREE's outputs (computed or cached) for ``paths``."""
+    arrays = {}
+    for path in paths:
+        if Path(path).name in REFERENCE_DIFFERS:
+            continue
+        _, _, runs = cases(str(path))
+        refs, why = iree_references(str(path), [key for _, _, key in runs])
+        for i, (_, args, key) in enumerate(runs):
+            arrays[f"{key}__inputs"] = np.array(_inputs_digest(args))
+            if refs is None:
+                arrays[f"{key}__err"] = np.array(why or "no reference")
+                continue
+            for j, o in enumerate(refs[i]):
+                raw = o.view(f"u{o.dtype.itemsize}") if o.dtype.kind == "V" or \
+                    o.dtype.name.startswith(("bfloat", "float8")) else o
+                arrays[f"{key}__r{j}"] = raw
+                arrays[f"{key}__d{j}"] = np.array(o.dtype.name)
+    np.savez_compressed(FROZEN, **arrays)
 
 
 def signature(text: str):
@@ -280,13 +348,21 @@ def run_file(path: str, device: str = "local-sync", reference: bool | None = Non
         for dims, args, _ in runs:
             outs = m["main"](*args)
             results.append([np.asarray(o) for o in (outs if isinstance(outs, tuple) else (outs,))])
-        reference = reference_available() if reference is None else reference
-        if not reference:
-            return result("ran", "no reference (IREE or jaxlib not installed)")
+        if reference is False:
+            return result("ran", "not compared (reference=False)")
         if name in REFERENCE_DIFFERS:
             return result("ran", f"no reference: {REFERENCE_DIFFERS[name]}")
         stage = "reference"
-        refs, why = iree_references(path, [key for _, _, key in runs])
+        frozen = [frozen_reference(key, args) for _, args, key in runs]
+        if all(o is not None for o, _ in frozen):
+            refs, why = [o for o, _ in frozen], None
+        elif any(e is not None for _, e in frozen):
+            refs, why = None, next(e for _, e in frozen if e is not None)
+        elif reference_available():
+            refs, why = iree_references(path, [key for _, _, key in runs])
+        else:
+            return result("ran", "no reference: not among the committed references, "
+                                 "and IREE or jaxlib is not installed")
         if refs is None:
             return result("ran", f"no reference: {why}")
         for (dims, _, _), outs, ref in zip(runs, results, refs):
@@ -345,3 +421,8 @@ if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--reference":
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         compute_references(sys.argv[2])
+    elif len(sys.argv) == 2 and sys.argv[1] == "--freeze-references":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from runner import SUITES
+        freeze_references(sorted((SUITES / "dynamic").glob("*.mlir")))
+        print(f"wrote {FROZEN} ({FROZEN.stat().st_size} bytes)")
