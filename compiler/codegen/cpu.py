@@ -302,6 +302,9 @@ def render_sequential_kernel(kernel: Kernel):
 def render_kernel(kernel: Kernel, vector_bytes: int = 32):
     if kernel.kind not in ("loop", "contraction"):
         return render_sequential_kernel(kernel)
+    if kernel.convolution is not None:
+        from .cpu_conv import render_convolution
+        return render_convolution(kernel, vector_bytes, _pointer_decls)
     if _microkernel_applies(kernel):
         return render_microkernel_contraction(kernel, vector_bytes)
     if kernel.contraction is not None:
