@@ -1,15 +1,16 @@
 """CPU direct convolution kernels (descriptor: conv.py).
 
 A workgroup takes a range of (output row n/oh, channel block) units.  Per
-unit the valid kh range is clamped once; the row is walked in tiles of OWB
-output columns x NB channels whose accumulators live in vector registers
-(GCC vector extensions: AVX-512, AVX2 or NEON from one C source).  Interior
-tiles run kh x kw x ic with vector loads of the filter row and broadcasts of
-the input; border columns take one column at a time with the kw range
-clamped (so the inner loops never test padding); channel tails and filters
-whose output feature is not contiguous take a scalar loop.  Depthwise
-convolutions vectorise over channels (input and filter rows loaded alike).
-Each tile then runs the fused elementwise epilogue on its way to memory.
+unit the valid kh range is clamped once; the row is walked in tiles of
+``cols`` output columns x NB channels whose accumulators live in vector
+registers (GCC vector extensions: AVX-512, AVX2 or NEON from one C source):
+per tap, vector loads of the filter row and broadcasts of the input.  The
+row's tiling is static, so tiles touching the padding know at compile time
+which (column, kw) taps fall inside the input and emit only those (no
+tests in the inner loops).  Channel tails and filters whose output feature
+is not contiguous take a scalar per-column loop.  Depthwise convolutions
+vectorise over channels (input and filter rows loaded alike).  Each tile
+runs the fused elementwise epilogue on its way to memory.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from .kernel import Kernel, workgroup_plan
 
 MAX_VECTORS = 4        # channel vectors per tile (NB = lanes x vectors <= UNIT_CHANNELS)
 MAX_COLUMNS = 8        # output columns per tile
+MAX_EDGE_TILES = 12    # more padding than this many tiles: edge columns one at a time
 
 
 def _mul(var: str, k: int) -> str:
@@ -43,177 +45,244 @@ def _tile(span: int, lanes: int, registers: int):
     return lane, vecs, cols
 
 
+def _interior(c: Convolution):
+    """[lo, hi) of the output columns whose window lies inside the input."""
+    (sw, dw, pw) = c.stride[1], c.dilation[1], c.pad_lo[1]
+    last = c.W - 1 - (c.KW - 1) * dw + pw
+    lo = max(0, -(-pw // sw))
+    hi = min(c.OW, last // sw + 1) if last >= 0 else 0
+    return lo, max(lo, hi)
+
+
+def _taps(c: Convolution, ow0: int, width: int):
+    """Per kw, the tile columns whose input column is inside the input;
+    None when every tap of every column is."""
+    sw, dw, pw = c.stride[1], c.dilation[1], c.pad_lo[1]
+    taps = [tuple(j for j in range(width) if 0 <= (ow0 + j) * sw - pw + kw * dw < c.W)
+            for kw in range(c.KW)]
+    return None if all(len(t) == width for t in taps) else taps
+
+
+def _segments(c: Convolution, cols: int):
+    """The row's static tiling: ("run", lo, hi) full interior tiles in a loop,
+    ("tile", ow0, width, taps) single tiles, ("columns", lo, hi) columns one
+    at a time with the kw range clamped at run time."""
+    tiles = [(x, min(cols, c.OW - x)) for x in range(0, c.OW, cols)]
+    lo, hi = _interior(c)
+    out = []
+    for x, width in tiles:
+        taps = _taps(c, x, width)
+        if taps is None and width == cols and out and out[-1][0] == "run" and out[-1][2] == x:
+            out[-1] = ("run", out[-1][1], x + width)
+        elif taps is None and width == cols:
+            out.append(("run", x, x + width))
+        else:
+            out.append(("tile", x, width, taps))
+    if sum(s[0] == "tile" for s in out) <= MAX_EDGE_TILES:
+        return out
+    # Padding wider than a few tiles: clamp edge columns one by one instead.
+    run = lo + (hi - lo) // cols * cols
+    out = [("columns", 0, lo)] if lo > 0 else []
+    if run > lo:
+        out.append(("run", lo, run))
+    if hi > run:
+        out.append(("tile", run, hi - run, None))
+    if c.OW > hi:
+        out.append(("columns", hi, c.OW))
+    return out
+
+
+class _Render:
+    """C text of one direct convolution kernel (vector paths need ``tile``)."""
+
+    def __init__(self, kernel: Kernel, vector_bytes: int, pointer_decls):
+        c = self.c = kernel.convolution
+        em = BodyEmitter({}, indent=6)
+        self.head = pointer_decls(kernel, em)
+        self.ct = scalar.ctype(c.op.result.type.element)
+        item = 4 if self.ct == "float" else 8
+        self.x, self.w = em.bindings[c.lhs], em.bindings[c.rhs]
+        span = c.C if c.depthwise else c.OC // c.groups       # channels blocked together
+        tile = _tile(span, vector_bytes // item, 32 if vector_bytes >= 64 else 16)
+        if c.w_strides[3] != 1 or (c.depthwise and c.x_strides[3] != 1):
+            tile = None                                    # no contiguous channel row to load
+        self.tile = tile
+        self.lane, self.vecs, self.cols = tile or (0, 0, 1)
+        self.nb = self.lane * self.vecs if tile else min(span, 16)
+        self.span = span
+        self.vt = f"tvm_cv{self.lane}{'f' if self.ct == 'float' else 'd'}"
+        self.vb = self.lane * item
+        # fused epilogue at (n, oh, ow0 + i, oc0 + j), the tile in acc[i][j]
+        where = {c.out_dims[0]: "n", c.out_dims[2]: "(ow0 + i)", c.out_dims[3]: "(oc0 + j)"}
+        if c.out_dims[1] is not None:
+            where[c.out_dims[1]] = "oh"
+        idx = tuple(f"e{k}" for k in range(len(kernel.shape)))
+        store = fused_store(em, kernel, c.op.result, idx, "acc[i][j]")
+        self.epilogue_body = ([f"const int64_t e{k} = {where[k]};" for k in range(len(idx))]
+                              + [line.strip() for line in em.lines] + [store])
+        self.decls = list(em.decls)
+        if tile is not None:
+            self.decls.insert(0, f"#ifndef TVM_{self.vt}\n#define TVM_{self.vt}\n"
+                                 f"typedef {self.ct} {self.vt} __attribute__((vector_size({self.vb})));\n#endif")
+
+    def epilogue(self, ind: str, width: str, channels: str = "nn") -> list[str]:
+        return ([f"{ind}for (int64_t i = 0; i < {width}; ++i) {{",
+                 f"{ind}  for (int64_t j = 0; j < {channels}; ++j) {{"]
+                + [f"{ind}    {s}" for s in self.epilogue_body] + [f"{ind}  }}", f"{ind}}}"])
+
+    def source(self, name: str, count: int) -> str:
+        c, ct = self.c, self.ct
+        sxn, sxh, sxw, sxc = c.x_strides
+        bpg = -(-self.span // self.nb)
+        blocks = bpg if c.depthwise else bpg * c.groups
+        units = c.N * c.OH * blocks
+        (sh, dh, ph), nb = (c.stride[0], c.dilation[0], c.pad_lo[0]), self.nb
+        channel = f"oc0 * ({sxc})" if c.depthwise else f"g * ({c.IC * sxc})"
+        src = [f"int {name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+        src += self.head
+        src += [
+            f"  {ct} acc[{self.cols}][{nb}];",
+            "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
+            f"    const int64_t u1 = ((int64_t)wg + 1) * {units} / {max(count, 1)};",
+            f"    for (int64_t u = (int64_t)wg * {units} / {max(count, 1)}; u < u1; ++u) {{",
+            f"      const int64_t row = u / {blocks}, blk = u % {blocks};",
+            f"      const int64_t n = row / {c.OH}, oh = row % {c.OH};",
+            f"      const int64_t g = blk / {bpg}, oc0 = g * {self.span} + (blk % {bpg}) * {nb};",
+            f"      const int64_t nn = {self.span} - (blk % {bpg}) * {nb} < {nb} ? "
+            f"{self.span} - (blk % {bpg}) * {nb} : {nb};",
+            f"      const int64_t ih0 = oh * {sh} - {ph};",
+            f"      const int64_t kh0 = ih0 < 0 ? ({dh - 1} - ih0) / {dh} : 0;",
+            f"      int64_t kh1 = ({c.H + dh - 1} - ih0) / {dh};",
+            f"      if (kh1 > {c.KH}) kh1 = {c.KH};",
+            f"      const int64_t xrow = n * {sxn} + ih0 * ({sxh}) + {channel};",
+            f"      const {ct}* restrict wblk = {self.w} + ({c.w_offset} + oc0 * ({c.w_strides[3]}));",
+        ]
+        if self.tile is not None:
+            src.append(f"      if (nn == {nb}) {{")
+            for seg in _segments(c, self.cols):
+                src += self.segment(seg, "        ")
+            src.append("      } else {")
+        else:
+            src.append("      {")
+        src += self.columns(0, c.OW, "        ", vector=False)
+        src += ["      }", "    }", "  }", "  return 0;", "}"]
+        return "\n".join(src)
+
+    def segment(self, seg, ind: str) -> list[str]:
+        c = self.c
+        sw, pw = c.stride[1], c.pad_lo[1]
+        if seg[0] == "columns":
+            return self.columns(seg[1], seg[2], ind, vector=True)
+        if seg[0] == "run":
+            out = [f"{ind}for (int64_t ow0 = {seg[1]}; ow0 < {seg[2]}; ow0 += {self.cols}) {{"]
+            width, taps = self.cols, None
+        else:
+            out = [f"{ind}{{", f"{ind}  const int64_t ow0 = {seg[1]};"]
+            width, taps = seg[2], seg[3]
+        out.append(f"{ind}  const int64_t iw0 = ow0 * {sw} - {pw};")
+        out += self.vector_tile(ind + "  ", width, taps, clamped=False)
+        out += self.epilogue(ind + "  ", str(width), str(self.nb))
+        out.append(f"{ind}}}")
+        return out
+
+    def columns(self, lo: int, hi: int, ind: str, vector: bool) -> list[str]:
+        """Output columns [lo, hi) one at a time, kw clamped per column."""
+        if hi <= lo:
+            return []
+        dw = self.c.dilation[1]
+        out = [f"{ind}for (int64_t ow0 = {lo}; ow0 < {hi}; ++ow0) {{",
+               f"{ind}  const int64_t iw0 = ow0 * {self.c.stride[1]} - {self.c.pad_lo[1]};",
+               f"{ind}  const int64_t kw0 = iw0 < 0 ? ({dw - 1} - iw0) / {dw} : 0;",
+               f"{ind}  int64_t kw1 = ({self.c.W + dw - 1} - iw0) / {dw};",
+               f"{ind}  if (kw1 > {self.c.KW}) kw1 = {self.c.KW};"]
+        out += self.vector_tile(ind + "  ", 1, None, clamped=True) if vector else self.scalar_column(ind + "  ")
+        out += self.epilogue(ind + "  ", "1")
+        out.append(f"{ind}}}")
+        return out
+
+    def vector_tile(self, ind, cols, taps, clamped) -> list[str]:
+        """``cols`` columns x ``vecs`` vectors at (ow0, oc0) into acc.  ``taps``
+        (per kw, the columns inside the input) unrolls kw; ``clamped`` loops
+        kw over [kw0, kw1)."""
+        c, ct, vt, vb, lane = self.c, self.ct, self.vt, self.vb, self.lane
+        sxn, sxh, sxw, sxc = c.x_strides
+        skh, skw, ski, _ = c.w_strides
+        sw, dwl = c.stride[1], c.dilation[1]
+        accs = [[f"c{i}_{v}" for v in range(self.vecs)] for i in range(cols)]
+        out = [ind + " ".join(f"{vt} {a} = {{0}};" for row in accs for a in row),
+               f"{ind}for (int64_t kh = kh0; kh < kh1; ++kh) {{",
+               f"{ind}  const {ct}* restrict xk = {self.x} + (xrow + {_mul('kh', c.dilation[0] * sxh)}"
+               f" + iw0 * ({sxw}));",
+               f"{ind}  const {ct}* restrict wk = wblk + {_mul('kh', skh)};"]
+        if taps is None and not clamped and c.depthwise and c.KW <= 7:
+            taps = [tuple(range(cols))] * c.KW     # unrolled: loads shared between kw and columns merge
+        if taps is not None:
+            for kw, cols_in in enumerate(taps):
+                if cols_in:
+                    out += [f"{ind}  {{"] + self.tap(ind + "    ", accs, cols_in, str(kw * dwl * sxw),
+                                                       str(kw * skw)) + [f"{ind}  }}"]
+        else:
+            lo, hi = ("kw0", "kw1") if clamped else ("0", str(c.KW))
+            out.append(f"{ind}  for (int64_t kw = {lo}; kw < {hi}; ++kw) {{")
+            out += self.tap(ind + "    ", accs, range(cols), _mul("kw", dwl * sxw), _mul("kw", skw))
+            out.append(f"{ind}  }}")
+        out.append(f"{ind}}}")
+        out += [f"{ind}memcpy(&acc[{i}][{v * lane}], &{accs[i][v]}, {vb});"
+                for i in range(cols) for v in range(self.vecs)]
+        return out
+
+    def tap(self, ind, accs, cols_in, xo, wo) -> list[str]:
+        """One kw tap for the columns ``cols_in``: input offset ``xo`` from
+        xk, filter offset ``wo`` from wk."""
+        c, ct, vt, vb, lane = self.c, self.ct, self.vt, self.vb, self.lane
+        sxw, sxc = c.x_strides[2:]
+        ski = c.w_strides[2]
+        step = c.stride[1] * sxw
+        if c.depthwise:
+            out = [f"{ind}{vt} y{v}; memcpy(&y{v}, wk + {wo} + {v * lane}, {vb});" for v in range(self.vecs)]
+            for i in cols_in:
+                for v, a in enumerate(accs[i]):
+                    out.append(f"{ind}{{ {vt} xv; memcpy(&xv, xk + {xo} + {i * step + v * lane}, {vb}); "
+                               f"{a} += xv * y{v}; }}")
+            return out
+        ys = [f"y{v}" for v in range(self.vecs)]
+        out = [f"{ind}const {ct}* restrict xp = xk + {xo};",
+               f"{ind}const {ct}* restrict wp = wk + {wo};",
+               f"{ind}for (int64_t ic = 0; ic < {c.IC}; ++ic) {{",
+               f"{ind}  {vt} {', '.join(ys)};"]
+        out += [f"{ind}  memcpy(&y{v}, wp + {_mul('ic', ski)} + {v * lane}, {vb});" for v in range(self.vecs)]
+        for i in cols_in:
+            fmas = " ".join(f"{accs[i][v]} += a * y{v};" for v in range(self.vecs))
+            out.append(f"{ind}  {{ const {ct} a = xp[{i * step} + {_mul('ic', sxc)}]; {fmas} }}")
+        out.append(f"{ind}}}")
+        return out
+
+    def scalar_column(self, ind) -> list[str]:
+        """One output column, ``nn`` channels, any strides: the tail path."""
+        c, ct = self.c, self.ct
+        sxn, sxh, sxw, sxc = c.x_strides
+        skh, skw, ski, sko = c.w_strides
+        out = [f"{ind}for (int64_t j = 0; j < nn; ++j) acc[0][j] = 0;",
+               f"{ind}for (int64_t kh = kh0; kh < kh1; ++kh) {{",
+               f"{ind}  for (int64_t kw = kw0; kw < kw1; ++kw) {{",
+               f"{ind}    const {ct}* restrict xp = {self.x} + (xrow + {_mul('kh', c.dilation[0] * sxh)}"
+               f" + (iw0 + {_mul('kw', c.dilation[1])}) * ({sxw}));",
+               f"{ind}    const {ct}* restrict wp = wblk + {_mul('kh', skh)} + {_mul('kw', skw)};"]
+        if c.depthwise:
+            out.append(f"{ind}    for (int64_t j = 0; j < nn; ++j) "
+                       f"acc[0][j] += xp[{_mul('j', sxc)}] * wp[{_mul('j', sko)}];")
+        else:
+            out += [f"{ind}    for (int64_t ic = 0; ic < {c.IC}; ++ic) {{",
+                    f"{ind}      const {ct} a = xp[{_mul('ic', sxc)}];",
+                    f"{ind}      for (int64_t j = 0; j < nn; ++j) "
+                    f"acc[0][j] += a * wp[{_mul('ic', ski)} + {_mul('j', sko)}];",
+                    f"{ind}    }}"]
+        out += [f"{ind}  }}", f"{ind}}}"]
+        return out
+
+
 def render_convolution(kernel: Kernel, vector_bytes: int, pointer_decls):
     """(declarations, C source, workgroup count) of a direct convolution."""
-    c: Convolution = kernel.convolution
-    em = BodyEmitter({}, indent=6)
-    head = pointer_decls(kernel, em)
-    el = c.op.result.type.element
-    ct = scalar.ctype(el)
-    item = 4 if ct == "float" else 8
-    x, w = em.bindings[c.lhs], em.bindings[c.rhs]
-    sxn, sxh, sxw, sxc = c.x_strides
-    skh, skw, ski, sko = c.w_strides
-    dw = c.depthwise
-    span = c.C if dw else c.OC // c.groups           # channels blocked together
-    tile = _tile(span, vector_bytes // item, 32 if vector_bytes >= 64 else 16)
-    if sko != 1 or (dw and sxc != 1):
-        tile = None                                    # no contiguous channel row to load
-    if tile is None:
-        lane, vecs, cols, nb = 0, 0, 1, min(span, 16)
-    else:
-        lane, vecs, cols = tile
-        nb = lane * vecs
-    bpg = -(-span // nb)
-    blocks = bpg if dw else bpg * c.groups
-    units = c.N * c.OH * blocks
+    r = _Render(kernel, vector_bytes, pointer_decls)
     count = workgroup_plan(kernel)[3]
-    (sh, sw), (dh, dwl), (ph, pw) = c.stride, c.dilation, c.pad_lo
-    # Output columns whose window lies inside the input for every kw.
-    owi0 = max(0, -(-pw // sw))
-    owi1 = min(c.OW, (c.W - 1 - (c.KW - 1) * dwl + pw) // sw + 1) if c.W - 1 - (c.KW - 1) * dwl + pw >= 0 else 0
-    vt = f"tvm_cv{lane}{'f' if ct == 'float' else 'd'}"
-    vb = lane * item
-    decls = []
-    if tile is not None:
-        decls.append(f"#ifndef TVM_{vt}\n#define TVM_{vt}\n"
-                     f"typedef {ct} {vt} __attribute__((vector_size({vb})));\n#endif")
-    # fused epilogue at (n, oh, ow0 + i, o0 + j)
-    rank = len(kernel.shape)
-    where = {c.out_dims[0]: "n", c.out_dims[2]: "(ow0 + i)", c.out_dims[3]: "(oc0 + j)"}
-    if c.out_dims[1] is not None:
-        where[c.out_dims[1]] = "oh"
-    idx = tuple(f"e{k}" for k in range(rank))
-    store = fused_store(em, kernel, c.op.result, idx, "acc[i][j]")
-    decls += em.decls
-    channel = f"oc0 * ({sxc})" if dw else f"g * ({c.IC * sxc})"
-    src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
-    src += head
-    src += [
-        f"  {ct} acc[{cols}][{nb}];",
-        "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
-        f"    const int64_t u1 = ((int64_t)wg + 1) * {units} / {max(count, 1)};",
-        f"    for (int64_t u = (int64_t)wg * {units} / {max(count, 1)}; u < u1; ++u) {{",
-        f"      const int64_t row = u / {blocks}, blk = u % {blocks};",
-        f"      const int64_t n = row / {c.OH}, oh = row % {c.OH};",
-        f"      const int64_t g = blk / {bpg}, oc0 = g * {span} + (blk % {bpg}) * {nb};",
-        f"      const int64_t nn = {span} - (blk % {bpg}) * {nb} < {nb} ? {span} - (blk % {bpg}) * {nb} : {nb};",
-        f"      const int64_t ih0 = oh * {sh} - {ph};",
-        f"      const int64_t kh0 = ih0 < 0 ? ({dh - 1} - ih0) / {dh} : 0;",
-        f"      int64_t kh1 = ({c.H + dh - 1} - ih0) / {dh};",
-        f"      if (kh1 > {c.KH}) kh1 = {c.KH};",
-        f"      const int64_t xrow = n * {sxn} + ih0 * ({sxh}) + {channel};",
-        f"      const {ct}* restrict wblk = {w} + {c.w_offset} + oc0 * ({sko});",
-        "      for (int64_t ow0 = 0, nw = 1; ow0 < " + str(c.OW) + "; ow0 += nw) {",
-    ]
-    if tile is not None:
-        src += [
-            f"        if (nn == {nb} && ow0 >= {owi0} && ow0 + {cols} <= {owi1}) {{",
-            f"          nw = {cols};",
-            f"          const int64_t iw0 = ow0 * {sw} - {pw};",
-        ]
-        src += _vector_tile(c, "          ", ct, vt, vb, lane, vecs, cols, x, full_kw=True)
-        rest = (owi1 - owi0) % cols if owi1 > owi0 else 0
-        if rest > 1:           # the interior's last columns: one narrower register tile
-            src += [f"        }} else if (nn == {nb} && ow0 >= {owi0} && ow0 + {rest} <= {owi1}) {{",
-                    f"          nw = {rest};",
-                    f"          const int64_t iw0 = ow0 * {sw} - {pw};"]
-            src += _vector_tile(c, "          ", ct, vt, vb, lane, vecs, rest, x, full_kw=True)
-        src.append("        } else {")
-    else:
-        src.append("        {")
-    src += [
-        "          nw = 1;",
-        f"          const int64_t iw0 = ow0 * {sw} - {pw};",
-        f"          const int64_t kw0 = iw0 < 0 ? ({dwl - 1} - iw0) / {dwl} : 0;",
-        f"          int64_t kw1 = ({c.W + dwl - 1} - iw0) / {dwl};",
-        f"          if (kw1 > {c.KW}) kw1 = {c.KW};",
-    ]
-    if tile is not None:
-        src.append(f"          if (nn == {nb}) {{")
-        src += _vector_tile(c, "            ", ct, vt, vb, lane, vecs, 1, x, full_kw=False)
-        src.append("          } else {")
-    else:
-        src.append("          {")
-    src += _scalar_column(c, "            ", ct, x)
-    src += ["          }", "        }"]
-    src += ["        for (int64_t i = 0; i < nw; ++i) {", "          for (int64_t j = 0; j < nn; ++j) {"]
-    src += [f"            const int64_t e{k} = {where[k]};" for k in range(rank)]
-    src += em.lines
-    src += ["            " + store, "          }", "        }"]
-    src += ["      }", "    }", "  }", "  return 0;", "}"]
-    return decls, "\n".join(src), count
-
-
-def _vector_tile(c: Convolution, ind, ct, vt, vb, lane, vecs, cols, x, full_kw):
-    """Register tile of ``cols`` columns x ``vecs`` vectors at (ow0, oc0) into acc."""
-    sxn, sxh, sxw, sxc = c.x_strides
-    skh, skw, ski, _ = c.w_strides
-    sw, dwl = c.stride[1], c.dilation[1]
-    accs = [[f"c{i}_{v}" for v in range(vecs)] for i in range(cols)]
-    out = [ind + " ".join(f"{vt} {a} = {{0}};" for row in accs for a in row)]
-    out.append(f"{ind}for (int64_t kh = kh0; kh < kh1; ++kh) {{")
-    out.append(f"{ind}  const {ct}* restrict xk = {x} + xrow + {_mul('kh', c.dilation[0] * sxh)} + iw0 * ({sxw});")
-    out.append(f"{ind}  const {ct}* restrict wk = wblk + {_mul('kh', skh)};")
-    lo, hi = ("0", str(c.KW)) if full_kw else ("kw0", "kw1")
-    if c.depthwise and full_kw and c.KW <= 7:
-        for kw in range(c.KW):           # unrolled: loads shared between kw and columns merge
-            out.append(f"{ind}  {{")
-            out += _depthwise_step(ind + "    ", ct, vt, vb, lane, vecs, accs, str(kw * dwl * sxw),
-                                   str(kw * skw), sw * sxw)
-            out.append(f"{ind}  }}")
-    else:
-        out.append(f"{ind}  for (int64_t kw = {lo}; kw < {hi}; ++kw) {{")
-        xo, wo = _mul("kw", dwl * sxw), _mul("kw", skw)
-        if c.depthwise:
-            out += _depthwise_step(ind + "    ", ct, vt, vb, lane, vecs, accs, xo, wo, sw * sxw)
-        else:
-            out.append(f"{ind}    const {ct}* restrict xp = xk + {xo};")
-            out.append(f"{ind}    const {ct}* restrict wp = wk + {wo};")
-            out.append(f"{ind}    for (int64_t ic = 0; ic < {c.IC}; ++ic) {{")
-            ys = [f"y{v}" for v in range(vecs)]
-            out.append(f"{ind}      {vt} {', '.join(ys)};")
-            out += [f"{ind}      memcpy(&y{v}, wp + {_mul('ic', ski)} + {v * lane}, {vb});" for v in range(vecs)]
-            for i in range(cols):
-                fmas = " ".join(f"{accs[i][v]} += a * y{v};" for v in range(vecs))
-                out.append(f"{ind}      {{ const {ct} a = xp[{i * sw * sxw} + {_mul('ic', sxc)}]; {fmas} }}")
-            out.append(f"{ind}    }}")
-        out.append(f"{ind}  }}")
-    out.append(f"{ind}}}")
-    out += [f"{ind}memcpy(&acc[{i}][{v * lane}], &{accs[i][v]}, {vb});"
-            for i in range(cols) for v in range(vecs)]
-    return out
-
-
-def _depthwise_step(ind, ct, vt, vb, lane, vecs, accs, xo, wo, col_stride):
-    """One window tap of a depthwise tile: input rows times the filter row."""
-    out = []
-    for v in range(vecs):
-        out.append(f"{ind}{vt} y{v}; memcpy(&y{v}, wk + {wo} + {v * lane}, {vb});")
-    for i, row in enumerate(accs):
-        for v, a in enumerate(row):
-            out.append(f"{ind}{{ {vt} xv; memcpy(&xv, xk + {xo} + {i * col_stride + v * lane}, {vb}); "
-                       f"{a} += xv * y{v}; }}")
-    return out
-
-
-def _scalar_column(c: Convolution, ind, ct, x):
-    """One output column, ``nn`` channels, any strides: the tail path."""
-    sxn, sxh, sxw, sxc = c.x_strides
-    skh, skw, ski, sko = c.w_strides
-    dwl = c.dilation[1]
-    out = [f"{ind}for (int64_t j = 0; j < nn; ++j) acc[0][j] = 0;",
-           f"{ind}for (int64_t kh = kh0; kh < kh1; ++kh) {{",
-           f"{ind}  for (int64_t kw = kw0; kw < kw1; ++kw) {{",
-           f"{ind}    const {ct}* restrict xp = {x} + xrow + {_mul('kh', c.dilation[0] * sxh)}"
-           f" + (iw0 + {_mul('kw', dwl)}) * ({sxw});",
-           f"{ind}    const {ct}* restrict wp = wblk + {_mul('kh', skh)} + {_mul('kw', skw)};"]
-    if c.depthwise:
-        out.append(f"{ind}    for (int64_t j = 0; j < nn; ++j) acc[0][j] += xp[{_mul('j', sxc)}] * wp[{_mul('j', sko)}];")
-    else:
-        out += [f"{ind}    for (int64_t ic = 0; ic < {c.IC}; ++ic) {{",
-                f"{ind}      const {ct} a = xp[{_mul('ic', sxc)}];",
-                f"{ind}      for (int64_t j = 0; j < nn; ++j) acc[0][j] += a * wp[{_mul('ic', ski)} + {_mul('j', sko)}];",
-                f"{ind}    }}"]
-    out += [f"{ind}  }}", f"{ind}}}"]
-    return out
+    return r.decls, r.source(kernel.name, count), count
