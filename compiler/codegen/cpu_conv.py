@@ -104,11 +104,16 @@ class _Render:
         self.x, self.w = em.bindings[c.lhs], em.bindings[c.rhs]
         span = c.C if c.depthwise else c.OC // c.groups       # channels blocked together
         tile = _tile(span, vector_bytes // item, 32 if vector_bytes >= 64 else 16)
-        if c.w_strides[3] != 1 or (c.depthwise and c.x_strides[3] != 1):
+        if c.depthwise and (c.w_strides[3] != 1 or c.x_strides[3] != 1):
             tile = None                                    # no contiguous channel row to load
         self.tile = tile
         self.lane, self.vecs, self.cols = tile or (0, 0, 1)
         self.nb = self.lane * self.vecs if tile else min(span, 16)
+        # A filter whose output feature is not contiguous (OIHW) is packed
+        # per channel block into (kh, kw, i, nb) rows a vector load takes.
+        self.packed = tile is not None and c.w_strides[3] != 1
+        self.ws = ((c.KW * c.IC * self.nb, c.IC * self.nb, self.nb, 1) if self.packed
+                   else c.w_strides)
         self.span = span
         self.vt = f"tvm_cv{self.lane}{'f' if self.ct == 'float' else 'd'}"
         self.vb = self.lane * item
@@ -120,7 +125,7 @@ class _Render:
         store = fused_store(em, kernel, c.op.result, idx, "acc[i][j]")
         self.epilogue_body = ([f"const int64_t e{k} = {where[k]};" for k in range(len(idx))]
                               + [line.strip() for line in em.lines] + [store])
-        self.decls = list(em.decls)
+        self.decls = list(em.decls) + (["#include <stdlib.h>"] if self.packed else [])
         if tile is not None:
             self.decls.insert(0, f"#ifndef TVM_{self.vt}\n#define TVM_{self.vt}\n"
                                  f"typedef {self.ct} {self.vt} __attribute__((vector_size({self.vb})));\n#endif")
@@ -145,7 +150,8 @@ class _Render:
             "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
             f"    const int64_t u1 = ((int64_t)wg + 1) * {units} / {max(count, 1)};",
             f"    for (int64_t u = (int64_t)wg * {units} / {max(count, 1)}; u < u1; ++u) {{",
-            f"      const int64_t row = u / {blocks}, blk = u % {blocks};",
+            (f"      const int64_t blk = u / {c.N * c.OH}, row = u % {c.N * c.OH};" if self.packed
+             else f"      const int64_t row = u / {blocks}, blk = u % {blocks};"),
             f"      const int64_t n = row / {c.OH}, oh = row % {c.OH};",
             f"      const int64_t g = blk / {bpg}, oc0 = g * {self.span} + (blk % {bpg}) * {nb};",
             f"      const int64_t nn = {self.span} - (blk % {bpg}) * {nb} < {nb} ? "
@@ -155,8 +161,11 @@ class _Render:
             f"      int64_t kh1 = ({c.H + dh - 1} - ih0) / {dh};",
             f"      if (kh1 > {c.KH}) kh1 = {c.KH};",
             f"      const int64_t xrow = n * {sxn} + ih0 * ({sxh}) + {channel};",
-            f"      const {ct}* restrict wblk = {self.w} + ({c.w_offset} + oc0 * ({c.w_strides[3]}));",
         ]
+        if self.packed:
+            src += self.pack()
+        else:
+            src.append(f"      const {ct}* restrict wblk = {self.w} + ({c.w_offset} + oc0 * ({c.w_strides[3]}));")
         if self.tile is not None:
             src.append(f"      if (nn == {nb}) {{")
             for seg in _segments(c, self.cols):
@@ -165,8 +174,29 @@ class _Render:
         else:
             src.append("      {")
         src += self.columns(0, c.OW, "        ", vector=False)
-        src += ["      }", "    }", "  }", "  return 0;", "}"]
+        src += ["      }", "    }", "  }"]
+        src += ["  free(wpk);"] if self.packed else []
+        src += ["  return 0;", "}"]
+        if self.packed:       # one packed block per call, repacked when the block changes
+            size = c.KH * c.KW * c.IC * self.nb
+            at = src.index(f"  {ct} acc[{self.cols}][{nb}];")
+            src[at + 1:at + 1] = [f"  {ct}* wpk = ({ct}*)malloc({size} * sizeof({ct}));",
+                                  "  if (wpk == NULL) return 1;", "  int64_t packed = -1;"]
         return "\n".join(src)
+
+    def pack(self) -> list[str]:
+        c, ct = self.c, self.ct
+        skh, skw, ski, sko = c.w_strides
+        return [
+            "      if (blk != packed) {",
+            f"        for (int64_t kh = 0; kh < {c.KH}; ++kh) for (int64_t kw = 0; kw < {c.KW}; ++kw)",
+            f"          for (int64_t ic = 0; ic < {c.IC}; ++ic) for (int64_t j = 0; j < nn; ++j)",
+            f"            wpk[((kh * {c.KW} + kw) * {c.IC} + ic) * {self.nb} + j] = {self.w}[{c.w_offset}"
+            f" + {_mul('kh', skh)} + {_mul('kw', skw)} + {_mul('ic', ski)} + (oc0 + j) * ({sko})];",
+            "        packed = blk;",
+            "      }",
+            f"      const {ct}* restrict wblk = wpk;",
+        ]
 
     def segment(self, seg, ind: str) -> list[str]:
         c = self.c
@@ -206,7 +236,7 @@ class _Render:
         kw over [kw0, kw1)."""
         c, ct, vt, vb, lane = self.c, self.ct, self.vt, self.vb, self.lane
         sxn, sxh, sxw, sxc = c.x_strides
-        skh, skw, ski, _ = c.w_strides
+        skh, skw, ski, _ = self.ws
         sw, dwl = c.stride[1], c.dilation[1]
         accs = [[f"c{i}_{v}" for v in range(self.vecs)] for i in range(cols)]
         out = [ind + " ".join(f"{vt} {a} = {{0}};" for row in accs for a in row),
@@ -236,7 +266,7 @@ class _Render:
         xk, filter offset ``wo`` from wk."""
         c, ct, vt, vb, lane = self.c, self.ct, self.vt, self.vb, self.lane
         sxw, sxc = c.x_strides[2:]
-        ski = c.w_strides[2]
+        ski = self.ws[2]
         step = c.stride[1] * sxw
         if c.depthwise:
             out = [f"{ind}{vt} y{v}; memcpy(&y{v}, wk + {wo} + {v * lane}, {vb});" for v in range(self.vecs)]
@@ -261,7 +291,7 @@ class _Render:
         """One output column, ``nn`` channels, any strides: the tail path."""
         c, ct = self.c, self.ct
         sxn, sxh, sxw, sxc = c.x_strides
-        skh, skw, ski, sko = c.w_strides
+        skh, skw, ski, sko = self.ws
         out = [f"{ind}for (int64_t j = 0; j < nn; ++j) acc[0][j] = 0;",
                f"{ind}for (int64_t kh = kh0; kh < kh1; ++kh) {{",
                f"{ind}  for (int64_t kw = kw0; kw < kw1; ++kw) {{",

@@ -81,6 +81,12 @@ def test_nchw_oihw_layout():
     _check(lambda x, w, b: _conv(x, w, (1, 2), ((1, 1), (2, 0)), dn=NCHW) + b[:, None, None], x, w, b)
 
 
+def test_nchw_packed_blocks_and_tail():
+    # OIHW filters are packed per channel block: 70 channels = one 64 block + a 6 tail.
+    x, w = _rand(2, 5, 7, 9), _rand(70, 5, 3, 3)
+    _check(lambda x, w: jax.nn.relu(_conv(x, w, dn=NCHW)), x, w, device="local-task")
+
+
 def test_odd_edges_bn_residual():
     # OW 13 (not a multiple of the column tile), OC 19 (not of the vector width),
     # asymmetric padding; epilogue: batch-norm affine and a residual add.
