@@ -115,6 +115,18 @@ def test_local_task_splits_rows_and_blocks():
     _check(lambda x, w, r: jax.nn.relu(_conv(x, w) + r), x, w, r, device="local-task")
 
 
+@pytest.mark.parametrize("cpu", ["haswell", "generic"])
+def test_narrow_vector_targets(cpu):
+    # 32-byte vectors and 16 registers (AVX2 / SSE2 builds): other tile shapes.
+    from tensorvm import compiler, runtime
+    x, w, d = _rand(1, 9, 11, 24), _rand(3, 3, 24, 40), _rand(3, 3, 1, 24)
+    f = lambda x, w, d: (_conv(x, w, (2, 1)), jax.nn.relu6(_conv(x, d, groups=24)))
+    text = jax.jit(f).lower(x, w, d).as_text()
+    got = runtime.load_module(compiler.compile_str(text, cpu=cpu), device="local-sync").main(x, w, d)
+    for g, want in zip(got, jax.jit(f)(x, w, d)):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(want), rtol=1e-4, atol=1e-4)
+
+
 def test_direct_kernel_is_used():
     from tensorvm.compiler.api import CompileOptions, compile_text
     x, w = _rand(1, 12, 12, 16), _rand(3, 3, 16, 32)
