@@ -251,6 +251,10 @@ class _Render:
                 if cols_in:
                     out += [f"{ind}  {{"] + self.tap(ind + "    ", accs, cols_in, str(kw * dwl * sxw),
                                                        str(kw * skw)) + [f"{ind}  }}"]
+        elif (not clamped and not c.depthwise and dwl == 1 and sxw == c.IC * sxc
+              and skw == c.IC * ski):
+            # (kw, ic) is one run in both input and filter: one reduction loop over KW * IC
+            out += self.tap(ind + "  ", accs, range(cols), "0", "0", c.KW * c.IC)
         else:
             lo, hi = ("kw0", "kw1") if clamped else ("0", str(c.KW))
             out.append(f"{ind}  for (int64_t kw = {lo}; kw < {hi}; ++kw) {{")
@@ -261,9 +265,9 @@ class _Render:
                 for i in range(cols) for v in range(self.vecs)]
         return out
 
-    def tap(self, ind, accs, cols_in, xo, wo) -> list[str]:
+    def tap(self, ind, accs, cols_in, xo, wo, channels=None) -> list[str]:
         """One kw tap for the columns ``cols_in``: input offset ``xo`` from
-        xk, filter offset ``wo`` from wk."""
+        xk, filter offset ``wo`` from wk, over ``channels`` (IC) input channels."""
         c, ct, vt, vb, lane = self.c, self.ct, self.vt, self.vb, self.lane
         sxw, sxc = c.x_strides[2:]
         ski = self.ws[2]
@@ -278,7 +282,7 @@ class _Render:
         ys = [f"y{v}" for v in range(self.vecs)]
         out = [f"{ind}const {ct}* restrict xp = xk + {xo};",
                f"{ind}const {ct}* restrict wp = wk + {wo};",
-               f"{ind}for (int64_t ic = 0; ic < {c.IC}; ++ic) {{",
+               f"{ind}for (int64_t ic = 0; ic < {channels or c.IC}; ++ic) {{",
                f"{ind}  {vt} {', '.join(ys)};"]
         out += [f"{ind}  memcpy(&y{v}, wp + {_mul('ic', ski)} + {v * lane}, {vb});" for v in range(self.vecs)]
         for i in cols_in:

@@ -115,6 +115,39 @@ def test_local_task_splits_rows_and_blocks():
     _check(lambda x, w, r: jax.nn.relu(_conv(x, w) + r), x, w, r, device="local-task")
 
 
+@pytest.mark.parametrize("padding", [((-1, 0), (-2, 1)),       # negative padding crops
+                                     ((2, 2), (2, 2)),         # 5x5 on 4x3: every tile touches padding
+                                     ((0, 0), (60, 60))])      # more edge tiles than unrolled: clamped columns
+def test_padding_extremes(padding):
+    x, w = _rand(1, 4, 3, 8), _rand(5, 5, 8, 16) if padding[0][0] == 2 else _rand(3, 3, 8, 16)
+    if padding[1][0] == 60:
+        x = _rand(1, 4, 5, 8)
+    _check(lambda x, w: _conv(x, w, padding=padding), x, w)
+
+
+def test_other_output_layout_and_batch_groups():
+    x, w = _rand(2, 7, 6, 8), _rand(3, 3, 8, 16)
+    _check(lambda x, w: _conv(x, w, dn=("NHWC", "HWIO", "NCHW")), x, w)
+    # batch_group_count (weight gradients) keeps the generic loop kernel
+    xb, wb = _rand(4, 6, 6, 3), _rand(3, 3, 3, 8)
+    _check(lambda x, w: jax.lax.conv_general_dilated(x, w, (1, 1), "VALID", dimension_numbers=NHWC,
+                                                     batch_group_count=2), xb, wb)
+
+
+def test_window_reversal():
+    rng = np.random.RandomState(5)
+    x, w = rng.randn(1, 6, 7, 4).astype(np.float32), rng.randn(3, 2, 4, 16).astype(np.float32)
+    t = """func.func @main(%x: tensor<1x6x7x4xf32>, %w: tensor<3x2x4x16xf32>) -> tensor<1x6x7x16xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+       window = {stride = [1, 1], pad = [[1, 1], [0, 1]], reverse = [true, false]}
+       {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+       : (tensor<1x6x7x4xf32>, tensor<3x2x4x16xf32>) -> tensor<1x6x7x16xf32>
+  return %0 : tensor<1x6x7x16xf32>
+}"""
+    want = _conv(x, w[::-1].copy(), padding=((1, 1), (0, 1)))
+    np.testing.assert_allclose(run_text(t, x, w), np.asarray(want), rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("cpu", ["haswell", "generic"])
 def test_narrow_vector_targets(cpu):
     # 32-byte vectors and 16 registers (AVX2 / SSE2 builds): other tile shapes.
