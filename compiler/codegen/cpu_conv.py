@@ -115,6 +115,10 @@ class _Render:
         self.ws = ((c.KW * c.IC * self.nb, c.IC * self.nb, self.nb, 1) if self.packed
                    else c.w_strides)
         self.span = span
+        # Depthwise over planar (NCHW) input: vectors over output columns instead.
+        self.planar = c.depthwise and c.x_strides[3] != 1 and c.x_strides[2] == 1
+        if self.planar:
+            self.lane = vector_bytes // item
         self.vt = f"tvm_cv{self.lane}{'f' if self.ct == 'float' else 'd'}"
         self.vb = self.lane * item
         # fused epilogue at (n, oh, ow0 + i, oc0 + j), the tile in acc[i][j]
@@ -125,8 +129,8 @@ class _Render:
         store = fused_store(em, kernel, c.op.result, idx, "acc[i][j]")
         self.epilogue_body = ([f"const int64_t e{k} = {where[k]};" for k in range(len(idx))]
                               + [line.strip() for line in em.lines] + [store])
-        self.decls = list(em.decls) + (["#include <stdlib.h>"] if self.packed else [])
-        if tile is not None:
+        self.decls = list(em.decls) + (["#include <stdlib.h>"] if self.packed or self.planar else [])
+        if tile is not None or self.planar:
             self.decls.insert(0, f"#ifndef TVM_{self.vt}\n#define TVM_{self.vt}\n"
                                  f"typedef {self.ct} {self.vt} __attribute__((vector_size({self.vb})));\n#endif")
 
@@ -197,6 +201,82 @@ class _Render:
             "      }",
             f"      const {ct}* restrict wblk = wpk;",
         ]
+
+    def planar_source(self, name: str, count: int) -> str:
+        """Depthwise over (n, c, h, w)-planar input: a unit is one output row
+        of one channel, accumulated as vectors over output columns.  The
+        channel's input plane is copied (once per workgroup call and plane;
+        units run plane-major) into a zero-padded buffer whose rows are split
+        into ``stride`` phases (phase r holds padded columns r, r + s, ...),
+        so every tap (kw) is a contiguous load at a static offset and padding
+        costs nothing in the inner loop; lanes past the row end are computed
+        on zeros and not stored.  (Copying a row per tap instead stalls every
+        vector load on store forwarding.)"""
+        c, ct, vt, vb, lane = self.c, self.ct, self.vt, self.vb, self.lane
+        sxn, sxh, sxw, sxc = c.x_strides
+        skh, skw, _, sko = c.w_strides
+        (sh, dh, ph), (sw, dwl, pw) = zip(c.stride, c.dilation, c.pad_lo)
+        vecs = min(-(-c.OW // lane), 8)                  # column vectors per tile
+        width = vecs * lane
+        tiles = -(-c.OW // width)
+        reach = (c.KW - 1) * dwl // sw
+        qlen = tiles * width + reach + 1
+        fills = []                                       # per phase: [lo, hi) of real columns
+        for r in range(sw):
+            lo = max(0, -(-(pw - r) // sw))
+            hi = min(qlen, (c.W - 1 + pw - r) // sw + 1) if c.W - 1 + pw - r >= 0 else 0
+            fills.append((lo, max(lo, hi)))
+        units = c.N * c.C * c.OH
+        accs = [f"c{v}" for v in range(vecs)]
+        src = [f"int {name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+        src += self.head
+        src += [
+            f"  {ct} acc[{width}][1];",
+            f"  {ct}* buf = ({ct}*)calloc({c.H * sw * qlen}, sizeof({ct}));",
+            "  if (buf == NULL) return 1;",
+            "  int64_t plane = -1;",
+            "  const int64_t nn = 1;",
+            "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
+            f"    const int64_t u1 = ((int64_t)wg + 1) * {units} / {max(count, 1)};",
+            f"    for (int64_t u = (int64_t)wg * {units} / {max(count, 1)}; u < u1; ++u) {{",
+            f"      const int64_t n = u / {c.C * c.OH}, oc0 = (u / {c.OH}) % {c.C}, oh = u % {c.OH};",
+            f"      const int64_t ih0 = oh * {sh} - {ph};",
+            f"      const int64_t kh0 = ih0 < 0 ? ({dh - 1} - ih0) / {dh} : 0;",
+            f"      int64_t kh1 = ({c.H + dh - 1} - ih0) / {dh};",
+            f"      if (kh1 > {c.KH}) kh1 = {c.KH};",
+            f"      const {ct}* restrict wc = {self.w} + ({c.w_offset} + oc0 * ({sko}));",
+            f"      if (u / {c.OH} != plane) {{",
+            f"        plane = u / {c.OH};",
+            f"        for (int64_t ih = 0; ih < {c.H}; ++ih) {{",
+            f"          const {ct}* restrict xr = {self.x} + (n * {sxn} + oc0 * ({sxc}) + ih * ({sxh}));",
+            f"          {ct}* restrict br = buf + ih * {sw * qlen};",
+        ]
+        for r, (lo, hi) in enumerate(fills):
+            if hi > lo:
+                src.append(f"          for (int64_t q = {lo}; q < {hi}; ++q) "
+                           f"br[{r * qlen} + q] = xr[q * {sw} + {r - pw}];")
+        src += [
+            "        }",
+            "      }",
+            f"      for (int64_t t = 0; t < {tiles}; ++t) {{",
+            f"        const int64_t ow0 = t * {width};",
+            "        " + " ".join(f"{vt} {a} = {{0}};" for a in accs),
+            "        for (int64_t kh = kh0; kh < kh1; ++kh) {",
+            f"          const {ct}* restrict br = buf + (ih0 + {_mul('kh', dh)}) * {sw * qlen};",
+        ]
+        for kw in range(c.KW):
+            r, qo = (kw * dwl) % sw, (kw * dwl) // sw
+            src.append(f"          {{ const {ct} y = wc[{_mul('kh', skh)} + {kw * skw}];")
+            for v, a in enumerate(accs):
+                src.append(f"            {{ {vt} xv; memcpy(&xv, br + ow0 + {r * qlen + qo + v * lane}, {vb}); "
+                           f"{a} += xv * y; }}")
+            src.append("          }")
+        src.append("        }")
+        src += [f"        memcpy(&acc[{v * lane}][0], &{a}, {vb});" for v, a in enumerate(accs)]
+        src.append(f"        const int64_t nw = {c.OW} - ow0 < {width} ? {c.OW} - ow0 : {width};")
+        src += self.epilogue("        ", "nw", "1")
+        src += ["      }", "    }", "  }", "  free(buf);", "  return 0;", "}"]
+        return "\n".join(src)
 
     def segment(self, seg, ind: str) -> list[str]:
         c = self.c
@@ -319,4 +399,5 @@ def render_convolution(kernel: Kernel, vector_bytes: int, pointer_decls):
     """(declarations, C source, workgroup count) of a direct convolution."""
     r = _Render(kernel, vector_bytes, pointer_decls)
     count = workgroup_plan(kernel)[3]
-    return r.decls, r.source(kernel.name, count), count
+    src = r.planar_source(kernel.name, count) if r.planar else r.source(kernel.name, count)
+    return r.decls, src, count

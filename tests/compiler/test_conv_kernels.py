@@ -71,6 +71,16 @@ def test_depthwise_bias_relu6(stride):
     _check(lambda x, w, b: jax.nn.relu6(_conv(x, w, stride, groups=c) + b), x, w, b)
 
 
+@pytest.mark.parametrize("shape,stride,rdil", [((1, 6, 15, 13), (1, 1), (1, 1)),
+                                               ((2, 5, 17, 20), (2, 2), (1, 1)),
+                                               ((1, 3, 9, 150), (1, 3), (2, 2))])   # 150 columns: two tiles
+def test_depthwise_nchw_planar(shape, stride, rdil):
+    c = shape[1]
+    x, w, b = _rand(*shape), _rand(c, 1, 3, 3), _rand(c)
+    _check(lambda x, w, b: jax.nn.relu6(_conv(x, w, stride, rdil=rdil, groups=c, dn=NCHW) + b[:, None, None]),
+           x, w, b)
+
+
 def test_depthwise_channel_multiplier():
     x, w = _rand(1, 8, 8, 4), _rand(3, 3, 1, 8)        # 2 filters per channel: grouped path
     _check(lambda x, w: _conv(x, w, groups=4), x, w)
