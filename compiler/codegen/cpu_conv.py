@@ -41,7 +41,7 @@ def _tile(span: int, lanes: int, registers: int):
     per = span // lane
     most = min(MAX_VECTORS if registers >= 32 else 2, UNIT_CHANNELS // lane)
     vecs = next(v for v in range(min(most, per), 0, -1) if per % v == 0)
-    cols = max(1, min(MAX_COLUMNS, (registers - vecs - 2) // vecs))
+    cols = max(1, min(MAX_COLUMNS if vecs > 1 else 14, (registers - vecs - 2) // vecs))
     return lane, vecs, cols
 
 
