@@ -19,7 +19,7 @@ from .body import BodyEmitter, fused_store
 from .conv import UNIT_CHANNELS, Convolution
 from .kernel import Kernel, workgroup_plan
 
-MAX_VECTORS = 4        # channel vectors per tile (NB = lanes x vectors <= UNIT_CHANNELS)
+MAX_VECTORS = 5        # channel vectors per tile (NB <= UNIT_CHANNELS + 16)
 MAX_COLUMNS = 8        # output columns per tile
 MAX_EDGE_TILES = 12    # more padding than this many tiles: edge columns one at a time
 
@@ -29,20 +29,40 @@ def _mul(var: str, k: int) -> str:
 
 
 def _tile(span: int, lanes: int, registers: int):
-    """(lanes, vectors, columns) of the register tile for ``span`` channels
-    per group: the widest lane count (down to 4) dividing it, as many vectors
-    as divide the rest, as many columns as the register file holds."""
+    """(vector lane counts, columns) of the register tile for ``span``
+    channels per group.  The block (NB, their sum) divides ``span`` when some
+    multiple of 4 does, so there is no channel tail; among those, the one
+    whose vectors are fullest (fewest lanes per channel), then the widest:
+    40 channels run as 16 + 16 + 8 lanes, 96 as 3 x 16."""
     if span < 4:
         return None
-    choices = [lanes >> s for s in range(3) if lanes >> s >= 4]
-    lane = next((v for v in choices if span % v == 0), None)
-    if lane is None:
-        lane = next(v for v in choices if v <= span)
-    per = span // lane
-    most = min(MAX_VECTORS if registers >= 32 else 2, UNIT_CHANNELS // lane)
-    vecs = next(v for v in range(min(most, per), 0, -1) if per % v == 0)
-    cols = max(1, min(MAX_COLUMNS if vecs > 1 else 14, (registers - vecs - 2) // vecs))
-    return lane, vecs, cols
+    sizes = [lanes >> s for s in range(3) if lanes >> s >= 4]
+    most = MAX_VECTORS if registers >= 32 else 2
+
+    def split(d):                      # greedy: full vectors, then one or two narrower
+        out = []
+        for v in sizes:
+            while d >= v:
+                out.append(v)
+                d -= v
+        return out if d == 0 else None
+    best = None
+    for d in range(4, min(span, UNIT_CHANNELS + 16) + 1, 4):
+        parts = split(d) if span % d == 0 else None
+        if parts and len(parts) <= most:
+            key = (d / (len(parts) * lanes), d)
+            if best is None or key > best[0]:
+                best = (key, parts)
+    if best is not None:
+        parts = best[1]
+    else:                              # no multiple of 4 divides span: a scalar channel tail
+        d = min(span // sizes[-1] * sizes[-1], most * lanes)
+        parts = split(d - d % sizes[-1]) or [sizes[-1]]
+        while len(parts) > most:
+            parts.pop()
+    n = len(parts)
+    cols = max(1, min(MAX_COLUMNS if n > 1 else 14, (registers - n - 2) // n))
+    return parts, cols
 
 
 def _interior(c: Convolution):
@@ -107,8 +127,11 @@ class _Render:
         if c.depthwise and (c.w_strides[3] != 1 or c.x_strides[3] != 1):
             tile = None                                    # no contiguous channel row to load
         self.tile = tile
-        self.lane, self.vecs, self.cols = tile or (0, 0, 1)
-        self.nb = self.lane * self.vecs if tile else min(span, 16)
+        lanes, self.cols = tile or ([], 1)
+        self.pieces = [(sum(lanes[:k]), l) for k, l in enumerate(lanes)]    # (channel offset, lanes)
+        self.vecs = len(lanes)
+        self.nb = sum(lanes) if tile else min(span, 16)
+        self.item = item
         # A filter whose output feature is not contiguous (OIHW) is packed
         # per channel block into (kh, kw, i, nb) rows a vector load takes.
         self.packed = tile is not None and c.w_strides[3] != 1
@@ -117,10 +140,8 @@ class _Render:
         self.span = span
         # Depthwise over planar (NCHW) input: vectors over output columns instead.
         self.planar = c.depthwise and c.x_strides[3] != 1 and c.x_strides[2] == 1
-        if self.planar:
-            self.lane = vector_bytes // item
-        self.vt = f"tvm_cv{self.lane}{'f' if self.ct == 'float' else 'd'}"
-        self.vb = self.lane * item
+        self.lane = vector_bytes // item             # the planar kernel's vectors
+        self.vt, self.vb = self.vtype(self.lane), self.lane * item
         # fused epilogue at (n, oh, ow0 + i, oc0 + j), the tile in acc[i][j]
         where = {c.out_dims[0]: "n", c.out_dims[2]: "(ow0 + i)", c.out_dims[3]: "(oc0 + j)"}
         if c.out_dims[1] is not None:
@@ -130,9 +151,13 @@ class _Render:
         self.epilogue_body = ([f"const int64_t e{k} = {where[k]};" for k in range(len(idx))]
                               + [line.strip() for line in em.lines] + [store])
         self.decls = list(em.decls) + (["#include <stdlib.h>"] if self.packed or self.planar else [])
-        if tile is not None or self.planar:
-            self.decls.insert(0, f"#ifndef TVM_{self.vt}\n#define TVM_{self.vt}\n"
-                                 f"typedef {self.ct} {self.vt} __attribute__((vector_size({self.vb})));\n#endif")
+        used = sorted({l for _, l in self.pieces} | ({self.lane} if self.planar else set()))
+        self.decls[:0] = [f"#ifndef TVM_{self.vtype(l)}\n#define TVM_{self.vtype(l)}\n"
+                          f"typedef {self.ct} {self.vtype(l)} __attribute__((vector_size({l * item})));\n#endif"
+                          for l in used]
+
+    def vtype(self, lanes: int) -> str:
+        return f"tvm_cv{lanes}{'f' if self.ct == 'float' else 'd'}"
 
     def epilogue(self, ind: str, width: str, channels: str = "nn") -> list[str]:
         return ([f"{ind}for (int64_t i = 0; i < {width}; ++i) {{",
@@ -314,12 +339,13 @@ class _Render:
         """``cols`` columns x ``vecs`` vectors at (ow0, oc0) into acc.  ``taps``
         (per kw, the columns inside the input) unrolls kw; ``clamped`` loops
         kw over [kw0, kw1)."""
-        c, ct, vt, vb, lane = self.c, self.ct, self.vt, self.vb, self.lane
+        c, ct = self.c, self.ct
         sxn, sxh, sxw, sxc = c.x_strides
         skh, skw, ski, _ = self.ws
         sw, dwl = c.stride[1], c.dilation[1]
         accs = [[f"c{i}_{v}" for v in range(self.vecs)] for i in range(cols)]
-        out = [ind + " ".join(f"{vt} {a} = {{0}};" for row in accs for a in row),
+        out = [ind + " ".join(f"{self.vtype(self.pieces[v][1])} {a} = {{0}};"
+                              for row in accs for v, a in enumerate(row)),
                f"{ind}for (int64_t kh = kh0; kh < kh1; ++kh) {{",
                f"{ind}  const {ct}* restrict xk = {self.x} + (xrow + {_mul('kh', c.dilation[0] * sxh)}"
                f" + iw0 * ({sxw}));",
@@ -341,30 +367,31 @@ class _Render:
             out += self.tap(ind + "    ", accs, range(cols), _mul("kw", dwl * sxw), _mul("kw", skw))
             out.append(f"{ind}  }}")
         out.append(f"{ind}}}")
-        out += [f"{ind}memcpy(&acc[{i}][{v * lane}], &{accs[i][v]}, {vb});"
-                for i in range(cols) for v in range(self.vecs)]
+        out += [f"{ind}memcpy(&acc[{i}][{off}], &{accs[i][v]}, {l * self.item});"
+                for i in range(cols) for v, (off, l) in enumerate(self.pieces)]
         return out
 
     def tap(self, ind, accs, cols_in, xo, wo, channels=None) -> list[str]:
         """One kw tap for the columns ``cols_in``: input offset ``xo`` from
         xk, filter offset ``wo`` from wk, over ``channels`` (IC) input channels."""
-        c, ct, vt, vb, lane = self.c, self.ct, self.vt, self.vb, self.lane
+        c, ct = self.c, self.ct
         sxw, sxc = c.x_strides[2:]
         ski = self.ws[2]
         step = c.stride[1] * sxw
+        vts = [(self.vtype(l), off, l * self.item) for off, l in self.pieces]
         if c.depthwise:
-            out = [f"{ind}{vt} y{v}; memcpy(&y{v}, wk + {wo} + {v * lane}, {vb});" for v in range(self.vecs)]
+            out = [f"{ind}{vt} y{v}; memcpy(&y{v}, wk + {wo} + {off}, {vb});" for v, (vt, off, vb) in enumerate(vts)]
             for i in cols_in:
                 for v, a in enumerate(accs[i]):
-                    out.append(f"{ind}{{ {vt} xv; memcpy(&xv, xk + {xo} + {i * step + v * lane}, {vb}); "
+                    vt, off, vb = vts[v]
+                    out.append(f"{ind}{{ {vt} xv; memcpy(&xv, xk + {xo} + {i * step + off}, {vb}); "
                                f"{a} += xv * y{v}; }}")
             return out
-        ys = [f"y{v}" for v in range(self.vecs)]
         out = [f"{ind}const {ct}* restrict xp = xk + {xo};",
                f"{ind}const {ct}* restrict wp = wk + {wo};",
-               f"{ind}for (int64_t ic = 0; ic < {channels or c.IC}; ++ic) {{",
-               f"{ind}  {vt} {', '.join(ys)};"]
-        out += [f"{ind}  memcpy(&y{v}, wp + {_mul('ic', ski)} + {v * lane}, {vb});" for v in range(self.vecs)]
+               f"{ind}for (int64_t ic = 0; ic < {channels or c.IC}; ++ic) {{"]
+        out += [f"{ind}  {vt} y{v}; memcpy(&y{v}, wp + {_mul('ic', ski)} + {off}, {vb});"
+                for v, (vt, off, vb) in enumerate(vts)]
         for i in cols_in:
             fmas = " ".join(f"{accs[i][v]} += a * y{v};" for v in range(self.vecs))
             out.append(f"{ind}  {{ const {ct} a = xp[{i * step} + {_mul('ic', sxc)}]; {fmas} }}")
