@@ -457,7 +457,14 @@ def contraction_epilogue(em: "BodyEmitter", kernel, b: str, row: str, col: str, 
              + delinearize_decls(row, msz, "e", len(bsz))
              + delinearize_decls(col, nsz, "e", len(bsz) + len(msz)))
     idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
-    em.bind(c.op.result, idx, acc)
+    return decls, fused_store(em, kernel, c.op.result, idx, acc)
+
+
+def fused_store(em: "BodyEmitter", kernel, result, idx, acc: str) -> str:
+    """Store statement of the kernel's output at ``idx`` with the heavy op's
+    ``result`` there taken as the C expression ``acc`` (its epilogue pulled
+    through ``em``)."""
+    em.bind(result, idx, acc)
     out_v = kernel.outputs[0]
     val = em.value(out_v, idx)
-    return decls, f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
+    return f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"

@@ -216,6 +216,9 @@ def render_sequential_kernel(kernel: Kernel):
 def render_kernel(kernel: Kernel, vector_bytes: int = 32):
     if kernel.kind not in ("loop", "contraction"):
         return render_sequential_kernel(kernel)
+    if kernel.convolution is not None:
+        from .cpu_conv import render_convolution
+        return render_convolution(kernel, vector_bytes, _pointer_decls)
     if gemm.applies(kernel):
         return gemm.render(kernel, vector_bytes, _pointer_decls)
     if kernel.contraction is not None:

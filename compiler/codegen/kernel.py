@@ -52,6 +52,7 @@ class Kernel:
     shape: tuple          # iteration space
     work: int             # estimated element-ops per output element
     contraction: Contraction | None = None
+    convolution: object = None    # conv.Convolution: a direct convolution kernel applies
     kind: str = "loop"    # "loop", "contraction", or a sequential kind (sequential.py)
     constants: list = None    # block arguments passed as push constants (0-d host values)
     dims: tuple = ()          # shape symbols (Dim) passed as i64 push constants after those
@@ -81,6 +82,11 @@ def build_kernel(dispatch) -> Kernel:
             dn = op.attr("dot_dimension_numbers").fields
             for d in dn.get("lhs_contracting_dimensions", ()):
                 work *= _size_guess(op.operands[0].type.shape[d])
+        elif op.name == "stablehlo.convolution":
+            dn = op.attr("dimension_numbers").fields
+            kshape = op.operands[1].type.shape
+            for d in (dn["kernel_input_feature_dimension"], *dn["kernel_spatial_dimensions"]):
+                work *= _size_guess(kshape[d])
     push = set(ints(dispatch.attributes.get("push_constants")))
     inputs = [a for i, a in enumerate(block.arguments) if i not in push]
     consts = [a for i, a in enumerate(block.arguments) if i in push]
@@ -93,30 +99,36 @@ def build_kernel(dispatch) -> Kernel:
     kernel.contraction = _find_contraction(root, set(inputs))
     if kernel.contraction is not None:
         kernel.kind = "contraction"
+    elif len(outs) == 1:
+        from .conv import find_convolution
+        kernel.convolution = find_convolution(root, set(inputs))
     return kernel
+
+
+def epilogue_root(root, name):
+    """The ``name`` op reached from ``root`` through same-shape elementwise
+    ops (a heavy dispatch root's fused epilogue), or None."""
+    op = root
+    while op is not None and op.name != name:
+        if op.name not in shlo.ELEMENTWISE or len(op.results) != 1:
+            return None
+        shape = op.result.type.shape
+        nxt = [v.defining_op for v in op.operands
+               if v.type.shape == shape and v.defining_op is not None
+               and _reaches(v.defining_op, name)]
+        if len(nxt) != 1:
+            return None
+        op = nxt[0]
+    return op
 
 
 def _find_contraction(root, captured) -> Contraction | None:
     """The dot_general reached from ``root`` through same-shape elementwise
     ops, if its operands are captured buffers (or transposes of them) and its
     layout is strided."""
-    dot, op = None, root
-    while dot is None:
-        if op is None:
-            return None
-        if op.name == "stablehlo.dot_general":
-            dot = op
-            break
-        if op.name not in shlo.ELEMENTWISE or len(op.results) != 1:
-            return None
-        shape = op.result.type.shape
-        nxt = [v.defining_op for v in op.operands
-               if v.type.shape == shape and v.defining_op is not None
-               and (v.defining_op.name in shlo.ELEMENTWISE or v.defining_op.name == "stablehlo.dot_general")
-               and _reaches_dot(v.defining_op)]
-        if len(nxt) != 1:
-            return None
-        op = nxt[0]
+    dot = epilogue_root(root, "stablehlo.dot_general")
+    if dot is None:
+        return None
     lhs, rhs = dot.operands
     lhs_buf, ls = _strided_view(lhs, captured)
     rhs_buf, rs = _strided_view(rhs, captured)
@@ -155,10 +167,10 @@ def _strided_view(v, captured):
     captured buffer itself, or a transpose of one (strides permuted); else
     (None, None)."""
     if v in captured:
-        return v, _strides(v.type.shape)
+        return v, row_major_strides(v.type.shape)
     op = v.defining_op
     if op is not None and op.name == "stablehlo.transpose" and op.operands[0] in captured:
-        base = _strides(op.operands[0].type.shape)
+        base = row_major_strides(op.operands[0].type.shape)
         return op.operands[0], tuple(base[p] for p in ints(op.attr("permutation")))
     return None, None
 
@@ -167,16 +179,16 @@ def _size_guess(d) -> int:
     return DYNAMIC_GUESS if isinstance(d, Dim) else max(1, d)
 
 
-def _reaches_dot(op, depth=0) -> bool:
-    if op.name == "stablehlo.dot_general":
+def _reaches(op, name, depth=0) -> bool:
+    if op.name == name:
         return True
     if depth > 32 or op.name not in shlo.ELEMENTWISE:
         return False
     return any(v.defining_op is not None and v.type.shape == op.result.type.shape
-               and _reaches_dot(v.defining_op, depth + 1) for v in op.operands)
+               and _reaches(v.defining_op, name, depth + 1) for v in op.operands)
 
 
-def _strides(shape):
+def row_major_strides(shape):
     out, s = [], 1
     for d in reversed(shape):
         out.append(s)
@@ -247,6 +259,9 @@ def workgroup_plan(kernel: Kernel):
     shape = kernel.shape
     if not shape:
         return 1, 1, 1, 1
+    if kernel.convolution is not None:
+        from .conv import convolution_plan
+        return convolution_plan(kernel, WORKGROUP_WORK)
     if any(isinstance(d, Dim) for d in shape):
         return _dynamic_workgroup_plan(kernel)
     inner = shape[-1]
