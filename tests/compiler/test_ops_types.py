@@ -69,3 +69,23 @@ def test_complex_arithmetic_matches_numpy():
     ref = np.exp(np.sqrt(a / b))
     np.testing.assert_allclose(z, ref, rtol=1e-12)
     np.testing.assert_allclose(m, np.abs(ref), rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape,dims,kind", [
+    ((37, 53), (0,), "add"), ((1029, 1024), (0,), "add"), ((5, 7, 19), (0, 1), "maximum"),
+    ((6, 9, 1100), (1,), "add"), ((3, 4, 5), (0,), "minimum")])
+def test_column_reductions_match_numpy(shape, dims, kind):
+    """Reductions that keep the contiguous last dim (the interchanged loop
+    nest): odd sizes, chunked inner dims, several reduced dims, max/min."""
+    x = np.random.default_rng(3).standard_normal(shape).astype(np.float32)
+    oshape = tuple(d for k, d in enumerate(shape) if k not in dims)
+    ts = lambda s: "tensor<" + "x".join(map(str, s)) + "xf32>"
+    init = {"add": "0.0", "maximum": "0xFF800000", "minimum": "0x7F800000"}[kind]
+    t = f"""func.func @main(%x: {ts(shape)}) -> {ts(oshape)} {{
+  %init = stablehlo.constant dense<{init}> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %init) applies stablehlo.{kind} across dimensions = {list(dims)}
+     : ({ts(shape)}, tensor<f32>) -> {ts(oshape)}
+  return %0 : {ts(oshape)}
+}}"""
+    ref = {"add": np.sum, "maximum": np.max, "minimum": np.min}[kind](x.astype(np.float64), axis=dims)
+    np.testing.assert_allclose(run_text(t, x), ref, rtol=1e-4, atol=1e-3)
