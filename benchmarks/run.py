@@ -1,13 +1,17 @@
 """Side-by-side benchmark: tensorvm vs IREE vs JAX vs numpy on the same StableHLO.
 
     python benchmarks/run.py [--time-per-cell S] [--only add4,mlp_b1,...] [--json out.json]
-                             [--callers N]
+                             [--callers N] [--models]
 
 Workloads (the .mlir text every compiler gets is the committed fixture):
   add4        tests/models/add4.mlir            4-element f32 add: per-call overhead
   mlp_b1      samples/digits/digits_mlp_b1.mlir digits MLP 64-64-32-10, one image
   mlp_test    samples/digits/digits_mlp_test.mlir  the same, the 450-image test split
   matmul512   tests/models/matmul512.mlir       512x512x512 f32 dot (GFLOP/s)
+  the model set benchmarks/models/*.mlir (Keras, keras_hub, Flax models exported
+              by jax.export, weights as arguments; `--models` runs only these,
+              on tensorvm and IREE): checked against the library's stored
+              outputs, tolerance scaled to the output magnitude (load.mismatch)
 
 Engines: tensorvm (local-sync, local-task), IREE (llvm-cpu, target-cpu=host;
 local-sync, local-task), JAX jit on CPU, numpy. One timed call is
@@ -21,6 +25,10 @@ An engine that fails to import, compile or run shows `n/a` with the error in
 the notes below the tables; the other columns still run. The headline is the
 ratio table (engine time / tensorvm time, best tensorvm driver): on shared
 machines absolute times are noise, ratios much less so.
+
+For the model set the report adds the geomean of tensorvm/IREE call latency
+(sync and task) and the symbolic-vs-static batch ratio (flax_cnn_dyn_b16 over
+flax_cnn_static_b16, the same CNN exported with a `?` batch and a static one).
 
 Two more figures follow: the throughput of --callers threads calling one
 loaded module (tensorvm vs IREE's Python runtime, same callers, as a ratio),
@@ -47,6 +55,10 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODELS = ROOT / "tests" / "models"
 DIGITS = ROOT / "samples" / "digits"
+sys.path.insert(0, str(ROOT / "benchmarks" / "models"))
+import load as model_set  # noqa: E402  (numpy only)
+
+SYMBOLIC_VS_STATIC = ("flax_cnn_dyn_b16", "flax_cnn_static_b16")
 PREPARE_TIMEOUT_S = 120  # per engine per workload: compile + load + first call
 
 
@@ -118,6 +130,17 @@ def load_workloads() -> dict[str, dict]:
     return w
 
 
+def load_model_workloads(cases: list[str]) -> dict[str, dict]:
+    """The model set: args are the regenerated weights + inputs, the reference is
+    the library's stored outputs (no numpy/JAX function: those engines skip them)."""
+    w = {}
+    for case in cases:
+        text, args, expected = model_set.load_case(case)
+        w[case] = dict(text=text, inputs=args, expected=expected, check=model_set.mismatch,
+                       model=True)
+    return w
+
+
 # ----------------------------------------------------------------- engines
 # An engine is (name, prepare) where prepare(workload) -> a callable taking the
 # numpy inputs and returning the raw result. Engine-level failures (import)
@@ -131,7 +154,8 @@ def to_host(result) -> list[np.ndarray]:
 
 
 def tensorvm_engines():
-    from tensorvm import compiler, runtime  # noqa: F401  (fails cleanly if missing)
+    from tensorvm import runtime
+    from tensorvm.compiler.api import CompileOptions, compile_text  # fails cleanly if missing
 
     cache: dict[int, bytes] = {}
 
@@ -140,8 +164,10 @@ def tensorvm_engines():
             key = id(wl["text"])
             if key not in cache:
                 t0 = time.perf_counter()
-                cache[key] = compiler.compile_str(wl["text"], targets=["cpu", "opencl"])
+                result = compile_text(wl["text"], CompileOptions(targets=("cpu", "opencl")))
+                cache[key] = result.vmfb
                 info["compile_s"] = time.perf_counter() - t0
+                info["dispatches"] = sum(result.stats.get("dispatches", {}).values())
             t0 = time.perf_counter()
             module = runtime.load_module(cache[key], device=device)
             info["load_s"] = time.perf_counter() - t0
@@ -208,6 +234,7 @@ def numpy_engines():
     return engines + [("numpy 1T", prepare_1t)]
 
 
+NEEDS = {"JAX": "jax_fn", "numpy": "np_fn", "numpy 1T": "np_fn"}  # workload key an engine needs
 ENGINE_GROUPS = [("tensorvm", tensorvm_engines, ["tensorvm sync", "tensorvm task"]),
                  ("IREE", iree_engines, ["IREE sync", "IREE task"]),
                  ("JAX", jax_engines, ["JAX"]),
@@ -239,7 +266,9 @@ def _alarm(seconds: int):
 
 def short_error(e: BaseException) -> str:
     lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()]
-    msg = f"{type(e).__name__}: {lines[0] if lines else ''}"
+    # a compiler's diagnostics: the first `error:` line says more than the banner
+    diag = [ln[ln.index("error:"):] for ln in lines[1:] if "error:" in ln]
+    msg = f"{type(e).__name__}: {diag[0] if diag else lines[0] if lines else ''}"
     return msg if len(msg) <= 160 else msg[:157] + "..."
 
 
@@ -282,7 +311,7 @@ def prepare_cell(prepare, wl) -> tuple:
             info["first_call_s"] = time.perf_counter() - t0
     finally:
         cancel()
-    bad = check(got, wl["expected"])
+    bad = wl.get("check", check)(got, wl["expected"])
     if bad:
         raise ValueError(f"WRONG RESULT: {bad}")
     return fn, info
@@ -313,7 +342,7 @@ def run_workload(wl, prepares: dict, args) -> dict:
             continue
         ts = times[e]
         results[e] = {"median_s": statistics.median(ts), "min_s": min(ts), "reps": len(ts),
-                      **{k: v for k, v in info.items() if k.endswith("_s")}}
+                      **{k: v for k, v in info.items() if k.endswith("_s") or k == "dispatches"}}
     return results
 
 
@@ -337,7 +366,7 @@ def print_table(title, header, rows, first_width=12):
         print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
 
 
-def report(results, workloads, engines, notes):
+def report(results, workloads, engines, notes, rss):
     header = ["workload"] + engines
     # absolute medians
     rows = []
@@ -377,7 +406,7 @@ def report(results, workloads, engines, notes):
     print_table(f"RATIO engine time / {' or '.join(sorted(base_names))}  "
                 f"(>1: slower than the baseline)", header, rows)
 
-    # one-off costs
+    # one-off costs, tensorvm's dispatch count, the process's peak RSS after the workload
     rows = []
     for wname in workloads:
         row = [wname]
@@ -388,9 +417,13 @@ def report(results, workloads, engines, notes):
                 continue
             row.append(" / ".join(fmt_time(r[k]) if k in r else "-"
                                   for k in ("compile_s", "load_s", "first_call_s")))
+        counts = [r["dispatches"] for r in results[wname].values() if "dispatches" in r]
+        row.append(str(counts[0]) if counts else "n/a")
+        row.append(f"{rss[wname]:.0f} MiB" if rss.get(wname) is not None else "n/a")
         rows.append(row)
     print_table("one-off costs: compile / load / first call  (compile is shared by a group's "
-                "drivers; JAX's is its first jit call)", header, rows)
+                "drivers; JAX's is its first jit call); tensorvm dispatches; process peak RSS "
+                "after the workload (monotonic)", header + ["tvm disp", "peak RSS"], rows)
 
     if notes:
         print("\nnotes:")
@@ -405,7 +438,10 @@ def main(argv=None) -> int:
     ap.add_argument("--min-reps", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds per workload")
-    ap.add_argument("--only", default="", help="comma-separated workloads to run")
+    ap.add_argument("--only", default="", help="comma-separated workloads to run (model cases too)")
+    ap.add_argument("--models", action="store_true",
+                    help="run only the model set (benchmarks/models), on tensorvm and IREE "
+                         "unless --engines says otherwise")
     ap.add_argument("--engines", default="", help="comma-separated engine groups: tensorvm,IREE,JAX,numpy")
     ap.add_argument("--json", metavar="PATH", help="also write the raw results as JSON")
     ap.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
@@ -415,15 +451,22 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     t_start = time.perf_counter()
-    workloads = load_workloads()
-    if args.only:
-        keep = args.only.split(",")
-        unknown = set(keep) - set(workloads)
+    cases = model_set.cases()
+    keep = args.only.split(",") if args.only else []
+    if args.models:
+        keep = [k for k in keep if k in cases] or cases
+        args.engines = args.engines or "tensorvm,IREE"
+    workloads = {} if args.models else load_workloads()
+    if keep:
+        known = list(workloads) + cases
+        unknown = set(keep) - set(known)
         if unknown:
-            ap.error(f"unknown workloads {sorted(unknown)}; have {list(workloads)}")
+            ap.error(f"unknown workloads {sorted(unknown)}; have {known}")
         workloads = {k: v for k, v in workloads.items() if k in keep}
+    workloads.update(load_model_workloads([c for c in cases if not keep or c in keep]))
     for wl in workloads.values():
-        wl["expected"] = to_host(wl["np_fn"](*wl["inputs"]))
+        if "expected" not in wl:
+            wl["expected"] = to_host(wl["np_fn"](*wl["inputs"]))
 
     print(f"tensorvm benchmarks: python {platform.python_version()}, numpy {np.__version__}, "
           f"{os.cpu_count()} CPUs, {platform.machine()}")
@@ -452,8 +495,12 @@ def main(argv=None) -> int:
         print("versions: " + ", ".join(versions))
 
     results: dict[str, dict] = {}
+    rss: dict[str, float | None] = {}
     for wname, wl in workloads.items():
-        results[wname] = run_workload(wl, {e: prepares[e] for e in engines if e in prepares}, args)
+        usable = {e: prepares[e] for e in engines
+                  if e in prepares and NEEDS.get(e, "text") in wl}  # JAX/numpy need a Python function
+        results[wname] = run_workload(wl, usable, args)
+        rss[wname] = peak_rss_mib()
         for e in engines:
             r = results[wname].get(e)
             if r is None:
@@ -466,18 +513,61 @@ def main(argv=None) -> int:
     conc = {}
     if args.callers > 0:
         conc = concurrency_report(workloads, args, notes)
-    report(results, workloads, engines, dedupe(notes))
-    try:
-        import resource
-        peak = f", process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB (all engines)"
-    except ImportError:
-        peak = ""
+    report(results, workloads, engines, dedupe(notes), rss)
+    summary = model_summary(results, workloads)
+    rss = peak_rss_mib()
+    peak = f", process peak RSS {rss:.0f} MiB (all engines)" if rss is not None else ""
     print(f"\ntotal {time.perf_counter() - t_start:.1f} s{peak}")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
-            {"cpus": os.cpu_count(), "results": results, "concurrency": conc, "notes": notes},
-            indent=1) + "\n")
+            {"cpus": os.cpu_count(), "results": results, "models": summary, "concurrency": conc,
+             "peak_rss_mib_after": rss, "notes": notes}, indent=1) + "\n")
     return 0
+
+
+def peak_rss_mib() -> float | None:
+    """The process's peak RSS so far (monotonic: read after each workload it
+    shows which workload raised the high-water mark)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def geomean(xs: list[float]) -> float:
+    return float(np.exp(np.mean(np.log(xs))))
+
+
+def model_summary(results, workloads) -> dict:
+    """Geomean of tensorvm/IREE call latency over the model cases both ran, per
+    driver, and the symbolic-vs-static batch ratio per engine."""
+    out: dict = {}
+    models = [w for w in workloads if workloads[w].get("model")]
+    if not models:
+        return out
+    print("\nMODEL SET")
+    for d in ("sync", "task"):
+        pairs = [(results[m][f"tensorvm {d}"]["median_s"], results[m][f"IREE {d}"]["median_s"])
+                 for m in models
+                 if "median_s" in results[m].get(f"tensorvm {d}", {})
+                 and "median_s" in results[m].get(f"IREE {d}", {})]
+        if pairs:
+            g = geomean([t / i for t, i in pairs])
+            out[f"geomean_tensorvm_over_iree_{d}"] = g
+            print(f"  geomean tensorvm/IREE call latency, {d}: {g:.2f}x over {len(pairs)} of "
+                  f"{len(models)} models (>1: tensorvm slower)")
+        else:
+            print(f"  geomean tensorvm/IREE call latency, {d}: n/a (no model ran on both)")
+    dyn, static = SYMBOLIC_VS_STATIC
+    if dyn in results and static in results:
+        ratios = {e: results[dyn][e]["median_s"] / results[static][e]["median_s"]
+                  for e in results[dyn] if "median_s" in results[dyn].get(e, {})
+                  and "median_s" in results[static].get(e, {})}
+        out["symbolic_over_static"] = ratios
+        cells = ", ".join(f"{e} {r:.2f}x" for e, r in ratios.items()) or "n/a"
+        print(f"  symbolic/static batch ({dyn} / {static}): {cells}")
+    return out
 
 
 # ----------------------------------------------------------------- concurrency
