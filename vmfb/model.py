@@ -10,6 +10,7 @@ the assembler, the container reader and the runtime all need the same rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 from .errors import VmfbError
@@ -118,6 +119,14 @@ def parse_signature(text: str, allow_variadic: bool = True) -> Signature:
     """
     if not isinstance(text, str):
         raise VmfbError(f"signature must be a string, got {type(text).__name__}")
+    return _parse_signature(text, bool(allow_variadic))
+
+
+@lru_cache(maxsize=4096)
+def _parse_signature(text: str, allow_variadic: bool) -> Signature:
+    """The parser behind ``parse_signature``, memoised: a module names the same
+    few conventions over and over (every import, every load), and Signatures
+    are immutable.  Defects raise, and exceptions are never cached."""
     if text.count("->") != 1:
         raise VmfbError(f"signature {text!r} must contain exactly one '->'")
     arg_text, res_text = text.split("->")

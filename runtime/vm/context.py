@@ -13,7 +13,6 @@ import threading
 from ..errors import InvalidArgumentError, LinkError
 from tensorvm.vmfb.model import parse_signature
 from .interpreter import DEFAULT_MAX_DEPTH, DEFAULT_TIMEOUT_S, BytecodeTarget, Invocation, coerce
-from .fused import bind as bind_fused
 from .module import BytecodeModule
 from .native import NativeModule, NativeTarget
 from .numeric import f32, wrap32, wrap64
@@ -86,8 +85,6 @@ class Context:
             inst.imports = [self._resolve(module, *imp[:3]) for imp in module.imports]
             self._exports[module.name] = {
                 name: (f.signature, BytecodeTarget(f, inst)) for name, f in module.exports.items()}
-            for _sig, target in self._exports[module.name].values():
-                target.fused = bind_fused(target)
             self._modules.append((module, inst))
             init = module.exports.get("__init")
             if init is not None:

@@ -44,11 +44,19 @@ def coerce(bank: str, v):
 
 class BytecodeTarget:
     """A bytecode function bound to its module's instance in one context;
-    ``fused``: its fused form there (runtime/vm/fused.py), or None."""
+    ``fused``: its fused form there (runtime/vm/fused.py), or None, bound on
+    first access (a racing thread may bind its own copy: both are equal)."""
     __slots__ = ("function", "instance", "fused")
 
     def __init__(self, function, instance):
-        self.function, self.instance, self.fused = function, instance, None
+        self.function, self.instance = function, instance
+
+    def __getattr__(self, name):
+        if name != "fused":
+            raise AttributeError(name)
+        from .fused import bind
+        self.fused = fused = bind(self)
+        return fused
 
 
 def _is_timeout(e) -> bool:

@@ -1,10 +1,17 @@
-"""Bytecode modules: a verified ModuleDef with every function lowered once.
+"""Bytecode modules: a verified ModuleDef whose functions are lowered on first use.
 
-A ``BytecodeModule`` is immutable after ``from_def`` and may be shared by any
-number of contexts (and threads); per-context state (globals, resolved
-imports) lives in the context's ``ModuleInstance``.
+``from_def`` verifies every function (nothing unverified ever runs), but a
+function's closures (``ops``/``sites``/``pcs``) and its fused plan are built
+the first time something asks for them: a load pays for verification only,
+and a function that is never called (``main$async`` in a synchronous
+program) is never prepared.  A ``BytecodeModule`` is immutable after
+``from_def`` (lazy preparation happens once, under the module's lock) and
+may be shared by any number of contexts (and threads); per-context state
+(globals, resolved imports) lives in the context's ``ModuleInstance``.
 """
 from __future__ import annotations
+
+import threading
 
 from tensorvm.vmfb.model import parse_signature
 
@@ -13,11 +20,16 @@ from .lowering import Layout, lower_function
 from .verifier import verify_module
 
 
+_LAZY = frozenset(("ops", "sites", "pcs", "fused"))
+
+
 class VmFunction:
-    """One lowered function: closures, control sites, byte pcs, frame template."""
+    """One verified function: frame template and argument slots at once;
+    closures, control sites, byte pcs and fused plan on first access."""
 
     __slots__ = ("module", "index", "name", "signature", "sig", "exported", "reflection",
-                 "ops", "sites", "pcs", "template", "arg_slots", "result_banks", "fused")
+                 "ops", "sites", "pcs", "template", "arg_slots", "result_banks", "fused",
+                 "_instrs", "_layout", "_consts")
 
     def __init__(self, module, index, fdef, sig, instrs, consts):
         self.module, self.index, self.name = module, index, fdef.name
@@ -25,7 +37,7 @@ class VmFunction:
         self.exported, self.reflection = fdef.exported, fdef.reflection
         layout = Layout(fdef.registers)
         self.template = layout.template
-        self.ops, self.sites, self.pcs = lower_function(instrs, layout, consts)
+        self._instrs, self._layout, self._consts = instrs, layout, consts
         counters, self.arg_slots = {}, []
         for p in sig.args:                 # arguments take the first registers of each bank
             k = counters.get(p.bank, 0)
@@ -33,7 +45,26 @@ class VmFunction:
             counters[p.bank] = k + 1
         self.arg_slots = tuple(self.arg_slots)
         self.result_banks = tuple(p.bank for p in sig.results)
-        self.fused = fused_plan(self, instrs, layout, consts)
+
+    def __getattr__(self, name):
+        """Called only for a lazy slot not yet filled: prepare it, once."""
+        if name not in _LAZY:
+            raise AttributeError(name)
+        with self.module._prepare_lock:
+            try:                             # another thread may have won the race
+                return object.__getattribute__(self, name)
+            except AttributeError:
+                pass
+            if name == "fused":
+                self.fused = fused_plan(self, self._instrs, self._layout, self._consts)
+            else:
+                ops, sites, pcs = lower_function(self._instrs, self._layout, self._consts)
+                functions = self.module.functions    # internal call targets
+                self.sites = [s._replace(callee=functions[s.callee]) if s is not None
+                              and s.kind == "call" else s for s in sites]
+                self.pcs = pcs
+                self.ops = ops                       # last: readers test ops first
+        return object.__getattribute__(self, name)
 
     def __repr__(self):
         return f"<VmFunction {self.module.name}.{self.name} {self.signature}>"
@@ -68,6 +99,7 @@ class BytecodeModule:
         self.imports = [(i.module, i.name, i.signature, parse_signature(i.signature))
                         for i in mdef.imports]
         self.globals = list(mdef.globals)
+        self._prepare_lock = threading.RLock()
 
     @classmethod
     def from_def(cls, mdef) -> "BytecodeModule":
@@ -77,9 +109,6 @@ class BytecodeModule:
         self = cls.__new__(cls)
         functions = [VmFunction(self, i, fdef, sig, instrs, consts)
                      for i, (fdef, (sig, instrs)) in enumerate(zip(mdef.functions, decoded))]
-        for fn in functions:               # resolve internal call targets once
-            fn.sites = [s._replace(callee=functions[s.callee]) if s is not None
-                        and s.kind == "call" else s for s in fn.sites]
         cls.__init__(self, mdef, functions, consts)
         return self
 
