@@ -16,6 +16,12 @@ from .pull_ops import _attr_ints, _padding
 # shared workgroup count so every target's kernel has a unit per workgroup.
 UNIT_CHANNELS = 64
 
+# A direct kernel's multiply-add is a vector lane, far cheaper than the loop
+# kernel's element-op that WORKGROUP_WORK is sized for: a workgroup carries
+# this many times more, so small convolutions stay below the task driver's
+# split threshold instead of paying a worker hand-off for microseconds.
+MACS_PER_WORK = 8
+
 
 @dataclass
 class Convolution:
@@ -114,7 +120,7 @@ def find_convolution(root, captured) -> Convolution | None:
 
 def convolution_plan(kernel, workgroup_work: int):
     """Loop-plan tuple (rows per workgroup, chunk, chunks, count) for a
-    convolution kernel.  The count (one per ~``workgroup_work`` multiply-adds,
+    convolution kernel.  The count (one per ~MACS_PER_WORK x ``workgroup_work`` multiply-adds,
     at most one per output row and 64-channel unit) is what the host passes;
     the loop kernel tiles the result rows by it, the direct kernel splits its
     (row, channel block) units over it."""
@@ -127,6 +133,6 @@ def convolution_plan(kernel, workgroup_work: int):
     if total == 0:
         return 1, max(shape[-1], 1), 1, 0
     units = c.N * c.OH * -(-c.OC // UNIT_CHANNELS)
-    want = max(1, min(units, -(-total // workgroup_work)))
+    want = max(1, min(units, -(-total // (workgroup_work * MACS_PER_WORK))))
     rpw = -(-rows // want)
     return rpw, shape[-1], 1, -(-rows // rpw)
