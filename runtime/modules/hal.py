@@ -115,7 +115,28 @@ def allocator_import(state, device, rodata):
 
 
 # -- buffer views ------------------------------------------------------------------
-_DTYPE_OF_ID = {et.id: element_types.numpy_dtype(et) for et in element_types.BY_ID.values()}
+def _plain_dtypes() -> dict:
+    import numpy as np
+    table = {}
+    for et in element_types.BY_ID.values():
+        try:
+            table[et.id] = np.dtype(et.numpy)
+        except TypeError:
+            pass                     # an ml_dtypes type: added on first use (_dtype_of)
+    return table
+
+
+# Plain numpy dtypes up front; ml_dtypes (whose import costs ~0.5 s) only
+# when a module uses an extended float.
+_DTYPE_OF_ID = _plain_dtypes()
+
+
+def _dtype_of(type_id):
+    """The numpy dtype of an element type id, or None for an unknown id."""
+    dt = _DTYPE_OF_ID.get(type_id)
+    if dt is None and type_id in element_types.BY_ID:
+        dt = _DTYPE_OF_ID[type_id] = element_types.numpy_dtype(element_types.BY_ID[type_id])
+    return dt
 
 
 def buffer_view_assert(state, view, name, type_id, dims):
@@ -140,7 +161,7 @@ def buffer_view_checked_buffer(state, view, name, type_id, dims):
     """``buffer_view.assert`` then ``buffer_view.buffer`` in one call (the
     per-argument prologue of compiled functions)."""
     if view.__class__ is BufferView:
-        dt = _DTYPE_OF_ID.get(type_id)
+        dt = _dtype_of(type_id)
         vdt = view.dtype
         if (vdt is dt or vdt == dt) and view.shape == tuple(dims):
             return view.buffer
@@ -163,7 +184,7 @@ def buffer_view_dim(state, view, index):
 
 def buffer_view_create(state, buffer, offset, length, type_id, dims):
     _need(buffer, Buffer, "buffer_view.create", "buffer")
-    dtype = _DTYPE_OF_ID.get(type_id)
+    dtype = _dtype_of(type_id)
     if dtype is None:
         _etype(type_id, "buffer_view.create")
     if offset != 0 or length != buffer.byte_length:
