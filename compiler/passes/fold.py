@@ -112,13 +112,11 @@ def _identity(op):
     if name == "stablehlo.subtract" and (_is(ops[1], "+0.0") if is_float(el) else
                                          (is_integer(el) and _is(ops[1], 0))):
         return ops[0]
-    if name in ("stablehlo.add", "stablehlo.or", "stablehlo.xor") and len(ops) == 2:
-        zero = "-0.0" if is_float(el) and name == "stablehlo.add" else 0
-        if is_float(el) and name != "stablehlo.add":
-            return None
+    if name in ("stablehlo.add", "stablehlo.or", "stablehlo.xor") and len(ops) == 2 \
+            and (is_integer(el) or (is_float(el) and name == "stablehlo.add")):
+        zero = "-0.0" if is_float(el) else 0      # x + (+0.0) turns -0.0 into +0.0
         for x, k in ((ops[0], ops[1]), (ops[1], ops[0])):
-            if (is_float(el) or is_integer(el) or el == "i1") and _is(k, zero) \
-                    and _same_type(x, op.result):
+            if _is(k, zero) and _same_type(x, op.result):
                 return x
     if name == "stablehlo.and" and len(ops) == 2:
         for x, k in ((ops[0], ops[1]), (ops[1], ops[0])):
@@ -147,7 +145,7 @@ def _does_nothing(op) -> bool:
     if name == "stablehlo.broadcast_in_dim":
         return ints(op.attributes.get("broadcast_dimensions")) == tuple(range(rank))
     if name == "stablehlo.slice":
-        return all(s == 1 for s in ints(op.attributes.get("strides"))) or rank == 0
+        return True                  # a slice as large as its operand starts at 0 and takes all
     if name == "stablehlo.pad":
         return all(p == 0 for key in ("edge_padding_low", "edge_padding_high", "interior_padding")
                    for p in ints(op.attributes.get(key)))

@@ -161,7 +161,9 @@ def buffer_view_checked_buffer(state, view, name, type_id, dims):
     """``buffer_view.assert`` then ``buffer_view.buffer`` in one call (the
     per-argument prologue of compiled functions)."""
     if view.__class__ is BufferView:
-        dt = _dtype_of(type_id)
+        dt = _DTYPE_OF_ID.get(type_id)          # hot path: one dict lookup per argument
+        if dt is None:
+            dt = _dtype_of(type_id)
         vdt = view.dtype
         if (vdt is dt or vdt == dt) and view.shape == tuple(dims):
             return view.buffer
