@@ -280,8 +280,15 @@ class Instance:
     def device(self, device="local-task"):
         return get_device(device)
 
-    def load_module(self, source, device="local-task", *, timeout_s=None, trace=None) -> Module:
-        """Read (``bytes``/path/ModuleDef), verify, link with ``hal`` and run ``__init``."""
+    def load_module(self, source, device="local-task", *, timeout_s=None, trace=None,
+                    verify="lazy") -> Module:
+        """Read (``bytes``/path/ModuleDef), verify, link with ``hal`` and run ``__init``.
+
+        ``verify="lazy"`` checks the container and the module's tables now and
+        each function's bytecode just before its first call (a load costs
+        nothing per instruction); ``"eager"`` checks every function now."""
+        if verify not in ("lazy", "eager"):
+            raise ValueError(f"verify must be 'lazy' or 'eager', got {verify!r}")
         from tensorvm.vmfb.model import ModuleDef
         if isinstance(source, ModuleDef):
             mdef = source
@@ -291,7 +298,7 @@ class Instance:
                 raise TypeError(f"load_module takes a path, bytes or ModuleDef, "
                                 f"got {type(source).__name__}")
             mdef = read_module(source)
-        bytecode = BytecodeModule.from_def(mdef)
+        bytecode = BytecodeModule.from_def(mdef, lazy=verify == "lazy")
         dev = self.device(device)
         tracer = _tracer(trace) or self.tracer
         if tracer is not None:
@@ -320,10 +327,13 @@ _DEFAULT = Instance()
 
 
 def load_module(path_or_bytes, device="local-task", *, native_modules=(), timeout_s=None,
-                trace=None) -> Module:
+                trace=None, verify="lazy") -> Module:
     """Load a ``.vmfb`` (path, bytes or ModuleDef) onto ``device`` (URI or Device).
 
     ``timeout_s``: the default wait timeout (60 s unless given); ``trace``: a
-    path or Tracer that records queue submissions and dispatches per thread."""
+    path or Tracer that records queue submissions and dispatches per thread;
+    ``verify``: "lazy" (each function's bytecode before its first call) or
+    "eager" (all of it now)."""
     inst = Instance(native_modules) if native_modules else _DEFAULT
-    return inst.load_module(path_or_bytes, device, timeout_s=timeout_s, trace=trace)
+    return inst.load_module(path_or_bytes, device, timeout_s=timeout_s, trace=trace,
+                            verify=verify)

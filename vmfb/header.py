@@ -73,17 +73,46 @@ def _reflection(v, where):
     for key in ("args", "results"):
         if key in v:
             for i, a in enumerate(_list(v[key], f"{where}.{key}")):
-                w = f"{where}.{key}[{i}]"
-                _map(a, w)
-                if "name" in a:
-                    _str(a["name"], w + ".name")
-                if "dtype" in a:
-                    _str(a["dtype"], w + ".dtype")
-                if "shape" in a:
-                    for j, d in enumerate(_list(a["shape"], w + ".shape")):
-                        if d != "?":
-                            _int(d, f"{w}.shape[{j}]")
+                if not _plain_entry(a):          # name the defect (slow path)
+                    _reflection_entry(a, f"{where}.{key}[{i}]")
     return v
+
+
+_DIM_MAX = _U63[1]
+
+
+def _plain_entry(a) -> bool:
+    """A well-formed reflection entry, checked without building messages
+    (a header lists every argument of every function; most are fine)."""
+    if a.__class__ is not dict:
+        return False
+    for k, x in a.items():
+        if k.__class__ is not str:
+            return False
+        if k == "shape":
+            if x.__class__ is not list:
+                return False
+            for d in x:
+                if d.__class__ is int:
+                    if not 0 <= d <= _DIM_MAX:
+                        return False
+                elif d != "?":
+                    return False
+        elif (k == "name" or k == "dtype") and x.__class__ is not str:
+            return False
+    return True
+
+
+def _reflection_entry(a, w):
+    _map(a, w)
+    if "name" in a:
+        _str(a["name"], w + ".name")
+    if "dtype" in a:
+        _str(a["dtype"], w + ".dtype")
+    if "shape" in a:
+        for j, d in enumerate(_list(a["shape"], w + ".shape")):
+            if d != "?":
+                _int(d, f"{w}.shape[{j}]")
 
 
 def _signature(v, where, variadic):

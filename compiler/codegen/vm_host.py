@@ -3,12 +3,15 @@ checks its arguments, allocates, submits one command buffer of dispatches
 (one barrier between schedule levels) and returns buffer views.
 
 ``__init`` runs once per context: it fetches the device, loads the
-executables, imports the large constants (zero-copy on the CPU) into
-globals and, for every static-shape function ``f``, calls ``@__record_f``,
-which records ``f``'s command buffer once against binding-table *slots*
-(arguments, the transient slab, results) and keeps it in ``@__cb_f``.  A
-call then only checks arguments, allocates, submits the recorded command
-buffer with this call's binding table, awaits and wraps the results.
+executables and imports the large constants (zero-copy on the CPU) into
+globals.  The first call of a static-shape function ``f`` calls
+``@__record_f``, which records ``f``'s command buffer against binding-table
+*slots* (arguments, the transient slab, results) and keeps it in
+``@__cb_f``: a load does not pay for recording (nor for verifying and
+lowering the recorder) of functions it may never call.  Two threads making
+the first call at once both record; either command buffer serves every
+call.  A call then only checks arguments, allocates, submits the recorded
+command buffer with this call's binding table, awaits and wraps the results.
 Functions with dynamic shapes record their command buffer per call with
 direct bindings (``_record_commands`` serves both).
 
@@ -152,7 +155,7 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         text.append("global @__exe : ref")
     text += [f"global @__c{i} : ref" for i in range(len(mdef.rodata))]
 
-    reflections, recorded = {}, []
+    reflections = {}
     for func in functions:
         fname = symbol(func, "sym_name")
         plan = plans[id(func)]
@@ -166,7 +169,6 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         if host.static:
             text.append(f"global @__cb_{fname} : ref")
             text += host.record_function(f"__record_{fname}")
-            recorded.append(fname)
         text += host.export(fname, asynchronous=False)
         text += host.export(fname + ASYNC_SUFFIX, asynchronous=True)
 
@@ -183,10 +185,6 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         init.emit(f"{r} = const.ref.rodata @{ro.name}")
         buf, = init.call("allocator.import", [dev, r], 1)
         init.emit(f"global.store.ref {buf}, @__c{i}")
-    for fname in recorded:            # after the globals the recordings read
-        cb = init.reg("cb")
-        init.emit(f"{cb} = call @{_sym('__record_' + fname)}()")
-        init.emit(f"global.store.ref {cb}, @{_sym('__cb_' + fname)}")
     init.emit("ret")
     text += ["func @__init() -> () export {", "entry:"] + init.lines + ["}"]
     return mdef, "\n".join(text) + "\n", reflections
@@ -364,7 +362,16 @@ class _HostFunction:
         nargs = len(self.block.arguments)
         if self.static:
             cb = f.reg("cb")
-            f.emit(f"{cb} = global.load.ref @{_sym('__cb_' + self.func_name)}")
+            slot = _sym('__cb_' + self.func_name)
+            f.emit(f"{cb} = global.load.ref @{slot}")
+            recorded = f.reg("has")         # recorded on the first call, then replayed
+            f.emit(f"{recorded} = cmp.nz.ref {cb}")
+            f.emit(f"cond_br {recorded}, cb_ready, cb_record")
+            f.lines.append("cb_record:")
+            f.emit(f"{cb} = call @{_sym('__record_' + self.func_name)}()")
+            f.emit(f"global.store.ref {cb}, @{slot}")
+            f.emit("br cb_ready")
+            f.lines.append("cb_ready:")
             table = _list([bufs[k] for k in self.per_call])
             if asynchronous:
                 f.call("device.queue.execute.indirect",

@@ -26,14 +26,12 @@ import numpy as np
 
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import HalError
-from ..loaders.cpu_c import ffi
+from ..loaders.cpu_c import ffi, new_state
 
 _PATTERN_DTYPES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _UINTPTR_ARRAY = ffi.typeof("uintptr_t[]")
 _U64_ARRAY = ffi.typeof("uint64_t[]")
 _U32_ARRAY = ffi.typeof("uint32_t[]")
-_STATE_PTR = ffi.typeof("tvm_dispatch_state_t*")
-_BINDINGS_PTR = ffi.typeof("void* const*")
 
 
 def _total(cmd: Dispatch) -> int:
@@ -60,9 +58,7 @@ class DispatchPacket:
         addrs = ffi.new(_UINTPTR_ARRAY, [buf.address + off for buf, off, _ in cmd.bindings] or [0])
         lens = ffi.new(_U64_ARRAY, [ln for _, _, ln in cmd.bindings] or [0])
         consts = ffi.new(_U32_ARRAY, cmd.constants or [0])
-        state = ffi.new(_STATE_PTR, [ffi.cast(_BINDINGS_PTR, addrs), lens, consts,
-                                     list(cmd.workgroups)])
-        self.state = state
+        self.state = new_state(addrs, lens, consts, cmd.workgroups)
         self._keep = (addrs, lens, consts, storages, exe)
 
     @property
@@ -108,8 +104,7 @@ class IndirectDispatch:
         carr = ffi.new(_UINTPTR_ARRAY, self.addrs)
         p = DispatchPacket.__new__(DispatchPacket)
         p.executable, p.entry, p.fn, p.total = self.executable, self.entry, self.fn, self.total
-        p.state = ffi.new(_STATE_PTR, [ffi.cast(_BINDINGS_PTR, carr), self.lens, self.consts,
-                                       self.wg])
+        p.state = new_state(carr, self.lens, self.consts, self.wg)
         p._keep = (carr, self)
         return p, carr
 

@@ -2,14 +2,18 @@
 
 The variant's bytes are a shared object built by the system C compiler at
 compile time.  We never write it to disk: the bytes go into an anonymous
-``memfd`` and cffi ``dlopen``s ``/proc/self/fd/N``; the fd is closed right
+``memfd`` that is ``dlopen``ed as ``/proc/self/fd/N``; the fd is closed right
 after (the mapping keeps the code alive).  Entry points follow the CPU
 executable ABI of internals §5::
 
     int entry(const tvm_dispatch_state_t* state, uint32_t wg_begin, uint32_t wg_end);
 
-cffi releases the GIL around each call, so worker threads run kernels in
-parallel.
+Every entry point has that one signature, so loading needs no C declarations:
+symbols are looked up with ``dlsym`` and cast to one function-pointer type of
+cffi's C-level FFI, whose type parser is built in.  Parsing per-executable
+``cdef`` text through pycparser cost ~40 ms on the first load of a process and
+~0.1 ms per entry point on every load.  cffi releases the GIL around each
+call, so worker threads run kernels in parallel.
 
 glibc recognises an already loaded library by its path string, and fd numbers
 are reused, so every load uses a distinct spelling of the same path
@@ -18,30 +22,52 @@ previously loaded, different library.
 """
 from __future__ import annotations
 
+import ctypes
+import _ctypes
 import functools
 import itertools
 import keyword
 import os
 import platform
 import re
+import weakref
 
-import cffi
+import _cffi_backend
 
 from ..errors import HalError
 from ..executable import Executable
 
-ABI_CDEF = """
-typedef struct tvm_dispatch_state {
-  void* const* bindings;
-  const uint64_t* binding_lengths;
-  const uint32_t* constants;
-  uint32_t workgroup_count[3];
-} tvm_dispatch_state_t;
-"""
+#: cffi's C-level FFI: built-in C types only, no cdef parser behind it.
+ffi = _cffi_backend.FFI()
+#: An entry point; the state pointer is passed as ``void*`` (same calling
+#: convention as ``const tvm_dispatch_state_t*``).
+ENTRY_TYPE = ffi.typeof("int(*)(void*, uint32_t, uint32_t)")
+_POINTER = ffi.sizeof("void*")
+_CHARS = ffi.typeof("char[]")
+_UINTPTR = ffi.typeof("uintptr_t*")
+_U32 = ffi.typeof("uint32_t*")
+#: ``tvm_dispatch_state_t``: bindings, binding_lengths, constants (pointers),
+#: then ``uint32_t workgroup_count[3]``; sized up to pointer alignment.
+STATE_SIZE = -(-(3 * _POINTER + 12) // _POINTER) * _POINTER
 
-#: The shared FFI holding the ABI struct; per-executable FFIs include it.
-ffi = cffi.FFI()
-ffi.cdef(ABI_CDEF)
+
+def new_state(bindings, lengths, constants, workgroups):
+    """A zeroed native ``tvm_dispatch_state_t`` filled with three cdata
+    pointers and the grid; the caller keeps the pointed-to arrays alive."""
+    state = ffi.new(_CHARS, STATE_SIZE)
+    ptrs = ffi.cast(_UINTPTR, state)
+    ptrs[0] = int(ffi.cast("uintptr_t", bindings))
+    ptrs[1] = int(ffi.cast("uintptr_t", lengths))
+    ptrs[2] = int(ffi.cast("uintptr_t", constants))
+    wg = ffi.cast(_U32, state + 3 * _POINTER)
+    wg[0], wg[1], wg[2] = workgroups
+    return state
+
+
+def state_binding(state, i: int) -> int:
+    """The address binding ``i`` of a native state points at (for tests and
+    debugging)."""
+    return ffi.cast(_UINTPTR, ffi.cast(_UINTPTR, state)[0])[i]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum
@@ -87,11 +113,19 @@ def _unique_fd_path(fd: int) -> str:
 class CpuExecutable(Executable):
     """A dlopen'ed shared object and its entry point function pointers."""
 
-    def __init__(self, device, name, format, entry_points, lib, lib_ffi, functions):
+    def __init__(self, device, name, format, entry_points, lib, functions):
         super().__init__(device, name, format, entry_points)
-        self._lib = lib                 # keeps the library mapped
-        self._ffi = lib_ffi
-        self.functions = functions      # cffi function objects, by ordinal
+        self._lib = lib                 # the ctypes handle
+        self.functions = functions      # cffi function pointers, by ordinal
+        # Unmapped once nothing (no prepared program) references this executable.
+        weakref.finalize(self, _dlclose, lib._handle)
+
+
+def _dlclose(handle) -> None:
+    try:
+        _ctypes.dlclose(handle)
+    except OSError:
+        pass
 
 
 def load(device, name: str, format: str, data, entry_points, target: dict) -> CpuExecutable:
@@ -107,11 +141,6 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
     for e in entry_points:
         if not _IDENT.match(e) or e in _C_KEYWORDS or keyword.iskeyword(e):
             raise HalError(f"executable '{name}': entry point name {e!r} is not a C identifier")
-    lib_ffi = cffi.FFI()
-    lib_ffi.include(ffi)
-    if entry_points:
-        lib_ffi.cdef("".join(f"int {e}(const tvm_dispatch_state_t*, uint32_t, uint32_t);\n"
-                             for e in entry_points))
     fd = os.memfd_create("tensorvm-" + re.sub(r"[^A-Za-z0-9_.-]", "_", str(name))[:200],
                          os.MFD_CLOEXEC)
     try:
@@ -120,7 +149,7 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
         while written < len(view):
             written += os.write(fd, view[written:])
         try:
-            lib = lib_ffi.dlopen(_unique_fd_path(fd))
+            lib = ctypes.CDLL(_unique_fd_path(fd), mode=os.RTLD_NOW | os.RTLD_LOCAL)
         except OSError as e:
             raise HalError(f"executable '{name}' ({format}) is not a loadable shared object: "
                            f"{str(e).split('  Additionally')[0]}") from None
@@ -129,7 +158,9 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
     functions = []
     for e in entry_points:
         try:
-            functions.append(getattr(lib, e))
-        except (AttributeError, cffi.FFIError, NotImplementedError) as err:
+            address = ctypes.cast(lib[e], ctypes.c_void_p).value
+        except AttributeError as err:
+            _dlclose(lib._handle)
             raise HalError(f"executable '{name}' has no entry point symbol '{e}': {err}") from None
-    return CpuExecutable(device, name, format, entry_points, lib, lib_ffi, functions)
+        functions.append(ffi.cast(ENTRY_TYPE, address))
+    return CpuExecutable(device, name, format, entry_points, lib, functions)

@@ -1,8 +1,13 @@
-"""Straight-line functions fused into one Python function (generated once, at load).
+"""Straight-line functions fused into one Python function (generated once, on first use).
 
-A function with no branches, VM calls or yields (a compiled static-shape
-entry point: argument checks, allocations, one submit-and-wait, result view)
-is also generated as a single Python function: registers become locals
+A function whose hot path is straight-line (a compiled static-shape entry
+point: argument checks, allocations, one submit-and-wait, result view) is
+also generated as a single Python function.  The hot path starts at the
+first instruction and follows forward ``br``s and the *true* target of
+forward ``cond_br``s until ``ret``; it holds no VM calls or yields.  A
+``cond_br`` on it is a guard: when its condition is false the frame goes to
+the interpreter at that instruction (the cold path, e.g. recording a
+command buffer on the first call, runs there).  Registers become locals
 (single assignment, so constants and moves are propagated), each native
 import is one direct call of the target's fn, and ``ret`` returns the
 result list.  ``Context.invoke`` uses it instead of an ``Invocation`` when
@@ -54,12 +59,32 @@ def _plain(res, banks):
     return values
 
 
-def fusable(instrs) -> bool:
-    """Straight-line: no branches, calls or yields, one ``ret``, last."""
-    if not instrs or instrs[-1].op.mnemonic != "ret":
-        return False
-    return all(ins.op.mnemonic not in ("br", "cond_br", "call", "yield", "ret")
-               for ins in instrs[:-1])
+def hot_path(instrs):
+    """Instruction indices of the hot path (ending at its ``ret``), or None
+    when the function has none the fast path can run."""
+    if not instrs:
+        return None
+    index_of = {ins.pc: i for i, ins in enumerate(instrs)}
+    path, i = [], 0
+    while i < len(instrs):
+        ins = instrs[i]
+        mn = ins.op.mnemonic
+        if mn in ("call", "yield"):
+            return None
+        if mn == "ret":
+            path.append(i)
+            return path
+        if mn in ("br", "cond_br"):
+            target = index_of[ins.operands[0 if mn == "br" else 1]]
+            if target <= i:                  # a loop: the interpreter's job
+                return None
+            if mn == "cond_br":
+                path.append(i)
+            i = target
+            continue
+        path.append(i)
+        i += 1
+    return None
 
 
 class FusedPlan:
@@ -69,12 +94,13 @@ class FusedPlan:
 
     def __init__(self, factory, import_indices, deopt_slots):
         self.factory, self.import_indices = factory, import_indices
-        self.deopt_slots = deopt_slots
+        self.deopt_slots = deopt_slots      # instruction index -> live register slots
 
 
 def plan(fn, instrs, layout, consts):
-    """A ``FusedPlan`` for a straight-line VmFunction, or None."""
-    if not fusable(instrs):
+    """A ``FusedPlan`` for a VmFunction with a straight-line hot path, or None."""
+    path = hot_path(instrs)
+    if path is None:
         return None
     slot = layout.slot
     lines = []
@@ -103,14 +129,20 @@ def plan(fn, instrs, layout, consts):
         params.append(name)
         val[s] = name
     imports = []                     # import index per import call (by position)
-    deopt_slots = []
-    last = len(instrs) - 1
-    for i, ins in enumerate(instrs):
+    deopt_slots = {}
+    for i in path:
+        ins = instrs[i]
         op, v = ins.op, ins.operands
         mn = op.mnemonic
-        if i == last:                                    # ret
+        if mn == "ret":
             lines.append(f"return [{', '.join(read(slot(x)) for x in v[0])}]")
             break
+        if mn == "cond_br":                              # guard: false -> interpreter
+            live = tuple(sorted(val))
+            deopt_slots[i] = live
+            regs = "(" + "".join(f"{val[s]}, " for s in live) + ")"
+            lines.append(f"if not {read(slot(v[0]))}: raise _Deopt({i}, None, {regs})")
+            continue
         if mn == "call.import":
             imp, segments, args, results = v[0], tuple(v[1]), v[2], v[3]
             sig = consts.import_sigs[imp]
@@ -129,7 +161,7 @@ def plan(fn, instrs, layout, consts):
             k = len(imports)
             imports.append(imp)
             live = tuple(sorted(val))
-            deopt_slots.append(live)
+            deopt_slots[i] = live
             regs = "(" + "".join(f"{val[s]}, " for s in live) + ")"
             deopt = f"raise _Deopt({i}, res, {regs})"
             lines.append(f"p = {i}")
@@ -205,7 +237,7 @@ def plan(fn, instrs, layout, consts):
         for t in targets:
             args += [t.fn, t.state]
         return g["make"](*args, globals_list)
-    return FusedPlan(factory, tuple(imports), tuple(deopt_slots))
+    return FusedPlan(factory, tuple(imports), deopt_slots)
 
 
 def bind(target):
@@ -242,14 +274,16 @@ def bind(target):
     def resume(d):
         r = fn.template[:]
         r[GLOBALS_SLOT], r[INSTANCE_SLOT] = inst.globals, inst
-        for s, x in zip(p.deopt_slots[position[d.index]], d.values):
+        for s, x in zip(p.deopt_slots[d.index], d.values):
             r[s] = x
         ctx = inst.context
-        return Invocation.resume_after_import(target, r, d.index, d.res, ctx.max_depth,
-                                              ctx.default_timeout_s).run()
+        if fn.sites[d.index] is None:                    # a guard: run its branch there
+            inv = Invocation.resume_at(target, r, d.index, ctx.max_depth, ctx.default_timeout_s)
+        else:
+            inv = Invocation.resume_after_import(target, r, d.index, d.res, ctx.max_depth,
+                                                 ctx.default_timeout_s)
+        return inv.run()
 
-    position = {i: k for k, i in enumerate(
-        j for j, s in enumerate(fn.sites) if s is not None and s.kind == "import")}
     return p.factory(fault, resume, targets, inst.globals)
 
 

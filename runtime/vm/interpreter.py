@@ -121,6 +121,14 @@ class Invocation:
         self._pc = index + 1
         return self
 
+    @classmethod
+    def resume_at(cls, target, r, index, max_depth, default_timeout_s):
+        """The invocation of a fused function that left at op ``index`` (a
+        guard) with frame ``r``: it runs that op and on, as the interpreter."""
+        self = cls(target, (), max_depth, default_timeout_s)
+        self._r, self._pc = r, index
+        return self
+
     # -- driving ---------------------------------------------------------------
     def run(self) -> list:
         """Run to completion on this thread, blocking on every suspension."""

@@ -1,10 +1,11 @@
 """Bytecode modules: a verified ModuleDef whose functions are lowered on first use.
 
-``from_def`` verifies every function (nothing unverified ever runs), but a
-function's closures (``ops``/``sites``/``pcs``) and its fused plan are built
-the first time something asks for them: a load pays for verification only,
-and a function that is never called (``main$async`` in a synchronous
-program) is never prepared.  A ``BytecodeModule`` is immutable after
+``from_def`` verifies the module's tables (signatures, globals, registers,
+exports) at once, and every function body either at once (``lazy=False``)
+or the first time something asks for its closures (``ops``/``sites``/
+``pcs``) or fused plan, before they are built: nothing unverified ever
+runs, a load pays for the tables only, and a function that is never called
+(``main$async`` in a synchronous program) is never decoded.  A ``BytecodeModule`` is immutable after
 ``from_def`` (lazy preparation happens once, under the module's lock) and
 may be shared by any number of contexts (and threads); per-context state
 (globals, resolved imports) lives in the context's ``ModuleInstance``.
@@ -17,7 +18,7 @@ from tensorvm.vmfb.model import parse_signature
 
 from .fused import plan as fused_plan
 from .lowering import Layout, lower_function
-from .verifier import verify_module
+from .verifier import ModuleTables
 
 
 _LAZY = frozenset(("ops", "sites", "pcs", "fused"))
@@ -32,6 +33,7 @@ class VmFunction:
                  "_instrs", "_layout", "_consts")
 
     def __init__(self, module, index, fdef, sig, instrs, consts):
+        """``instrs``: the verified instructions, or None to verify on first use."""
         self.module, self.index, self.name = module, index, fdef.name
         self.signature, self.sig = fdef.signature, sig
         self.exported, self.reflection = fdef.exported, fdef.reflection
@@ -55,6 +57,8 @@ class VmFunction:
                 return object.__getattribute__(self, name)
             except AttributeError:
                 pass
+            if self._instrs is None:         # VerificationError leaves it unprepared
+                self._instrs = self.module._tables.body(self.index)
             if name == "fused":
                 self.fused = fused_plan(self, self._instrs, self._layout, self._consts)
             else:
@@ -102,14 +106,16 @@ class BytecodeModule:
         self._prepare_lock = threading.RLock()
 
     @classmethod
-    def from_def(cls, mdef) -> "BytecodeModule":
-        """Verify ``mdef`` (VerificationError on any defect) and lower its code."""
-        decoded = verify_module(mdef)
+    def from_def(cls, mdef, *, lazy: bool = False) -> "BytecodeModule":
+        """Verify ``mdef`` (VerificationError on any defect); ``lazy``: verify
+        each function body just before its first use instead of now."""
+        tables = ModuleTables(mdef)
         consts = _Consts(mdef)
         self = cls.__new__(cls)
-        functions = [VmFunction(self, i, fdef, sig, instrs, consts)
-                     for i, (fdef, (sig, instrs)) in enumerate(zip(mdef.functions, decoded))]
+        functions = [VmFunction(self, i, fdef, sig, None if lazy else tables.body(i), consts)
+                     for i, (fdef, sig) in enumerate(zip(mdef.functions, tables.fn_sigs))]
         cls.__init__(self, mdef, functions, consts)
+        self._tables = tables
         return self
 
     def __repr__(self):

@@ -1,4 +1,4 @@
-"""Load-time bytecode verification (DESIGN: "A verifier runs at load").
+"""Bytecode verification: tables at load, each function body before its first use.
 
 After ``verify_module`` accepts a ModuleDef, the interpreter can rely on:
 every register operand in range and of its field's bank, branch targets at
@@ -164,34 +164,51 @@ class _FunctionVerifier:
             self.banks(ins.operands[0], self.sig.results, "ret")
 
 
-def verify_module(module) -> list:
-    """Verify every function of ``module``; return each one's decoded instructions."""
-    fn_sigs = [_signature(f.signature, "bad signature", False, f.name) for f in module.functions]
-    import_sigs = [_signature(i.signature, f"import {i.module}.{i.name}: bad signature", True)
-                   for i in module.imports]
-    for g in module.globals:
-        if g.bank not in BANKS:
-            raise VerificationError(f"global '{g.name}' has unknown bank {g.bank!r}")
-        init = g.initial
-        ok = (init is None or (g.bank in _INT_RANGE and type(init) is int
-                               and _INT_RANGE[g.bank][0] <= init <= _INT_RANGE[g.bank][1])
-              or (g.bank in ("f32", "f64") and type(init) in (int, float)))
-        if g.bank == "ref" and init is not None:
-            ok = False
-        if not ok:
-            raise VerificationError(f"global '{g.name}' ({g.bank}) has bad initial value {init!r}")
-    exported = set()
-    decoded = []
-    for fn, sig in zip(module.functions, fn_sigs):
-        _check_registers(fn, sig)
-        if fn.exported:
-            if fn.name in exported:
-                raise VerificationError("exported twice", fn.name)
-            exported.add(fn.name)
-            _check_reflection(fn, sig)
-            if fn.name == "__init" and (sig.args or sig.results):
-                raise VerificationError("__init must take and return nothing", fn.name)
+class ModuleTables:
+    """A module whose tables (signatures, globals, registers, exports,
+    reflection) are verified; function bodies are verified one by one with
+    ``body(i)``, each before it is first lowered or run."""
+
+    def __init__(self, module):
+        self.module = module
+        self.fn_sigs = [_signature(f.signature, "bad signature", False, f.name)
+                        for f in module.functions]
+        self.import_sigs = [_signature(i.signature, f"import {i.module}.{i.name}: bad signature",
+                                       True) for i in module.imports]
+        for g in module.globals:
+            if g.bank not in BANKS:
+                raise VerificationError(f"global '{g.name}' has unknown bank {g.bank!r}")
+            init = g.initial
+            ok = (init is None or (g.bank in _INT_RANGE and type(init) is int
+                                   and _INT_RANGE[g.bank][0] <= init <= _INT_RANGE[g.bank][1])
+                  or (g.bank in ("f32", "f64") and type(init) in (int, float)))
+            if g.bank == "ref" and init is not None:
+                ok = False
+            if not ok:
+                raise VerificationError(f"global '{g.name}' ({g.bank}) has bad initial value "
+                                        f"{init!r}")
+        exported = set()
+        for fn, sig in zip(module.functions, self.fn_sigs):
+            _check_registers(fn, sig)
+            if fn.exported:
+                if fn.name in exported:
+                    raise VerificationError("exported twice", fn.name)
+                exported.add(fn.name)
+                _check_reflection(fn, sig)
+                if fn.name == "__init" and (sig.args or sig.results):
+                    raise VerificationError("__init must take and return nothing", fn.name)
+
+    def body(self, i: int) -> list:
+        """Decode and verify function ``i``'s code; its instructions."""
+        fn = self.module.functions[i]
         instrs = decode_function(fn.code, fn.name)
-        _FunctionVerifier(module, fn, sig, fn_sigs, import_sigs).run(instrs)
-        decoded.append((sig, instrs))
-    return decoded
+        _FunctionVerifier(self.module, fn, self.fn_sigs[i], self.fn_sigs,
+                          self.import_sigs).run(instrs)
+        return instrs
+
+
+def verify_module(module) -> list:
+    """Verify every table and function of ``module``; return each function's
+    (signature, decoded instructions)."""
+    tables = ModuleTables(module)
+    return [(sig, tables.body(i)) for i, sig in enumerate(tables.fn_sigs)]

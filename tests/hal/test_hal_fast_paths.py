@@ -71,14 +71,14 @@ def test_concurrent_binds_get_distinct_states(device, kernels):
     p2 = cb.program.bind([b, b])            # p1 not released: must not be reused
     assert p1 is not p2
     s1, s2 = p1.segments[0][0].state, p2.segments[0][0].state
-    from tensorvm.hal.loaders.cpu_c import ffi
-    assert int(ffi.cast("uintptr_t", s1.bindings[0])) == a.address
-    assert int(ffi.cast("uintptr_t", s2.bindings[0])) == b.address
+    from tensorvm.hal.loaders.cpu_c import state_binding
+    assert state_binding(s1, 0) == a.address
+    assert state_binding(s2, 0) == b.address
     p1.release()
     p3 = cb.program.bind([b, a])            # reuses p1's packets, patched
     assert p3 is p1
-    assert int(ffi.cast("uintptr_t", p3.segments[0][0].state.bindings[0])) == b.address
-    assert int(ffi.cast("uintptr_t", p3.segments[0][0].state.bindings[1])) == a.address
+    assert state_binding(p3.segments[0][0].state, 0) == b.address
+    assert state_binding(p3.segments[0][0].state, 1) == a.address
     p2.release()
     p3.release()
 

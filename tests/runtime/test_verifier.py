@@ -133,3 +133,37 @@ def test_globals_and_imports_tables():
         BytecodeModule.from_def(module(fn(RET), globals=[GlobalDef("g", "u8")]))
     with pytest.raises(VmfbError, match="bad signature"):
         BytecodeModule.from_def(module(fn(RET), imports=[ImportDef("a", "b", "i")]))
+
+
+def test_lazy_verification_checks_each_body_before_its_first_use():
+    """``from_def(lazy=True)`` (what ``load_module`` does) verifies the tables
+    at once and a function's bytecode only when it is first lowered: a bad
+    body never runs, and one never called costs nothing."""
+    good = fn(encode("const.i32", I0, 7) + encode("ret", [I0]), name="good", signature="->i",
+              exported=True)
+    bad = fn(b"\xff" + RET, name="bad", exported=True)
+    m = BytecodeModule.from_def(module(good, bad), lazy=True)      # no error yet
+    fgood, fbad = m.functions
+    assert fgood.ops and fgood.fused is not None
+    for _ in range(2):                          # a failed verification is not cached as done
+        with pytest.raises(VerificationError, match="unknown opcode") as e:
+            fbad.ops
+        assert e.value.function == "bad"
+    with pytest.raises(VerificationError, match="unknown opcode"):
+        BytecodeModule.from_def(module(good, bad))                 # eager: at once
+    with pytest.raises(VerificationError, match="bad signature"):  # tables: always at once
+        BytecodeModule.from_def(module(fn(RET, signature="x")), lazy=True)
+
+
+def test_load_module_verify_modes():
+    from tensorvm import runtime
+    from tensorvm.vmfb.container import write_module
+    bad = module(fn(RET, name="__init", exported=True),
+                 fn(b"\xff" + RET, name="main", exported=True), imports=[])
+    m = runtime.load_module(bad, device="local-sync")
+    with pytest.raises(VerificationError, match="unknown opcode"):
+        m.main()
+    with pytest.raises(VerificationError, match="unknown opcode"):
+        runtime.load_module(write_module(bad), device="local-sync", verify="eager")
+    with pytest.raises(ValueError, match="verify"):
+        runtime.load_module(bad, device="local-sync", verify="never")

@@ -104,11 +104,42 @@ entry:
   call.import @n.trap()
   ret
 }
-func @loop(%x: i32) -> (i32) export {
+func @forward(%x: i32) -> (i32) export {
 entry:
   br done
 done:
   ret %x
+}
+func @loop(%x: i32) -> (i32) export {
+entry:
+  %zero = const.i32 0
+  %one = const.i32 1
+  br head
+head:
+  %more = cmp.ne.i32 %x, %zero
+  cond_br %more, body, out
+body:
+  %x = sub.i32 %x, %one
+  br head
+out:
+  ret %x
+}
+func @guarded(%x: i32) -> (i32, i32) export {
+entry:
+  %k = const.i32 10
+  %y = add.i32 %x, %k
+  cond_br %x, hot, cold
+cold:
+  %y = call @twice(%y)
+  br hot
+hot:
+  %z = call.import @n.add(%y, %k)
+  ret %z, %y
+}
+func @twice(%x: i32) -> (i32) {
+entry:
+  %y = add.i32 %x, %x
+  ret %y
 }
 """
 
@@ -134,10 +165,21 @@ def fused_of(ctx, name):
     return ctx.lookup(name).target.fused
 
 
-def test_only_straight_line_functions_are_fused(ctx):
+def test_only_straight_line_hot_paths_are_fused(ctx):
     assert fused_of(ctx, "mix") is not None and fused_of(ctx, "suspends") is not None
-    assert fused_of(ctx, "loop") is None
-    assert ctx.invoke("loop", [3]) == [3]
+    assert fused_of(ctx, "forward") is not None and fused_of(ctx, "guarded") is not None
+    assert fused_of(ctx, "loop") is None                 # a backward branch
+    assert ctx.invoke("loop", [3]) == [0]
+    assert both(ctx, "forward", [3]) == [[3], [3]]
+
+
+def test_a_false_guard_finishes_in_the_interpreter(ctx):
+    """``cond_br`` on the hot path: true stays fused, false resumes the
+    interpreter at the branch with the live registers (the cold block makes
+    a VM call, which the fused function cannot)."""
+    assert both(ctx, "guarded", [1]) == [[21, 11], [21, 11]]
+    assert both(ctx, "guarded", [0]) == [[30, 20], [30, 20]]
+    assert both(ctx, "guarded", [-5]) == [[15, 5], [15, 5]]
 
 
 def test_results_match_the_interpreter(ctx):
