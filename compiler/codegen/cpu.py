@@ -12,7 +12,7 @@ from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
 from ..ir.attributes import ints
-from . import gemm, scalar
+from . import gemm, scalar, vector_math
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
@@ -37,8 +37,12 @@ _BRANCH_FREE_MINMAX = {
 
 
 def _cpu_helpers(helpers: str) -> str:
+    """scalar.HELPERS with the branch-free min/max and the vectorisable
+    exp / tanh / erf (vector_math.py) in place of the libm wrappers."""
     out = []
     for line in helpers.splitlines():
+        if any(line.startswith(f"static inline float {n}(") for n in vector_math.NAMES):
+            continue
         key = next((k for k in _BRANCH_FREE_MINMAX if line.startswith(k)), None)
         if key is None:
             out.append(line)
@@ -52,7 +56,7 @@ def _cpu_helpers(helpers: str) -> str:
             f"bad = ({u})0 - ({u})((a != a) | (b != b)); "
             f"{u} r = (x & pick) | (y & ~pick); r = (r & ~same) | ((x {keep} y) & same); "
             f"r = (r & ~bad) | ({nan} & bad); {t} o; memcpy(&o, &r, sizeof o); return o; }}")
-    return "\n".join(out)
+    return "\n".join(out) + vector_math.C
 
 
 PROLOGUE = ("#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" + ABI

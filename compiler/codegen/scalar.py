@@ -124,11 +124,12 @@ def unary(name: str, element: str, a: str) -> str:
         table = {
             "negate": f"(-{a})", "abs": f"fabs{f}({a})", "sqrt": f"sqrt{f}({a})",
             "rsqrt": f"({one} / sqrt{f}({a}))", "cbrt": f"cbrt{f}({a})",
-            "exponential": f"exp{f}({a})", "exponential_minus_one": f"expm1{f}({a})",
+            "exponential": f"tvm_expf({a})" if f else f"exp({a})",
+            "exponential_minus_one": f"expm1{f}({a})",
             "log": f"log{f}({a})", "log_plus_one": f"log1p{f}({a})",
-            "logistic": f"({one} / ({one} + exp{f}(-{a})))",
+            "logistic": f"tvm_logisticf({a})" if f else f"(1.0 / (1.0 + exp(-{a})))",
             "sine": f"sin{f}({a})", "cosine": f"cos{f}({a})", "tan": f"tan{f}({a})",
-            "tanh": f"tanh{f}({a})", "atan": f"atan{f}({a})",
+            "tanh": f"tvm_tanhf({a})" if f else f"tanh({a})", "atan": f"atan{f}({a})",
             "floor": f"floor{f}({a})", "ceil": f"ceil{f}({a})",
             "round_nearest_afz": f"round{f}({a})", "round_nearest_even": f"nearbyint{f}({a})",
             "sign": f"tvm_fsign{f}({a})",
@@ -273,6 +274,10 @@ static inline float tvm_fmaxf(float a, float b) { return (a != a || b != b) ? NA
 static inline float tvm_fminf(float a, float b) { return (a != a || b != b) ? NAN : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
 static inline double tvm_fmax(double a, double b) { return (a != a || b != b) ? NAN : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
 static inline double tvm_fmin(double a, double b) { return (a != a || b != b) ? NAN : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
+static inline float tvm_expf(float a) { return expf(a); }
+static inline float tvm_tanhf(float a) { return tanhf(a); }
+static inline float tvm_erff(float a) { return erff(a); }
+static inline float tvm_logisticf(float a) { return 1.0f / (1.0f + expf(-a)); }
 static inline float tvm_fsignf(float a) { return a != a ? a : (a > 0 ? 1.0f : (a < 0 ? -1.0f : a)); }
 static inline double tvm_fsign(double a) { return a != a ? a : (a > 0 ? 1.0 : (a < 0 ? -1.0 : a)); }
 static inline int32_t tvm_totalorder32(float a) { int32_t i; memcpy(&i, &a, 4); return i < 0 ? (i ^ INT32_MAX) : i; }

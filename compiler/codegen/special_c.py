@@ -216,6 +216,8 @@ def complex_helpers() -> str:
 def unary(name: str, ctype: str, a: str) -> str | None:
     """Real special function ``name`` on a value of C type ``ctype``."""
     f = "f" if ctype == "float" else ""
+    if name == "erf" and f:
+        return f"tvm_erff({a})"      # vectorisable on the CPU (vector_math.py)
     if name in MATH_H:
         return f"{MATH_H[name]}{f}({a})"
     if name in OWN:
