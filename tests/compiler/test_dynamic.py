@@ -334,3 +334,16 @@ func.func @main(%x: tensor<5x4xf32>, %o: tensor<3x4x2xf32>, %i: tensor<2x2xi64>,
     ref_c = np.array([[(padded[4 * r:4 * r + 3, 4 * s:4 * s + 3] * k[:, :, 0, 0]).sum()
                        for s in range(2)] for r in range(2)], np.float32)
     np.testing.assert_allclose(np.asarray(c)[0, :, :, 0], ref_c, rtol=1e-5, atol=1e-5)
+
+
+def test_column_reduction_dynamic_dims():
+    """Interchanged column reduction with the reduced and the kept dim both
+    dynamic: the chunking of the kept dim is evaluated from runtime shapes."""
+    m = _module("""
+func.func @main(%a: tensor<?x?xf32>) -> tensor<?xf32> {
+  %init = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%a init: %init) applies stablehlo.add across dimensions = [0]
+     : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}""")
+    _check(m, lambda n: (_f32(n + 3, 2 * n + 5),), lambda n, a: a.sum(0), rtol=1e-4)
