@@ -122,6 +122,12 @@ def _identity(op):
         for x, k in ((ops[0], ops[1]), (ops[1], ops[0])):
             if _all_ones(k) and _same_type(x, op.result):
                 return x
+    if name == "stablehlo.select" and len(ops) == 3:
+        pred = _splat(ops[0])                   # one predicate for every element
+        if pred is not None:
+            chosen = ops[1] if bool(pred) else ops[2]
+            if _same_type(chosen, op.result):
+                return chosen
     if name == "stablehlo.negate":
         inner = ops[0].defining_op
         if inner is not None and inner.name == "stablehlo.negate" and is_float(el):
@@ -233,6 +239,26 @@ def _fold_slice(op, a):
     return a[idx]
 
 
+_COMPARE = {"EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_equal,
+            "GT": np.greater, "GE": np.greater_equal}
+
+
+def _fold_compare(op, arrays):
+    """IEEE (FLOAT), SIGNED and UNSIGNED compares of matching element types;
+    TOTALORDER (-0 < +0, NaNs ordered) is left to the kernel."""
+    d, c = op.attributes.get("comparison_direction"), op.attributes.get("compare_type")
+    fn = _COMPARE.get(getattr(d, "value", None))
+    el = op.operands[0].type.element
+    kind = getattr(c, "value", None)
+    natural = "FLOAT" if is_float(el) else ("UNSIGNED" if is_unsigned(el) or el == "i1"
+                                            else "SIGNED")
+    if fn is None or (kind is not None and kind != natural) \
+            or not (is_float(el) or is_integer(el) or el == "i1") or el not in ("f32", "f64") \
+            and is_float(el):
+        return None
+    return fn(*arrays)
+
+
 _EXACT_FLOAT = {"stablehlo.add": np.add, "stablehlo.subtract": np.subtract,
                 "stablehlo.multiply": np.multiply, "stablehlo.divide": np.divide,
                 "stablehlo.maximum": np.maximum, "stablehlo.minimum": np.minimum,
@@ -277,6 +303,10 @@ def _fold(op):
                     or (is_integer(src) and is_integer(el))):
                 return None              # float -> int rounding and overflow: leave to the kernel
             out = (a != 0) if el == "i1" else a.astype(dtype)
+        elif name == "stablehlo.compare":
+            out = _fold_compare(op, arrays)
+            if out is None:
+                return None
         elif is_float(el) and name in _EXACT_FLOAT and el in ("f32", "f64"):
             out = _EXACT_FLOAT[name](*arrays)
         elif is_integer(el) and name in _WRAPPING_INT and (el != "i1" or name in _LOGICAL):

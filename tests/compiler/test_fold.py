@@ -139,3 +139,40 @@ def test_integer_division_is_not_folded(op):
     }}"""
     ops, _ = _simplified(text)
     assert op in ops
+
+
+# jnp.var's "ddof" guard as BERT's layernorm exports it: a scalar compare of
+# constants selects the whole variance; folded, no host value is left and the
+# function keeps the static, recorded-once command buffer.
+CONSTANT_GUARD = """
+func.func @main(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<4xi1>) {
+  %ddof = stablehlo.constant dense<0> : tensor<i32>
+  %n = stablehlo.constant dense<8.0> : tensor<f32>
+  %d = stablehlo.convert %ddof : (tensor<i32>) -> tensor<f32>
+  %m = stablehlo.subtract %n, %d : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %ok = stablehlo.compare GT, %m, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+  %nans = stablehlo.broadcast_in_dim %nan, dims = [] : (tensor<f32>) -> tensor<2x8xf32>
+  %v = stablehlo.select %ok, %x, %nans : tensor<i1>, tensor<2x8xf32>
+  %a = stablehlo.constant dense<[1.0, 0x7FC00000, -0.0, 2.0]> : tensor<4xf32>
+  %b = stablehlo.constant dense<[1.0, 0x7FC00000, 0.0, 3.0]> : tensor<4xf32>
+  %ne = stablehlo.compare NE, %a, %b, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %v, %ne : tensor<2x8xf32>, tensor<4xi1>
+}
+"""
+
+
+def test_constant_compares_and_selects_fold():
+    ops, counts = _simplified(CONSTANT_GUARD)
+    assert "compare" not in ops and "select" not in ops
+    x = np.arange(16, dtype=np.float32).reshape(2, 8)
+    v, ne = _check_same_bits(CONSTANT_GUARD, x)
+    np.testing.assert_array_equal(v, x)
+    np.testing.assert_array_equal(ne, [False, True, False, True])    # IEEE: NaN != NaN, -0 == 0
+
+
+def test_totalorder_compare_is_left_to_the_kernel():
+    text = CONSTANT_GUARD.replace("NE, %a, %b, FLOAT", "NE, %a, %b, TOTALORDER")
+    ops, _ = _simplified(text)
+    assert "compare" in ops
