@@ -9,8 +9,8 @@ which records ``f``'s command buffer once against binding-table *slots*
 (arguments, the transient slab, results) and keeps it in ``@__cb_f``.  A
 call then only checks arguments, allocates, submits the recorded command
 buffer with this call's binding table, awaits and wraps the results.
-Functions with dynamic shapes record their command buffer per call with
-direct bindings (``_record_commands`` serves both).
+Functions with dynamic shapes take host_program.py, which keeps the command
+buffer recorded for the last argument dims in ``@__dcb_f``.
 
 Every export ``f`` also gets ``f$async(args..., wait_fence, signal_fence)``
 (IREE's coarse-fences ABI): the submission waits on ``wait_fence`` before
@@ -159,7 +159,9 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         host = _HostFunction(func, plan, const_index, entry_of, workgroups, bool(entries))
         reflections[fname], reflections[fname + ASYNC_SUFFIX] = host.reflection()
         if getattr(plan, "general", False):
-            text += _general_export(fname, func, plan, const_index, entry_of, workgroups, False)
+            text.append(f"global @{_sym('__dcb_' + fname)} : ref")
+            text += _general_export(fname, func, plan, const_index, entry_of, workgroups, False,
+                                    _sym("__dcb_" + fname))
             text += _general_export(fname + ASYNC_SUFFIX, func, plan, const_index, entry_of,
                                     workgroups, True)
             continue
@@ -192,7 +194,8 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     return mdef, "\n".join(text) + "\n", reflections
 
 
-def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchronous):
+def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchronous,
+                    cache_global=None):
     """A function with control flow (host_program.py).  Its ``$async`` form
     awaits the wait fence first (the invocation suspends, it does not block)
     and signals the signal fence after its last submission completed."""
@@ -202,7 +205,7 @@ def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchr
     if asynchronous:
         f.call("fence.await", [f.const("i32", -1), f"[%a{nargs}]"], 1)
     GeneralFunction(f, func, const_index, plan, entry_of, workgroups, _arg_names(func),
-                    _element_id).emit()
+                    _element_id, cache_global).emit()
     if asynchronous:
         ret = f.lines.pop()
         f.call("fence.signal", [f"%a{nargs + 1}"])
