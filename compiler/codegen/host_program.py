@@ -470,13 +470,14 @@ class GeneralFunction:
         for i, v in enumerate(op.operands):
             val = self.env[v]
             if i in push:
-                consts += self.push_words(val)
+                if self.record:           # else the cached recording has them
+                    consts += self.push_words(val)
                 continue
             if isinstance(val, Host):
                 val = self.to_device(val)
             bufs.append(val.buf)
             spans += [f.const("i64", 0), self.nbytes(v)]
-        for sym in op.attributes.get("tvm.dims", ()):     # shape symbols, i64 each
+        for sym in op.attributes.get("tvm.dims", ()) if self.record else ():   # shape symbols, i64 each
             consts += self.push_words(Host([self.dim(sym)], _I64))
         outs = []
         for r in op.results:
@@ -485,7 +486,12 @@ class GeneralFunction:
             bufs.append(buf)
             spans += [f.const("i64", 0), self.nbytes(r)]
         count = self.workgroups[id(op)]
-        if count:
+        if count and not self.record:
+            self.barrier()
+            for b in bufs:
+                self._binding(b)
+            self.need_barrier = True
+        elif count:
             self.barrier()
             one = f.const("i32", 1)
             wg = f.const("i32", count) if isinstance(count, int) else \
@@ -497,11 +503,10 @@ class GeneralFunction:
                        head + ["[" + ", ".join(bufs) + "]", "[" + ", ".join(spans) + "]"])
             else:
                 binds = [self._binding(b) for b in bufs]
-                if self.record:
-                    f.call("command_buffer.dispatch.indirect",
-                           head + ["[" + ", ".join(b for b, _ in binds) + "]",
-                                   "[" + ", ".join(self.const("i32", k) for _, k in binds) + "]",
-                                   "[" + ", ".join(spans) + "]"])
+                f.call("command_buffer.dispatch.indirect",
+                       head + ["[" + ", ".join(b for b, _ in binds) + "]",
+                               "[" + ", ".join(self.const("i32", k) for _, k in binds) + "]",
+                               "[" + ", ".join(spans) + "]"])
             self.need_barrier = True
         for r, o in zip(op.results, outs):
             self.env[r] = o
