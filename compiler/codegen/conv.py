@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..ir.symbolic import Dim, cdiv
 from .pull_ops import _attr_ints, _padding
 
 # Channels of one output row a workgroup unit covers at most: bounds the
@@ -28,7 +29,7 @@ class Convolution:
     op: object
     lhs: object
     rhs: object
-    N: int
+    N: object         # int, or a Dim for a symbolic batch
     H: int
     W: int
     C: int            # input features (all groups)
@@ -59,8 +60,9 @@ class Convolution:
 
 def find_convolution(root, captured) -> Convolution | None:
     """The convolution a dispatch rooted at ``root`` computes, if a direct
-    kernel can: static f32/f64, operands captured buffers, no lhs (base)
-    dilation, batch_group_count 1, one or two spatial dims."""
+    kernel can: f32/f64 with static dims but the batch (N may be a symbol),
+    operands captured buffers, no lhs (base) dilation, batch_group_count 1,
+    one or two spatial dims."""
     from .kernel import epilogue_root, row_major_strides
     op = epilogue_root(root, "stablehlo.convolution")
     if op is None:
@@ -72,9 +74,11 @@ def find_convolution(root, captured) -> Convolution | None:
     if lhs.type.element != el or rhs.type.element != el:
         return None
     shapes = (lhs.type.shape, rhs.type.shape, op.result.type.shape)
-    if not all(isinstance(d, int) for s in shapes for d in s):
-        return None
     dn = op.attr("dimension_numbers").fields
+    batch = {(0, dn["input_batch_dimension"]), (2, dn["output_batch_dimension"])}
+    if not all(isinstance(d, int) or (k, i) in batch
+               for k, s in enumerate(shapes) for i, d in enumerate(s)):
+        return None
     lsp = tuple(dn["input_spatial_dimensions"])
     ksp = tuple(dn["kernel_spatial_dimensions"])
     osp = tuple(dn["output_spatial_dimensions"])
@@ -88,6 +92,8 @@ def find_convolution(root, captured) -> Convolution | None:
     rev = _attr_ints(op, "window_reversal", ns, 0)
     pad = _padding(op, ns)
     lshape, kshape, oshape = shapes
+    if not isinstance(oshape[-1], int):
+        return None          # a batch-last result: the plan's rows need a static row length
     ls, ks = row_major_strides(lshape), row_major_strides(kshape)
     # A 1-D convolution is a 2-D one with a unit h dim of stride 0.
     sp = lambda dims, shape, k: shape[dims[k - (2 - ns)]] if k >= 2 - ns else 1
@@ -123,9 +129,13 @@ def convolution_plan(kernel, workgroup_work: int):
     convolution kernel.  The count (one per ~MACS_PER_WORK x ``workgroup_work`` multiply-adds,
     at most one per output row and 64-channel unit) is what the host passes;
     the loop kernel tiles the result rows by it, the direct kernel splits its
-    (row, channel block) units over it."""
+    (row, channel block) units over it.  With a symbolic batch the rows per
+    workgroup are fixed from the per-image sizes and the count is an
+    expression of the batch the host evaluates."""
     c = kernel.convolution
     shape = kernel.shape
+    if isinstance(c.N, Dim):
+        return _dynamic_batch_plan(c, shape, workgroup_work)
     rows = 1
     for d in shape[:-1]:
         rows *= d
@@ -136,3 +146,19 @@ def convolution_plan(kernel, workgroup_work: int):
     want = max(1, min(units, -(-total // (workgroup_work * MACS_PER_WORK))))
     rpw = -(-rows // want)
     return rpw, shape[-1], 1, -(-rows // rpw)
+
+
+def _dynamic_batch_plan(c: Convolution, shape, workgroup_work: int):
+    """convolution_plan for a symbolic batch: what the static plan gives at a
+    large batch (rows per workgroup: enough for a workgroup's work, at least
+    one unit's), independent of the batch; the count is cdiv(rows, rpw)."""
+    rows, per_image = 1, 1
+    for d in shape[:-1]:
+        rows = rows * d
+        per_image *= d if isinstance(d, int) else 1
+    per_row = shape[-1] * c.reduction
+    if per_row == 0 or per_image == 0:
+        return 1, max(shape[-1], 1), 1, 0
+    units = c.OH * -(-c.OC // UNIT_CHANNELS)
+    rpw = max(-(-per_image // units), -(-(workgroup_work * MACS_PER_WORK) // per_row))
+    return rpw, shape[-1], 1, cdiv(rows, rpw)

@@ -14,6 +14,7 @@ runs the fused elementwise epilogue on its way to memory.
 """
 from __future__ import annotations
 
+from ..ir.symbolic import make
 from . import scalar
 from .body import BodyEmitter, fused_store
 from .conv import UNIT_CHANNELS, Convolution
@@ -22,6 +23,11 @@ from .kernel import Kernel, workgroup_plan
 MAX_VECTORS = 5        # channel vectors per tile (NB <= UNIT_CHANNELS + 16)
 MAX_COLUMNS = 8        # output columns per tile
 MAX_EDGE_TILES = 12    # more padding than this many tiles: edge columns one at a time
+
+
+def _at_least_one(count):
+    """The workgroup count as a divisor (an int, or a C expression of the batch)."""
+    return max(count, 1) if isinstance(count, int) else make("max", count, 1)
 
 
 def _mul(var: str, k: int) -> str:
@@ -175,10 +181,11 @@ class _Render:
         src = [f"int {name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
         src += self.head
         src += [
+            f"  const int64_t wgs = {_at_least_one(count)};",
             f"  {ct} acc[{self.cols}][{nb}];",
             "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
-            f"    const int64_t u1 = ((int64_t)wg + 1) * {units} / {max(count, 1)};",
-            f"    for (int64_t u = (int64_t)wg * {units} / {max(count, 1)}; u < u1; ++u) {{",
+            f"    const int64_t u1 = ((int64_t)wg + 1) * {units} / wgs;",
+            f"    for (int64_t u = (int64_t)wg * {units} / wgs; u < u1; ++u) {{",
             (f"      const int64_t blk = u / {c.N * c.OH}, row = u % {c.N * c.OH};" if self.packed
              else f"      const int64_t row = u / {blocks}, blk = u % {blocks};"),
             f"      const int64_t n = row / {c.OH}, oh = row % {c.OH};",
@@ -256,14 +263,15 @@ class _Render:
         src = [f"int {name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
         src += self.head
         src += [
+            f"  const int64_t wgs = {_at_least_one(count)};",
             f"  {ct} acc[{width}][1];",
             f"  {ct}* buf = ({ct}*)calloc({c.H * sw * qlen}, sizeof({ct}));",
             "  if (buf == NULL) return 1;",
             "  int64_t plane = -1;",
             "  const int64_t nn = 1;",
             "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
-            f"    const int64_t u1 = ((int64_t)wg + 1) * {units} / {max(count, 1)};",
-            f"    for (int64_t u = (int64_t)wg * {units} / {max(count, 1)}; u < u1; ++u) {{",
+            f"    const int64_t u1 = ((int64_t)wg + 1) * {units} / wgs;",
+            f"    for (int64_t u = (int64_t)wg * {units} / wgs; u < u1; ++u) {{",
             f"      const int64_t n = u / {c.C * c.OH}, oc0 = (u / {c.OH}) % {c.C}, oh = u % {c.OH};",
             f"      const int64_t ih0 = oh * {sh} - {ph};",
             f"      const int64_t kh0 = ih0 < 0 ? ({dh - 1} - ih0) / {dh} : 0;",

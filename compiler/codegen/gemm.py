@@ -1,4 +1,4 @@
-"""CPU GEMM kernels for static contractions: packed, register-blocked.
+"""CPU GEMM kernels: packed, register-blocked.
 
 A workgroup range covers rectangles of the (B*M) x N output (consecutive
 workgroups of a column block merge, see ``rectangle_loop``).  Each
@@ -11,6 +11,11 @@ each tile's product into a per-thread MB x NB accumulator, which the fused
 epilogue reads when K is done.  Products with few rows per batch (a GEMV)
 skip packing: one row against B streams B once with several independent
 FMA chains.  Buffers are static thread-local scratch of fixed size.
+
+N and K must be static (they fix the register blocking and the packed
+panels); B and M may be symbols (a dynamic batch): the kernel then reads
+them from push constants, its tiles stay fixed and the GEMV-or-packed and
+read-B-in-place choices that depend on M are made at run time.
 """
 from __future__ import annotations
 
@@ -26,8 +31,9 @@ DIRECT_B_ROWS = 16  # up to this many rows per batch: B read in place, not packe
 
 
 def applies(kernel: Kernel) -> bool:
+    """A float contraction whose N and K are static (B and M may be symbols)."""
     c = kernel.contraction
-    return (c is not None and all(isinstance(d, int) for d in (c.B, c.M, c.N, c.K))
+    return (c is not None and all(isinstance(d, int) for d in (c.N, c.K))
             and c.op.result.type.element in ("f32", "f64"))
 
 
@@ -123,7 +129,8 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     head = pointer_decls(kernel, em)
     plan = contraction_plan(c)
     rows = c.B * c.M
-    gemv = c.M < GEMV_ROWS
+    # GEMV-or-packed: known at compile time for a static M, else per call
+    gemv = c.M < GEMV_ROWS if isinstance(c.M, int) else f"({c.M}) < {GEMV_ROWS}"
     acc = "cc[i * %d + j]" % sh.nb
     idx_decls, store = contraction_epilogue(em, kernel, "b", "(m0 + i)", "(n0 + j)", acc)
     src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
@@ -134,18 +141,28 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
             f"  {ct}* restrict ap = sp;",
             f"  {ct}* restrict bp = ap + {MB * KC};",
             f"  {ct}* restrict cc = bp + {KC * NB};"]
+    if isinstance(gemv, str):
+        src.append(f"  const int gemv = {gemv};")
     src += rectangle_loop(plan, rows, c.N)
+    cap = ({True: "1", False: str(MB)}[gemv] if isinstance(gemv, bool)
+           else f"(gemv ? 1 : {MB})")
     src += [
         "    for (int64_t r = r0; r < r1;) {",
         f"      const int64_t b = r / {c.M}, m0 = r % {c.M};",
         f"      int64_t mb = r1 - r < {c.M} - m0 ? r1 - r : {c.M} - m0;",
-        f"      if (mb > {1 if gemv else MB}) mb = {1 if gemv else MB};",
+        f"      if (mb > {cap}) mb = {cap};",
         f"      const {ct}* restrict la = {em.bindings[c.lhs]} + b * {c.lhs_strides[0]} + m0 * {c.lhs_strides[1]};",
         f"      const {ct}* restrict lb = {em.bindings[c.rhs]} + b * {c.rhs_strides[0]};",
         f"      for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
         f"        const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
     ]
-    src += _gemv_row(c, sh) if gemv else _packed_block(c, sh)
+    if gemv is True:
+        src += _gemv_row(c, sh)
+    elif gemv is False:
+        src += _packed_block(c, sh)
+    else:
+        src += ["        if (gemv) {", *_gemv_row(c, sh), "        } else {",
+                *_packed_block(c, sh), "        }"]
     src += ["        for (int64_t i = 0; i < mb; ++i) {",
             "          for (int64_t j = 0; j < nb; ++j) {"]
     src += ["            " + d for d in idx_decls]
@@ -182,7 +199,11 @@ def _packed_block(c, sh: _Shape) -> list[str]:
     wide); edge tiles are still packed, zero padded."""
     ct, mr, nr = sh.ct, sh.mr, sh.nr
     (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
-    direct_b = rsn == 1 and c.M <= DIRECT_B_ROWS
+    # B in place: decided here for a static M, by a run-time test otherwise
+    direct_b = rsn == 1 and (c.M <= DIRECT_B_ROWS if isinstance(c.M, int) else
+                             f"({c.M}) <= {DIRECT_B_ROWS}")
+    pack_b_when = ("" if direct_b is False else f"jn < {nr}" if direct_b is True
+                   else f"jn < {nr} || !({direct_b})")
     direct_a = c.N <= 2 * nr
     if c.K == 0:
         return [f"        for (int64_t i = 0; i < mb * {sh.nb}; ++i) cc[i] = 0;"]
@@ -234,17 +255,17 @@ def _packed_block(c, sh: _Shape) -> list[str]:
         f"          const int64_t kc = {c.K} - k0 < {KC} ? {c.K} - k0 : {KC};",
         f"          for (int64_t jp = 0; jp < nb; jp += {nr}) {{",
         f"            const int64_t jn = nb - jp < {nr} ? nb - jp : {nr};",
-        *([f"            if (jn < {nr}) {{", *pack_b, "            }"] if direct_b else pack_b),
+        *([f"            if ({pack_b_when}) {{", *pack_b, "            }"] if pack_b_when else pack_b),
         "          }",
         f"          for (int64_t ip = 0; ip < mb; ip += {mr}) {{",
         f"            const int64_t in = mb - ip < {mr} ? mb - ip : {mr};",
         *([f"            if (in < {mr}) {{", *pack_a, "            }"] if direct_a else pack_a),
         "          }",
         f"          for (int64_t jp = 0; jp < nb; jp += {nr}) {{",
-        f"            const int fb = {int(direct_b)} && nb - jp >= {nr};",
+        f"            const int fb = {direct_b if isinstance(direct_b, str) else int(direct_b)} && nb - jp >= {nr};",
         f"            for (int64_t ip = 0; ip < mb; ip += {mr}) {{",
         f"              const int fa = {int(direct_a)} && mb - ip >= {mr};",
-        *_micro_calls(sh, c, direct_a, direct_b),
+        *_micro_calls(sh, c, direct_a, direct_b is not False),
         "            }",
         "          }",
         "        }",

@@ -7,6 +7,11 @@ submitted when the host must read a device value (a predicate computed on the
 device) and at the end, so a loop with a host-side counter records all its
 iterations' dispatches without waiting on the device.  Static straight-line
 functions take the faster path in vm_host.py instead.
+
+A function without control flow or read-backs (a dynamic-shape model: its
+host work is shape arithmetic) records its command buffer against
+binding-table slots once per set of argument dims and keeps the latest in a
+global; a call with the same dims only allocates and submits it.
 """
 from __future__ import annotations
 
@@ -92,8 +97,10 @@ def _nbytes(t) -> int:
 class GeneralFunction:
     """Emits one function's VM assembly (see the module docstring)."""
 
-    def __init__(self, asm, func, const_index, plan, entry_of, workgroups, names, element_id):
+    def __init__(self, asm, func, const_index, plan, entry_of, workgroups, names, element_id,
+                 cache_global=None):
         self.f = asm
+        self._args = (func, const_index, plan, entry_of, workgroups, names, element_id)
         self.func = func
         self.const_index = const_index
         self.plan = plan
@@ -107,6 +114,11 @@ class GeneralFunction:
         self.host = analyze_block(block, [False] * len(block.arguments))
         self.shapes = shape_analysis.lookup(func)
         self.dim_cache: dict = {}
+        self.cache_global = cache_global   # global for the recorded-command-buffer cache
+        self.slots = None          # cached mode: buffer registers by binding-table slot
+        self.direct = set()        # registers bound directly (module constants)
+        self.record = True         # False: commands come from the cache, not recorded
+        self.read_backs = 0
 
     # -- small helpers ------------------------------------------------------------------
     def label(self, prefix: str) -> str:
@@ -139,6 +151,20 @@ class GeneralFunction:
 
     # -- entry ------------------------------------------------------------------------------
     def emit(self):
+        if self.cache_global is not None and self._straight_line():
+            self._emit_cached()
+            return
+        self._prologue()
+        self.cb = self.f.reg("cb")
+        self.f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
+        self.need_barrier = False
+        self.block(self.func.regions[0].blocks[0])
+        outs = self._results()
+        self.flush(reopen=False)
+        self._return(outs)
+
+    def _prologue(self) -> None:
+        """Argument checks, their buffers, the executable."""
         f = self.f
         block = self.func.regions[0].blocks[0]
         self.dev = f.reg("dev")
@@ -155,26 +181,118 @@ class GeneralFunction:
         if self.plan.dispatches:
             self.exe = f.reg("exe")
             f.emit(f"{self.exe} = global.load.ref @__exe")
-        self.cb = f.reg("cb")
-        f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
-        self.need_barrier = False
-        self.block(block)
-        results = [self.env[v] for v in block.terminator.operands]
+
+    def _results(self) -> list:
+        """The returned values as fresh device buffers (uploads, copies)."""
+        block = self.func.regions[0].blocks[0]
         outs = []
-        for v, val in zip(block.terminator.operands, results):
+        for v in block.terminator.operands:
+            val = self.env[v]
             dv = self.to_device(val) if isinstance(val, Host) else val
             if not dv.fresh:
                 dv = self.copy(dv, v)
             outs.append(dv)
-        self.flush(reopen=False)
+        return outs
+
+    def _return(self, outs) -> None:
+        f = self.f
         views = []
-        for v, dv in zip(block.terminator.operands, outs):
+        for v, dv in zip(self.func.regions[0].blocks[0].terminator.operands, outs):
             dims = [self.dim(d) for d in self.dims_of(v)]
             view, = f.call("buffer_view.create", [dv.buf, f.const("i64", 0), self.nbytes(v),
                                                   f.const("i32", self.element_id(v.type)),
                                                   "[" + ", ".join(dims) + "]"], 1)
             views.append(view)
         f.emit("ret " + ", ".join(views))
+
+    # -- recorded command buffers cached by argument dims -------------------------------------
+    def _straight_line(self) -> bool:
+        """No control flow and no device value read back to the host: every
+        command (counts, push constants, sizes) is then a function of the
+        arguments' dims alone, so one recording serves every call with them."""
+        if any(op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case")
+               for op in self.func.walk()):
+            return False
+        probe = GeneralFunction(type(self.f)(), *self._args)
+        probe.emit()
+        return probe.read_backs == 0
+
+    def _key_dims(self) -> list:
+        """Registers with every dynamic dim of every argument (the cache key)."""
+        regs = []
+        for i, a in enumerate(self.func.regions[0].blocks[0].arguments):
+            for k, d in enumerate(self.dims_of(a)):
+                if not isinstance(d, int):
+                    r, = self.f.call("buffer_view.dim", [f"%a{i}", self.const("i32", k)], 1)
+                    regs.append(r)
+        return regs
+
+    def _emit_cached(self) -> None:
+        """The function twice: a hit path that takes the command buffer
+        recorded for these argument dims from ``@cache_global`` (a list
+        [command buffer, dims...], replaced as a whole, so concurrent callers
+        never see a buffer with another call's key) and only allocates, and a
+        miss path that records against binding-table slots and publishes the
+        entry.  Both submit with this call's buffers as the binding table."""
+        f = self.f
+        self._prologue()
+        keys = self._key_dims()
+        entry = f.reg("ce")
+        f.emit(f"{entry} = global.load.ref @{self.cache_global}")
+        hit, check, miss = self.label("hit"), self.label("check"), self.label("miss")
+        nz = f.reg("i")
+        f.emit(f"{nz} = cmp.nz.ref {entry}")
+        f.emit(f"cond_br {nz}, {check}, {miss}")
+        self.place(check)
+        same = self.const("i32", 1)
+        for j, r in enumerate(keys):
+            k = f.reg("I")
+            f.emit(f"{k} = list.get.i64 {entry}, {self.const('i32', j + 1)}")
+            same = self.binop("and.i32", same, self.binop("cmp.eq.i64", k, r, "i32"), "i32")
+        f.emit(f"cond_br {same}, {hit}, {miss}")
+        env = dict(self.env)
+        for path in (hit, miss):
+            self.place(path)
+            self.env, self.slots, self.record = dict(env), [], path == miss
+            self.cb = f.reg("cb")
+            if self.record:
+                f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
+            else:
+                f.emit(f"{self.cb} = list.get.ref {entry}, {self.const('i32', 0)}")
+            self.need_barrier = False
+            self.block(self.func.regions[0].blocks[0])
+            outs = self._results()
+            if self.record:
+                f.call("command_buffer.finalize", [self.cb])
+                n = self.const("i32", len(keys) + 1)
+                lst = f.reg("cl")
+                f.emit(f"{lst} = list.alloc {n}")
+                f.emit(f"list.resize {lst}, {n}")
+                f.emit(f"list.set.ref {lst}, {self.const('i32', 0)}, {self.cb}")
+                for j, r in enumerate(keys):
+                    f.emit(f"list.set.i64 {lst}, {self.const('i32', j + 1)}, {r}")
+                f.emit(f"global.store.ref {lst}, @{self.cache_global}")
+            f.call("device.queue.execute.indirect.wait",
+                   [self.dev, self.cb, self.const("i32", -1), "[" + ", ".join(self.slots) + "]"])
+            self._return(outs)
+
+    def _binding(self, buf: str):
+        """(buffer register or null, slot) of a command's buffer: module
+        constants bind directly, everything else through a table slot."""
+        if self.slots is None:
+            return buf, None
+        if buf in self.direct:
+            return buf, -1
+        if buf not in self.slots:
+            self.slots.append(buf)
+        return self._null(), self.slots.index(buf)
+
+    def _null(self) -> str:
+        if ("null", None) not in self.f.consts:
+            r = self.f.reg("null")
+            self.f.emit(f"{r} = const.ref.null")
+            self.f.consts[("null", None)] = r
+        return self.f.consts[("null", None)]
 
     # -- device work ------------------------------------------------------------------------
     def allocate(self, t, value=None) -> str:
@@ -258,7 +376,8 @@ class GeneralFunction:
 
     def barrier(self) -> None:
         if self.need_barrier:
-            self.f.call("command_buffer.barrier", [self.cb])
+            if self.record:
+                self.f.call("command_buffer.barrier", [self.cb])
             self.need_barrier = False
 
     def flush(self, reopen: bool = True) -> None:
@@ -277,10 +396,16 @@ class GeneralFunction:
         out = self.allocate(dv.type, value)
         self.barrier()
         n = _nbytes(dv.type) if dv.type.is_static else self.nbytes(value)
-        if n:
-            self.f.call("command_buffer.copy", [self.cb, dv.buf, self.f.const("i64", 0), out,
-                                                self.f.const("i64", 0),
-                                                n if isinstance(n, str) else self.f.const("i64", n)])
+        size = n if isinstance(n, str) else self.f.const("i64", n)
+        zero = self.f.const("i64", 0)
+        if n and self.slots is not None:
+            (src, ss), (dst, ds) = self._binding(dv.buf), self._binding(out)
+            if self.record:
+                self.f.call("command_buffer.copy.indirect",
+                            [self.cb, src, self.const("i32", ss), zero, dst, self.const("i32", ds),
+                             zero, size])
+        elif n:
+            self.f.call("command_buffer.copy", [self.cb, dv.buf, zero, out, zero, size])
         self.need_barrier = True
         return Dev(out, dv.type, True)
 
@@ -312,6 +437,7 @@ class GeneralFunction:
 
     def read_back(self, dv: Dev) -> Host:
         """Wait for the device and load a small device value into registers."""
+        self.read_backs += 1
         self.flush()
         el = dv.type.element
         bank = _BANK.get(el)
@@ -344,13 +470,14 @@ class GeneralFunction:
         for i, v in enumerate(op.operands):
             val = self.env[v]
             if i in push:
-                consts += self.push_words(val)
+                if self.record:           # else the cached recording has them
+                    consts += self.push_words(val)
                 continue
             if isinstance(val, Host):
                 val = self.to_device(val)
             bufs.append(val.buf)
             spans += [f.const("i64", 0), self.nbytes(v)]
-        for sym in op.attributes.get("tvm.dims", ()):     # shape symbols, i64 each
+        for sym in op.attributes.get("tvm.dims", ()) if self.record else ():   # shape symbols, i64 each
             consts += self.push_words(Host([self.dim(sym)], _I64))
         outs = []
         for r in op.results:
@@ -359,15 +486,27 @@ class GeneralFunction:
             bufs.append(buf)
             spans += [f.const("i64", 0), self.nbytes(r)]
         count = self.workgroups[id(op)]
-        if count:
+        if count and not self.record:
+            self.barrier()
+            for b in bufs:
+                self._binding(b)
+            self.need_barrier = True
+        elif count:
             self.barrier()
             one = f.const("i32", 1)
             wg = f.const("i32", count) if isinstance(count, int) else \
                 self._bits(self.dim(count), "trunc.i64.i32", "i32")
-            f.call("command_buffer.dispatch",
-                   [self.cb, self.exe, f.const("i32", self.entry_of[id(op)]), wg,
-                    one, one, "[" + ", ".join(consts) + "]", "[" + ", ".join(bufs) + "]",
-                    "[" + ", ".join(spans) + "]"])
+            head = [self.cb, self.exe, f.const("i32", self.entry_of[id(op)]), wg,
+                    one, one, "[" + ", ".join(consts) + "]"]
+            if self.slots is None:
+                f.call("command_buffer.dispatch",
+                       head + ["[" + ", ".join(bufs) + "]", "[" + ", ".join(spans) + "]"])
+            else:
+                binds = [self._binding(b) for b in bufs]
+                f.call("command_buffer.dispatch.indirect",
+                       head + ["[" + ", ".join(b for b, _ in binds) + "]",
+                               "[" + ", ".join(self.const("i32", k) for _, k in binds) + "]",
+                               "[" + ", ".join(spans) + "]"])
             self.need_barrier = True
         for r, o in zip(op.results, outs):
             self.env[r] = o
@@ -404,6 +543,7 @@ class GeneralFunction:
         elif name == "stablehlo.constant" and op.result not in self.host:
             k = self.f.reg("k")
             self.f.emit(f"{k} = global.load.ref @__c{self.const_index[id(op)]}")
+            self.direct.add(k)
             self.env[op.result] = Dev(k, op.result.type, False)
         elif shape_analysis.is_shape_assertion(op):
             self.shape_assertion(op)

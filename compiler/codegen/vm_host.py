@@ -12,8 +12,8 @@ lowering the recorder) of functions it may never call.  Two threads making
 the first call at once both record; either command buffer serves every
 call.  A call then only checks arguments, allocates, submits the recorded
 command buffer with this call's binding table, awaits and wraps the results.
-Functions with dynamic shapes record their command buffer per call with
-direct bindings (``_record_commands`` serves both).
+Functions with dynamic shapes take host_program.py, which keeps the command
+buffer recorded for the last argument dims in ``@__dcb_f``.
 
 Every export ``f`` also gets ``f$async(args..., wait_fence, signal_fence)``
 (IREE's coarse-fences ABI): the submission waits on ``wait_fence`` before
@@ -162,7 +162,9 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         host = _HostFunction(func, plan, const_index, entry_of, workgroups, bool(entries))
         reflections[fname], reflections[fname + ASYNC_SUFFIX] = host.reflection()
         if getattr(plan, "general", False):
-            text += _general_export(fname, func, plan, const_index, entry_of, workgroups, False)
+            text.append(f"global @{_sym('__dcb_' + fname)} : ref")
+            text += _general_export(fname, func, plan, const_index, entry_of, workgroups, False,
+                                    _sym("__dcb_" + fname))
             text += _general_export(fname + ASYNC_SUFFIX, func, plan, const_index, entry_of,
                                     workgroups, True)
             continue
@@ -190,7 +192,8 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     return mdef, "\n".join(text) + "\n", reflections
 
 
-def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchronous):
+def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchronous,
+                    cache_global=None):
     """A function with control flow (host_program.py).  Its ``$async`` form
     awaits the wait fence first (the invocation suspends, it does not block)
     and signals the signal fence after its last submission completed."""
@@ -200,7 +203,7 @@ def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchr
     if asynchronous:
         f.call("fence.await", [f.const("i32", -1), f"[%a{nargs}]"], 1)
     GeneralFunction(f, func, const_index, plan, entry_of, workgroups, _arg_names(func),
-                    _element_id).emit()
+                    _element_id, cache_global).emit()
     if asynchronous:
         ret = f.lines.pop()
         f.call("fence.signal", [f"%a{nargs + 1}"])

@@ -53,8 +53,8 @@ func.func @main(%a: tensor<?x?xf32>) -> tensor<?x?xf32> {
     _check(m, lambda n: (_f32(n, 3 * n + 1),), lambda n, a: -a, sizes=(1, 7, 300))
 
 
-def test_broadcast_and_bias():
-    m = _module("""
+# x + b with the broadcast shape computed on the host from x's dim
+BROADCAST_BIAS = """
 func.func @main(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
   %0 = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x8xf32>) -> tensor<i32>
   %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
@@ -63,7 +63,11 @@ func.func @main(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
   %3 = stablehlo.dynamic_broadcast_in_dim %b, %2, dims = [1] : (tensor<8xf32>, tensor<2xi32>) -> tensor<?x8xf32>
   %4 = stablehlo.add %x, %3 : tensor<?x8xf32>
   return %4 : tensor<?x8xf32>
-}""")
+}"""
+
+
+def test_broadcast_and_bias():
+    m = _module(BROADCAST_BIAS)
     _check(m, lambda n: (_f32(n, 8), _f32(8)), lambda n, x, b: x + b)
 
 
@@ -347,3 +351,31 @@ func.func @main(%a: tensor<?x?xf32>) -> tensor<?xf32> {
   return %0 : tensor<?xf32>
 }""")
     _check(m, lambda n: (_f32(n + 3, 2 * n + 5),), lambda n, a: a.sum(0), rtol=1e-4)
+
+
+def test_recorded_commands_reused_per_argument_dims():
+    """A straight-line dynamic function records its command buffer once per
+    set of argument dims (vm_host/host_program cache): calls that alternate
+    sizes, repeat them, and run concurrently from several threads all see
+    their own sizes' commands."""
+    import threading
+    m = _module(BROADCAST_BIAS)
+    b = _f32(8)
+    inputs = {n: _f32(n, 8) for n in (1, 3, 40)}
+    for n in (1, 3, 1, 40, 40, 3, 1):
+        np.testing.assert_allclose(m.main(inputs[n], b), (inputs[n] + b), rtol=1e-5, atol=1e-6)
+    errors = []
+
+    def worker(sizes):
+        try:
+            for n in sizes * 20:
+                np.testing.assert_allclose(m.main(inputs[n], b), (inputs[n] + b),
+                                           rtol=1e-5, atol=1e-6)
+        except Exception as e:          # noqa: BLE001 - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=worker, args=(s,)) for s in ([1, 40], [3, 1], [40, 3])]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
