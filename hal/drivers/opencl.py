@@ -15,6 +15,10 @@ pyopencl is imported lazily, when the driver is first asked for.
   load -- also from another HAL device on the same OpenCL device -- does not
   rebuild.  A build failure is a ``HalError`` with the executable name and
   the build log.
+* Command buffers are prepared once, at finalize: each dispatch gets its own
+  ``cl.Kernel`` with its arguments set; binding-table slots are set per
+  submission (``bind``), so replaying a recorded call costs one
+  ``clSetKernelArg`` per slot binding and one enqueue per dispatch.
 * Queue model as local-task: ``queue_execute`` returns at once.  A submit
   thread waits for the wait fence and enqueues the commands on an in-order
   ``cl.CommandQueue``; a completion thread waits for the OpenCL event and
@@ -95,12 +99,14 @@ class OpenCLDevice(Device):
     def _load_executable(self, name, format, data, entry_points, target):
         return opencl_c.load(self, name, data, entry_points, target)
 
+    supports_binding_tables = True
+
     def _prepare_commands(self, commands):
         return opencl_c.prepare(self, commands)
 
     def _program_runner(self, programs):
         def enqueue():
-            return opencl_c.enqueue_programs(self.queue, programs)
+            return opencl_c.enqueue_programs(self, programs)
         return enqueue
 
     def _submit(self, wait, signal, work) -> None:

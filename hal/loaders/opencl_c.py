@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update
+from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import HalError
 from ..executable import Executable
 
@@ -27,12 +27,45 @@ _PATTERN = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 class OpenCLExecutable(Executable):
-    """A built cl.Program and the local size of each entry point."""
+    """A built cl.Program, the local size of each entry point and, per entry
+    point, the free ``cl.Kernel`` objects (creating one costs ~0.1 ms in
+    pyopencl, more than a small dispatch runs, and host code that records
+    its command buffer per call would pay it per dispatch per call)."""
 
-    def __init__(self, device, name, entry_points, program, local_sizes):
+    def __init__(self, device, name, entry_points, program, local_sizes, kernels):
         super().__init__(device, name, FORMAT, entry_points)
         self.program = program
         self.local_sizes = local_sizes
+        self.free_kernels = [[k] for k in kernels]
+
+    def take_kernel(self, entry: int) -> "_Kernel":
+        try:
+            return self.free_kernels[entry].pop()
+        except IndexError:
+            import pyopencl as cl
+            return _Kernel(cl.Kernel(self.program, self.entry_points[entry]))
+
+
+class _Kernel:
+    """A ``cl.Kernel`` and the argument values last set on it: setting a
+    scalar argument costs microseconds in pyopencl, so unchanged ones are
+    skipped (a reused kernel usually gets the arguments it had)."""
+
+    __slots__ = ("kernel", "args")
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.args = [None] * kernel.num_args
+
+    def set_buffer(self, i: int, mem) -> None:
+        if self.args[i] is not mem:
+            self.kernel.set_arg(i, mem)
+            self.args[i] = mem
+
+    def set_scalar(self, i: int, value: int, dtype) -> None:
+        if self.args[i] != value:
+            self.kernel.set_arg(i, dtype(value))
+            self.args[i] = value
 
 
 def _build_log(exc) -> str:
@@ -80,7 +113,7 @@ def load(device, name, data, entry_points, target) -> OpenCLExecutable:
                        f"(it uses f64 values: recompile without them for this device)")
     program = build_program(device, name, bytes(data))
     want = int(target.get("local_size", DEFAULT_LOCAL_SIZE))
-    local_sizes = []
+    local_sizes, kernels = [], []
     for entry in entry_points:
         try:
             kernel = cl.Kernel(program, entry)
@@ -90,18 +123,69 @@ def load(device, name, data, entry_points, target) -> OpenCLExecutable:
         limit = kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE,
                                            device.cl_device)
         local_sizes.append(max(1, min(want, int(limit))))
-    return OpenCLExecutable(device, name, entry_points, program, local_sizes)
+        kernels.append(_Kernel(kernel))
+    return OpenCLExecutable(device, name, entry_points, program, local_sizes, kernels)
 
 
 class OpenCLProgram:
-    """A finalized command buffer: enqueue functions, in order, and the
-    host-shared buffers to make coherent after it ran."""
+    """A finalized command buffer: enqueue ops, in order, and the
+    host-shared buffers to make coherent after it ran.
 
-    __slots__ = ("ops", "shared")
+    Dispatches hold a ``cl.Kernel`` each, its arguments set once here; a
+    command buffer recorded against binding-table slots keeps those
+    arguments open and ``bind(table)`` returns the program for one
+    submission, whose enqueue sets only the slot arguments.  A kernel's
+    arguments are captured at enqueue (clSetKernelArg semantics), and one
+    device enqueues from one thread, so bound programs of one template may
+    be in flight together."""
 
-    def __init__(self, ops, shared):
+    __slots__ = ("ops", "shared", "slots", "table")
+
+    def __init__(self, ops, shared, slots=(), table=None):
         self.ops = ops
         self.shared = shared
+        self.slots = slots        # (op index, [(arg, slot, offset)], written slots) per slot op
+        self.table = table
+
+    def bind(self, table) -> "OpenCLProgram":
+        shared = list(self.shared)
+        for _, _, written in self.slots:
+            for slot in written:
+                b = table[slot]
+                if b.host_shared and b.writable and b.mem is not None:
+                    shared.append((b.mem, b.host.nbytes))
+        return OpenCLProgram(self.ops, shared, self.slots, table)
+
+    def release(self) -> None:
+        self.table = None
+
+
+class _Launch:
+    """One dispatch: its kernel (taken from the executable's free list,
+    returned when the program goes), grid and the slot arguments that each
+    submission fills in (``(arg index, slot, byte offset)``)."""
+
+    __slots__ = ("device", "exe", "entry", "kernel", "gsize", "lsize", "nbindings",
+                 "slot_args", "name")
+
+    def __call__(self, q, table=None):
+        import pyopencl as cl
+        k = self.kernel
+        if self.slot_args:
+            n = self.nbindings
+            for i, slot, off in self.slot_args:
+                b = table[slot]
+                k.set_buffer(i, _mem(self.device, b))
+                k.set_scalar(n + i, b.offset + off, np.uint64)
+        try:
+            cl.enqueue_nd_range_kernel(q, k.kernel, self.gsize, self.lsize)
+        except cl.Error as e:
+            raise HalError(f"{self.name} failed to launch: {e}") from None
+
+    def __del__(self):
+        kernel = getattr(self, "kernel", None)
+        if kernel is not None:
+            self.exe.free_kernels[self.entry].append(kernel)
 
 
 def _mem(device, buf):
@@ -122,26 +206,32 @@ def _dispatch(device, cmd: Dispatch):
         return None
     entry = exe.entry_points[cmd.entry]
     local = exe.local_sizes[cmd.entry]
-    kernel = cl.Kernel(exe.program, entry)
-    args = [_mem(device, b) for b, _, _ in cmd.bindings]
-    args += [np.uint64(b.offset + off) for b, off, _ in cmd.bindings]
-    args += [np.uint32(c) for c in cmd.constants]
+    what = f"executable '{exe.name}' entry point '{entry}'"
+    nb = len(cmd.bindings)
+    kernel = exe.take_kernel(cmd.entry)
+    run = _Launch()
+    run.device, run.exe, run.entry, run.name, run.nbindings = device, exe, cmd.entry, what, nb
+    run.kernel = kernel                   # back to the free list with ``run``
+    nargs = len(kernel.args)
+    if nargs != 2 * nb + len(cmd.constants):
+        raise HalError(f"{what}: {nb} bindings and {len(cmd.constants)} constants do not match "
+                       f"the kernel's parameters: the kernel takes {nargs} arguments, "
+                       f"not {2 * nb + len(cmd.constants)}")
+    slot_args = []
     try:
-        if kernel.num_args != len(args):
-            raise ValueError(f"the kernel takes {kernel.num_args} arguments, not {len(args)}")
-        kernel.set_args(*args)
+        for i, (b, off, _) in enumerate(cmd.bindings):
+            if is_slot(b):
+                slot_args.append((i, b, off))
+                continue
+            kernel.set_buffer(i, _mem(device, b))
+            kernel.set_scalar(nb + i, b.offset + off, np.uint64)
+        for j, c in enumerate(cmd.constants):
+            kernel.set_scalar(2 * nb + j, c, np.uint32)
     except (cl.Error, TypeError, ValueError) as e:
-        raise HalError(f"executable '{exe.name}' entry point '{entry}': {len(cmd.bindings)} "
-                       f"bindings and {len(cmd.constants)} constants do not match the "
-                       f"kernel's parameters: {e}") from None
-    gsize, lsize = (wx * local, wy, wz), (local, 1, 1)
-
-    def run(q):
-        try:
-            cl.enqueue_nd_range_kernel(q, kernel, gsize, lsize)
-        except cl.Error as e:
-            raise HalError(f"executable '{exe.name}' entry point '{entry}' failed to "
-                           f"launch: {e}") from None
+        raise HalError(f"{what}: {nb} bindings and {len(cmd.constants)} constants do not match "
+                       f"the kernel's parameters: {e}") from None
+    run.gsize, run.lsize = (wx * local, wy, wz), (local, 1, 1)
+    run.slot_args = tuple(slot_args)
     return run
 
 
@@ -177,31 +267,58 @@ def _transfer(device, cmd):
 
 
 def prepare(device, commands) -> OpenCLProgram:
-    """Build the kernels and arguments of every command once (finalize)."""
-    ops, shared = [], {}
+    """Build the kernels and arguments of every command once (finalize);
+    transfers on binding-table slots are resolved per submission."""
+    ops, shared, slots = [], {}, []
     for cmd in commands:
         if isinstance(cmd, Barrier):
             continue                      # one in-order queue: commands never overlap
         if isinstance(cmd, Dispatch):
             op = _dispatch(device, cmd)
             written = [b for b, _, _ in cmd.bindings]
+            if op is not None and op.slot_args:
+                slots.append((len(ops), None, [s for _, s, _ in op.slot_args]))
         else:
-            op = _transfer(device, cmd)
             written = [getattr(cmd, "buffer", None) or getattr(cmd, "dst", None)]
+            if any(is_slot(x) for x in (getattr(cmd, "buffer", None), getattr(cmd, "src", None),
+                                        getattr(cmd, "dst", None))):
+                slots.append((len(ops), cmd, [b for b in written if is_slot(b)]))
+                ops.append(None)
+                continue
+            op = _transfer(device, cmd)
         for b in written:
-            if getattr(b, "host_shared", False) and b.writable and b.mem is not None:
+            if not is_slot(b) and getattr(b, "host_shared", False) and b.writable \
+                    and b.mem is not None:
                 shared[id(b.mem)] = (b.mem, b.host.nbytes)
         if op is not None:
             ops.append(op)
-    return OpenCLProgram(ops, list(shared.values()))
+    return OpenCLProgram(ops, list(shared.values()), tuple(slots))
 
 
-def enqueue_programs(queue, programs):
-    """Enqueue every program; return the function that waits for them."""
+def _resolve(cmd, table):
+    if isinstance(cmd, Fill):
+        return cmd._replace(buffer=table[cmd.buffer])
+    return cmd._replace(src=table[cmd.src] if is_slot(cmd.src) else cmd.src,
+                        dst=table[cmd.dst] if is_slot(cmd.dst) else cmd.dst)
+
+
+def enqueue_programs(device, programs):
+    """Enqueue every program on ``device``'s queue; return the function that
+    waits for them."""
     import pyopencl as cl
+    queue = device.queue
     for p in programs:
-        for op in p.ops:
-            op(queue)
+        table = p.table
+        transfers = {i: cmd for i, cmd, _ in p.slots if cmd is not None}
+        for i, op in enumerate(p.ops):
+            if op is None:
+                op = _transfer(device, _resolve(transfers[i], table))
+                if op is not None:
+                    op(queue)
+            elif op.__class__ is _Launch:
+                op(queue, table)
+            else:
+                op(queue)
     marker = cl.enqueue_marker(queue)
     shared = [s for p in programs for s in p.shared]
 
@@ -213,4 +330,6 @@ def enqueue_programs(queue, programs):
         for mem, size in shared:          # make device writes visible in host memory
             host, _ = cl.enqueue_map_buffer(queue, mem, cl.map_flags.READ, 0, (size,), np.uint8)
             host.base.release(queue)
+        for p in programs:
+            p.release()
     return done

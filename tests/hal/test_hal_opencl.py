@@ -100,6 +100,87 @@ def test_kernel_writes_reach_zero_copy_imports(device, kernels):
     np.testing.assert_array_equal(y, x * 2 + 1)
 
 
+def _slot_scale_cb(device, kernels, n):
+    """fill(slot 1, 0) ; slot 1 = slot 0 * 2 + 1 ; copy slot 1 -> slot 2,
+    recorded once against binding-table slots."""
+    cb = device.create_command_buffer()
+    cb.fill(1, 0, 4 * n, b"\x00\x00\x00\x00")
+    cb.execution_barrier()
+    cb.dispatch(kernels, 0, (-(-n // 16), 1, 1), [n, 16], [(0, 0, 4 * n), (1, 0, 4 * n)])
+    cb.execution_barrier()
+    cb.copy(1, 0, 2, 4, 4 * n)
+    cb.finalize()
+    return cb
+
+
+def test_slot_command_buffer_is_prepared_once_and_rebound(device, kernels):
+    n = 37
+    cb = _slot_scale_cb(device, kernels, n)
+    program = cb.program
+    for k in range(4):
+        x = np.arange(n, dtype=np.float32) + 100 * k      # fresh buffers every submission
+        out, copy = device.allocator.allocate(4 * n), device.allocator.allocate(4 * n + 4)
+        f = device.create_fence()
+        device.queue_execute(None, f, [cb], [[device.allocator.import_host(x), out, copy]])
+        f.wait(T)
+        assert cb.program is program
+        np.testing.assert_array_equal(hal.BufferView(out, (n,), np.float32).to_numpy(), x * 2 + 1)
+        np.testing.assert_array_equal(np.frombuffer(copy.read(4), np.float32), x * 2 + 1)
+
+
+def test_slot_writes_reach_zero_copy_imports(device, kernels):
+    if not device.host_unified_memory:
+        pytest.skip("device does not share host memory")
+    n = 64
+    cb = _slot_scale_cb(device, kernels, n)
+    x = np.arange(n, dtype=np.float32)
+    y = np.zeros(n, np.float32)
+    f = device.create_fence()
+    device.queue_execute(None, f, [cb], [[device.allocator.import_host(x),
+                                          device.allocator.import_host(y, writable=True),
+                                          device.allocator.allocate(4 * n + 4)]])
+    f.wait(T)
+    np.testing.assert_array_equal(y, x * 2 + 1)
+
+
+def test_submissions_in_flight_together_keep_their_tables(device, kernels):
+    """Bound programs of one recorded command buffer share its kernels; each
+    submission's slot arguments are set as it is enqueued."""
+    n = 50
+    cb = _slot_scale_cb(device, kernels, n)
+    gate = device.create_fence()
+    runs = []
+    for k in range(3):
+        x = np.full(n, k, np.float32)
+        out, copy = device.allocator.allocate(4 * n), device.allocator.allocate(4 * n + 4)
+        f = device.create_fence()
+        device.queue_execute(gate, f, [cb], [[device.allocator.import_host(x), out, copy]])
+        runs.append((x, out, f))
+    gate.signal()
+    for x, out, f in runs:
+        f.wait(T)
+        np.testing.assert_array_equal(hal.BufferView(out, (n,), np.float32).to_numpy(), x * 2 + 1)
+
+
+def test_rerecorded_dispatches_reuse_kernels_with_their_own_arguments(device, kernels):
+    """Command buffers recorded per call take their kernel objects from the
+    executable's free list; a reused kernel gets the new recording's
+    buffers and constants."""
+    for k, n in enumerate((16, 40, 40, 7)):
+        x = np.arange(n, dtype=np.float32) * (k + 1)
+        xin, out = device.allocator.import_host(x), device.allocator.allocate(4 * n + 8)
+        cb = device.create_command_buffer()
+        cb.dispatch(kernels, 0, (-(-n // 8), 1, 1), [n, 8], [(xin, 0, 4 * n), (out, 8, 4 * n)])
+        cb.dispatch(kernels, 1, (1, 1, 1), [k], [(out, 0, 4)])
+        cb.finalize()
+        submit(device, cb).wait(T)
+        got = np.frombuffer(out.read(0), np.float32)
+        np.testing.assert_array_equal(got[2:], x * 2 + 1)
+        assert np.frombuffer(out.read(0, 4), np.uint32)[0] == k
+        del cb
+    assert len(kernels.free_kernels[0]) >= 1        # returned to the free list
+
+
 def test_wrong_argument_count_fails_at_record(device, kernels):
     buf = device.allocator.allocate(16)
     cb = device.create_command_buffer()
