@@ -54,7 +54,11 @@ def run_pipeline(module, options):
             if dyn is not None:
                 shapes.bind_dispatch(d, dyn)
             kernels.append(build_kernel(d))
-    variants, sources = _build_variants(kernels, options) if kernels else ([], {})
+    loops = [lp for f in functions for lp in (getattr(plans[id(f)], "loops", None) or {}).values()]
+    for j, lp in enumerate(loops):
+        lp.entry = len(kernels) + j
+    variants, sources = (_build_variants(kernels, options, loops, entry_of) if kernels
+                         else ([], {}))
     if variants:
         counts = variants[0][4]
         for d_id, k in entry_of.items():
@@ -89,14 +93,16 @@ def run_pipeline(module, options):
     return CompileResult(container.write_module(mdef), stats)
 
 
-def _build_variants(kernels, options):
+def _build_variants(kernels, options, loops=(), entry_of=None):
     """One (format, target, entry points, data, workgroup counts) per target,
     in target order, and each target's generated source.  Every variant
-    must tile the same workgroup counts: the host code serves them all."""
+    must tile the same workgroup counts: the host code serves them all.
+    Native loops are entry points of the CPU variant only, after the kernels."""
     variants, sources = [], {}
     for t in options.targets:
         if t == "cpu":
-            data, target, entries, counts, src = cpu.build_cpu_executable(kernels, options.cpu)
+            data, target, entries, counts, src = cpu.build_cpu_executable(kernels, options.cpu,
+                                                                          loops, entry_of)
             fmt = cpu.cpu_format()
         elif t == "opencl":
             from .codegen import opencl

@@ -12,7 +12,7 @@ from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
 from ..ir.attributes import ints
-from . import gemm, scalar, vector_math
+from . import gemm, native_loop, scalar, vector_math
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
@@ -381,8 +381,11 @@ def build_shared_object(source: str, cpu: str = "host") -> tuple[bytes, dict]:
             return f.read(), target
 
 
-def build_cpu_executable(kernels: list[Kernel], cpu: str = "host"):
-    """(shared object bytes, target, entry points, workgroup counts)."""
+def build_cpu_executable(kernels: list[Kernel], cpu: str = "host", loops=(), entry_of=None):
+    """(shared object bytes, target, entry points, workgroup counts of the
+    kernels); ``loops`` (native_loop.NativeLoop) add one entry point each, after
+    the kernels, calling the kernels of their body (``entry_of``: id(dispatch)
+    -> kernel index)."""
     decls, funcs, counts, entries = [], [], [], []
     vector_bytes = 64 if "avx512f" in compiler_flags(cpu)[1]["features"] else 32
     for k in kernels:
@@ -391,6 +394,11 @@ def build_cpu_executable(kernels: list[Kernel], cpu: str = "host"):
         funcs.append("__attribute__((visibility(\"default\")))\n" + f)
         counts.append(n)
         entries.append(EntryPoint(k.name, k.num_bindings, k.num_constant_words))
+    for lp in loops:
+        funcs.append("__attribute__((visibility(\"default\")))\n" + native_loop.render_native_loop(
+            lp, lambda d: kernels[entry_of[id(d)]].name, lambda d: counts[entry_of[id(d)]]))
+        entries.append(EntryPoint(lp.name, native_loop.binding_count(lp),
+                                  native_loop.constant_word_count(lp)))
     source = PROLOGUE + "\n".join(decls) + "\n\n" + "\n\n".join(funcs) + "\n"
     data, target = build_shared_object(source, cpu)
     return data, target, entries, counts, source

@@ -25,6 +25,7 @@ from ..ir.types import TensorType, bit_width, is_unsigned, numpy_dtype
 from ..ir.symbolic import Dim, make, shape_product
 from ..passes import shapes as shape_analysis
 from ..passes.host_values import HOST_ATTR, analyze_block
+from .native_loop import plan_native_loop
 
 _BANK = {"i1": "i32", "i8": "i32", "i16": "i32", "i32": "i32", "ui8": "i32", "ui16": "i32",
          "ui32": "i32", "i64": "i64", "ui64": "i64", "f32": "f32", "f64": "f64"}
@@ -36,6 +37,7 @@ class GeneralPlan:
     constants: list
     dispatches: list
     general: bool = True
+    loops: dict = None       # id(while op) -> NativeLoop (native_loop.py)
 
     @property
     def dispatch_count(self) -> int:
@@ -48,14 +50,18 @@ def plan_general(func) -> GeneralPlan:
     """Dispatches (in nesting order) and rodata constants of a general function."""
     block = func.regions[0].blocks[0]
     host = analyze_block(block, [False] * len(block.arguments))
-    consts, dispatches = [], []
+    consts, dispatches, loops = [], [], {}
     for op in func.walk():
         if op.name == "tvm.dispatch":
             dispatches.append(op)
+        elif op.name == "stablehlo.while":
+            loop = plan_native_loop(op, host)
+            if loop is not None:
+                loops[id(op)] = loop
         elif (op.name == "stablehlo.constant" and op.result not in host
               and not _inside_dispatch(op)):
             consts.append(op)
-    return GeneralPlan(consts, dispatches)
+    return GeneralPlan(consts, dispatches, loops=loops)
 
 
 def _inside_dispatch(op) -> bool:
@@ -593,7 +599,11 @@ class GeneralFunction:
                 self.op_line(f"{nr} = mov.ref {dv.buf}")
                 loop_vars.append(Dev(nr, v.type, dv.fresh))
         head, loop, done = self.label("while"), self.label("do"), self.label("done")
-        self.f.emit(f"br {head}")
+        native = (self.plan.loops or {}).get(id(op))
+        if native is not None and self.exe is not None:
+            self.native_loop(native, loop_vars, head, done)
+        else:
+            self.f.emit(f"br {head}")
         self.place(head)
         self._bind(cond, loop_vars)
         self.block(cond)
@@ -609,6 +619,43 @@ class GeneralFunction:
         self.place(done)
         for r, var in zip(op.results, loop_vars):
             self.env[r] = var if isinstance(var, Host) else Dev(var.buf, var.type, False)
+
+    def native_loop(self, loop, loop_vars, vm_loop: str, done: str) -> None:
+        """Branch to the loop's native entry point when the loaded variant has
+        it (native_loop.py), else to the VM loop at ``vm_loop``."""
+        f = self.f
+        nm = f.reg("n")
+        f.emit(f"{nm} = const.ref.str {_q(loop.name)}")
+        has, = f.call("executable.has_entry", [self.exe, nm], 1)
+        here = self.label("native")
+        f.emit(f"cond_br {has}, {here}, {vm_loop}")
+        self.place(here)
+        consts, bufs, spans = [], [], []
+        for v in loop.host_in:
+            consts += self.push_words(self.env[v])
+        for v in loop.dev_in:
+            bufs.append(self.env[v].buf)
+            spans += [f.const("i64", 0), self.nbytes(v)]
+        outs = []
+        for j in loop.changing:
+            r = loop.op.results[j]
+            outs.append(self.allocate(r.type))
+            bufs.append(outs[-1])
+            spans += [f.const("i64", 0), self.nbytes(r)]
+        size = f.const("i64", max(64, 2 * loop.half))
+        scratch, = f.call("allocator.allocate", [self.dev, size], 1)
+        bufs.append(scratch)
+        spans += [f.const("i64", 0), size]
+        self.barrier()
+        one = f.const("i32", 1)
+        f.call("command_buffer.dispatch",
+               [self.cb, self.exe, f.const("i32", loop.entry), one, one, one,
+                "[" + ", ".join(consts) + "]", "[" + ", ".join(bufs) + "]",
+                "[" + ", ".join(spans) + "]"])
+        self.need_barrier = True
+        for j, out in zip(loop.changing, outs):
+            f.emit(f"{loop_vars[j].buf} = mov.ref {out}")
+        f.emit(f"br {done}")
 
     def snapshot(self, val):
         """A copy of ``val`` in fresh registers (so later moves cannot clobber it)."""

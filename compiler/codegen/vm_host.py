@@ -56,6 +56,7 @@ HAL_IMPORTS = {
     "fence.signal": "r->",
     "buffer_view.checked_buffer": "rri*I->r",
     "device.queue.execute.indirect.wait": "rri*r->",
+    "executable.has_entry": "rr->i",
 }
 
 ASYNC_SUFFIX = "$async"

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
-from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, StringAttr
+from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, StringAttr, ints
 from ..ir.clone import clone_op
 from ..ir.core import Block, Operation, Region
 from ..ir.types import TensorType
@@ -263,9 +263,27 @@ def _strided_source(op, value, block):
     producer = value.defining_op
     if (op.name == "stablehlo.dot_general" and producer is not None
             and producer.name == "stablehlo.transpose" and producer.parent is block
-            and HOST_ATTR not in producer.attributes):
+            and HOST_ATTR not in producer.attributes and _collapsible(op, value, producer)):
         return producer.operands[0]
     return value
+
+
+def _collapsible(dot, value, transpose) -> bool:
+    """Whether the contraction kernel can read dot operand ``value`` (made by
+    ``transpose``) through permuted strides: its batch, contracting and free
+    dims must each be one uniformly strided run.  Otherwise the transposed
+    value is materialized (a cheap copy) rather than leaving the dot to the
+    scalar loop kernel (the LSTM/GRU input projection: 25x slower)."""
+    from ..codegen.kernel import _collapse, row_major_strides
+    base = row_major_strides(transpose.operands[0].type.shape)
+    strides = tuple(base[p] for p in ints(transpose.attr("permutation")))
+    side = "lhs" if dot.operands[0] is value else "rhs"
+    dn = dot.attr("dot_dimension_numbers").fields
+    batch = tuple(dn.get(f"{side}_batching_dimensions", ()))
+    contract = tuple(dn.get(f"{side}_contracting_dimensions", ()))
+    free = tuple(d for d in range(value.type.rank) if d not in batch and d not in contract)
+    shape = value.type.shape
+    return all(_collapse(dims, shape, strides) is not None for dims in (batch, contract, free))
 
 
 def _costly(value, mat, depth=0) -> bool:

@@ -104,6 +104,13 @@ def executable_load(state, device, exe_def):
                    f"{formats}; recompile with a matching target")
 
 
+def executable_has_entry(state, exe, name):
+    """1 when the loaded variant has entry point ``name`` (a module may give its
+    CPU variant entry points other variants lack, e.g. native loops)."""
+    exe = _need(exe, hal.Executable, "executable.has_entry", "executable")
+    return 1 if _text(name) in exe.entry_points else 0
+
+
 def allocator_allocate(state, device, size):
     if device.__class__ is not state.device_class:
         _device(state, device, "allocator.allocate")
@@ -365,6 +372,7 @@ def buffer_load_i64(state, buffer, offset):
 FUNCTIONS = {
     "device.get": ("->r", device_get),
     "executable.load": ("rr->r", executable_load),
+    "executable.has_entry": ("rr->i", executable_has_entry),
     "allocator.allocate": ("rI->r", allocator_allocate),
     "allocator.import": ("rr->r", allocator_import),
     "buffer_view.assert": ("rri*I->", buffer_view_assert),

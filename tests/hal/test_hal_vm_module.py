@@ -24,7 +24,7 @@ SIGNATURES = {   # docs/internals.md §6
     "command_buffer.dispatch.indirect": "rriiii*i*r*i*I->",
     "command_buffer.copy.indirect": "rriIriII->", "device.queue.execute.indirect": "rrrr*r->",
     "fence.signal": "r->", "buffer_view.checked_buffer": "rri*I->r",
-    "device.queue.execute.indirect.wait": "rri*r->",
+    "device.queue.execute.indirect.wait": "rri*r->", "executable.has_entry": "rr->i",
 }
 F32, I32 = 11, 3     # tensorvm.vmfb.element_types ids
 
