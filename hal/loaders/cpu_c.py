@@ -45,6 +45,7 @@ ENTRY_TYPE = ffi.typeof("int(*)(void*, uint32_t, uint32_t)")
 _POINTER = ffi.sizeof("void*")
 _CHARS = ffi.typeof("char[]")
 _UINTPTR = ffi.typeof("uintptr_t*")
+_VOIDPP = ffi.typeof("void**")
 _U32 = ffi.typeof("uint32_t*")
 #: ``tvm_dispatch_state_t``: bindings, binding_lengths, constants (pointers),
 #: then ``uint32_t workgroup_count[3]``; sized up to pointer alignment.
@@ -55,10 +56,8 @@ def new_state(bindings, lengths, constants, workgroups):
     """A zeroed native ``tvm_dispatch_state_t`` filled with three cdata
     pointers and the grid; the caller keeps the pointed-to arrays alive."""
     state = ffi.new(_CHARS, STATE_SIZE)
-    ptrs = ffi.cast(_UINTPTR, state)
-    ptrs[0] = int(ffi.cast("uintptr_t", bindings))
-    ptrs[1] = int(ffi.cast("uintptr_t", lengths))
-    ptrs[2] = int(ffi.cast("uintptr_t", constants))
+    ptrs = ffi.cast(_VOIDPP, state)
+    ptrs[0], ptrs[1], ptrs[2] = bindings, lengths, constants
     wg = ffi.cast(_U32, state + 3 * _POINTER)
     wg[0], wg[1], wg[2] = workgroups
     return state
@@ -67,7 +66,7 @@ def new_state(bindings, lengths, constants, workgroups):
 def state_binding(state, i: int) -> int:
     """The address binding ``i`` of a native state points at (for tests and
     debugging)."""
-    return ffi.cast(_UINTPTR, ffi.cast(_UINTPTR, state)[0])[i]
+    return ffi.cast(_UINTPTR, ffi.cast(_VOIDPP, state)[0])[i]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum
