@@ -226,7 +226,7 @@ def render_contraction_kernel(kernel: Kernel):
     head = _pointer_decls(kernel, em)
     ct = scalar.ctype(c.op.result.type.element)
     lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
-    (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
+    (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     rows = c.B * c.M
     plan = contraction_plan(c)
     nt = min(NT, max(1, plan.cols)) if isinstance(plan.cols, int) else NT
@@ -242,13 +242,13 @@ def render_contraction_kernel(kernel: Kernel):
         f"      int64_t nr = {MR};",
         "      if (nr > r1 - r) nr = r1 - r;",
         f"      if (nr > {c.M} - m) nr = {c.M} - m;",
-        f"      const {ct}* restrict lp = {lhs} + b * {lsb} + m * {lsm};",
+        f"      const {ct}* restrict lp = {lhs} + {c.batch_offset('lhs', 'b')} + m * {lsm};",
         f"      for (int64_t n0 = c0; n0 < c1; n0 += {nt}) {{",
         f"        const int64_t nn = c1 - n0 < {nt} ? c1 - n0 : {nt};",
         "        for (int64_t i = 0; i < nr; ++i) for (int64_t j = 0; j < nn; ++j) acc[i][j] = 0;",
         f"        if (nr == {MR}) {{",
         f"          for (int64_t k = 0; k < {c.K}; ++k) {{",
-        f"            const {ct}* restrict rp = {rhs} + b * {rsb} + k * {rsk};",
+        f"            const {ct}* restrict rp = {rhs} + {c.batch_offset('rhs', 'b')} + k * {rsk};",
     ]
     src += [f"            const {ct} a{i} = lp[{i} * {lsm} + k * {lsk}];" for i in range(MR)]
     src += [
@@ -262,7 +262,7 @@ def render_contraction_kernel(kernel: Kernel):
         "        } else {",
         "          for (int64_t i = 0; i < nr; ++i) {",
         f"            for (int64_t k = 0; k < {c.K}; ++k) {{",
-        f"              const {ct}* restrict rp = {rhs} + b * {rsb} + k * {rsk};",
+        f"              const {ct}* restrict rp = {rhs} + {c.batch_offset('rhs', 'b')} + k * {rsk};",
         f"              const {ct} a = lp[i * {lsm} + k * {lsk}];",
         f"              for (int64_t j = 0; j < nn; ++j) acc[i][j] += a * rp[{rn}];",
         "            }",

@@ -151,8 +151,8 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         f"      const int64_t b = r / {c.M}, m0 = r % {c.M};",
         f"      int64_t mb = r1 - r < {c.M} - m0 ? r1 - r : {c.M} - m0;",
         f"      if (mb > {cap}) mb = {cap};",
-        f"      const {ct}* restrict la = {em.bindings[c.lhs]} + b * {c.lhs_strides[0]} + m0 * {c.lhs_strides[1]};",
-        f"      const {ct}* restrict lb = {em.bindings[c.rhs]} + b * {c.rhs_strides[0]};",
+        f"      const {ct}* restrict la = {em.bindings[c.lhs]} + {c.batch_offset('lhs', 'b')} + m0 * {c.lhs_strides[1]};",
+        f"      const {ct}* restrict lb = {em.bindings[c.rhs]} + {c.batch_offset('rhs', 'b')};",
         f"      for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
         f"        const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
     ]

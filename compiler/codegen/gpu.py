@@ -207,7 +207,7 @@ class GpuTarget:
         simple = self._contraction_loop(kernel, BodyEmitter({}, indent=2), indent=2)
         ct = scalar.ctype(c.op.result.type.element)
         lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
-        (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
+        (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
         rows = c.B * c.M
         decls, store = contraction_epilogue(em, kernel, "g_b", "(g_m + g_i)", "g_col", "g_c[g_ri][g_rj]")
         gs, sh = self.global_space, self.shared_space
@@ -227,8 +227,8 @@ class GpuTarget:
             f"    const int64_t g_b = g_r / {c.M}, g_m = g_r % {c.M};",
             f"    int64_t g_nr = g_r1 - g_r < {tm} ? g_r1 - g_r : {tm};",
             f"    if (g_nr > {c.M} - g_m) g_nr = {c.M} - g_m;",
-            f"    {gs}const {ct}* g_lp = {lhs} + g_b * {lsb} + g_m * {lsm};",
-            f"    {gs}const {ct}* g_rp = {rhs} + g_b * {rsb};",
+            f"    {gs}const {ct}* g_lp = {lhs} + {c.batch_offset('lhs', 'g_b')} + g_m * {lsm};",
+            f"    {gs}const {ct}* g_rp = {rhs} + {c.batch_offset('rhs', 'g_b')};",
             f"    for (int64_t g_n0 = g_c0; g_n0 < g_c1; g_n0 += {tn}) {{",
             f"      {ct} g_c[{rm}][{rn}];",
         ]
@@ -281,7 +281,7 @@ class GpuTarget:
         self.params(kernel, em)
         ct = scalar.ctype(c.op.result.type.element)
         lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
-        (lsb, lsm, lsk), (rsb, rsk, rsn) = c.lhs_strides, c.rhs_strides
+        (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
         rows = c.B * c.M
         plan = contraction_plan(c)
         bsz, msz, nsz = c.out_groups
@@ -300,8 +300,8 @@ class GpuTarget:
             "  for (int64_t g_t = g_lid; g_t < g_n; g_t += g_lsz) {",
             "    const int64_t g_r = g_r0 + g_t / g_w, g_nc = g_c0 + g_t % g_w;",
             f"    const int64_t g_b = g_r / {c.M}, g_m = g_r % {c.M};",
-            f"    {gs}const {ct}* g_lp = {lhs} + g_b * {lsb} + g_m * {lsm};",
-            f"    {gs}const {ct}* g_rp = {rhs} + g_b * {rsb} + g_nc * {rsn};",
+            f"    {gs}const {ct}* g_lp = {lhs} + {c.batch_offset('lhs', 'g_b')} + g_m * {lsm};",
+            f"    {gs}const {ct}* g_rp = {rhs} + {c.batch_offset('rhs', 'g_b')} + g_nc * {rsn};",
             f"    {ct} g_acc = {scalar.literal(c.op.result.type.element, 0)};",
             f"    for (int64_t g_k = 0; g_k < {c.K}; ++g_k) "
             f"g_acc += g_lp[g_k * {lsk}] * g_rp[g_k * {rsk}];",

@@ -38,9 +38,28 @@ class Contraction:
     M: int
     N: int
     K: int
-    lhs_strides: tuple   # (batch, m, k) element strides
+    lhs_strides: tuple   # (batch, m, k) element strides (batch: None when split, see below)
     rhs_strides: tuple   # (batch, k, n)
     out_groups: tuple    # (batch dims, m dims, n dims) sizes, in result order
+    # the batch index as runs (size, lhs stride, rhs stride), outer first: one
+    # run when the batch dims collapse on both operands, several when they do
+    # not (attention's batch x heads over a [batch, seq, heads, dim] layout)
+    batch_runs: tuple = ()
+
+    def batch_offset(self, side: str, b: str) -> str:
+        """C expression: the element offset of batch ``b`` in the ``side``
+        ("lhs" or "rhs") operand."""
+        col = 1 if side == "lhs" else 2
+        if len(self.batch_runs) <= 1:
+            stride = (self.lhs_strides if side == "lhs" else self.rhs_strides)[0]
+            return f"{b} * {stride}"
+        terms, inner = [], 1
+        for run in reversed(self.batch_runs):
+            q = b if inner == 1 else f"({b} / {inner})"
+            idx = q if inner * run[0] == self.B else f"({q} % {run[0]})"
+            terms.append(f"{idx} * {run[col]}")
+            inner *= run[0]
+        return "(" + " + ".join(reversed(terms)) + ")"
 
 
 @dataclass
@@ -142,24 +161,25 @@ def _find_contraction(root, captured) -> Contraction | None:
     lc, rc = tuple(dn.get("lhs_contracting_dimensions", ())), tuple(dn.get("rhs_contracting_dimensions", ()))
     lfree = tuple(d for d in range(lhs.type.rank) if d not in lb and d not in lc)
     rfree = tuple(d for d in range(rhs.type.rank) if d not in rb and d not in rc)
-    groups = []
-    for dims_l, dims_r in ((lb, rb), (lc, rc)):
-        gl = _collapse(dims_l, lhs.type.shape, ls)
-        gr = _collapse(dims_r, rhs.type.shape, rs)
-        if gl is None or gr is None:
-            return None
-        groups.append((gl, gr))
+    runs = _batch_runs(lb, rb, lhs.type.shape, ls, rhs.type.shape, rs)
+    k_l = _collapse(lc, lhs.type.shape, ls)
+    k_r = _collapse(rc, rhs.type.shape, rs)
     gm = _collapse(lfree, lhs.type.shape, ls)
     gn = _collapse(rfree, rhs.type.shape, rs)
-    if gm is None or gn is None:
+    if runs is None or k_l is None or k_r is None or gm is None or gn is None:
         return None
-    (b_l, b_r), (k_l, k_r) = groups
-    B, M, N, K = b_l[0], gm[0], gn[0], k_l[0]
+    B = 1
+    for run in runs:
+        B = B * run[0]
+    one = len(runs) <= 1
+    b_l = (runs[0][1] if runs else 0) if one else None
+    b_r = (runs[0][2] if runs else 0) if one else None
+    M, N, K = gm[0], gn[0], k_l[0]
     sizes = lambda dims, shape: tuple(shape[d] for d in dims)
     return Contraction(dot, lhs_buf, rhs_buf, B, M, N, K,
-                       (b_l[1], gm[1], k_l[1]), (b_r[1], k_r[1], gn[1]),
+                       (b_l, gm[1], k_l[1]), (b_r, k_r[1], gn[1]),
                        (sizes(lb, lhs.type.shape), sizes(lfree, lhs.type.shape),
-                        sizes(rfree, rhs.type.shape)))
+                        sizes(rfree, rhs.type.shape)), tuple(runs))
 
 
 def _strided_view(v, captured):
@@ -194,6 +214,26 @@ def row_major_strides(shape):
         out.append(s)
         s *= d
     return tuple(reversed(out))
+
+
+def _batch_runs(lb, rb, lshape, ls, rshape, rs):
+    """The paired batch dims as maximal runs (size, lhs stride, rhs stride)
+    that are uniformly strided in both operands, outer first; several runs
+    only for static sizes (their offsets are compiled as mixed-radix
+    constants); None when a dynamic batch does not collapse."""
+    pairs = [(dl, dr) for dl, dr in zip(lb, rb) if lshape[dl] != 1]
+    runs = []
+    for dl, dr in pairs:
+        size = lshape[dl]
+        if runs:
+            s, sl, sr = runs[-1]
+            if sl == ls[dl] * size and sr == rs[dr] * size:
+                runs[-1] = (s * size, ls[dl], rs[dr])
+                continue
+        runs.append((size, ls[dl], rs[dr]))
+    if len(runs) > 1 and any(isinstance(r[0], Dim) for r in runs):
+        return None
+    return runs
 
 
 def _collapse(dims, shape, strides):

@@ -101,6 +101,34 @@ def test_two_batch_dims_attention_scores():
         _check(text, (q, k), q @ k.transpose(0, 1, 3, 2), device, "f32")
 
 
+@pytest.mark.parametrize("form", ["scores", "context", "swapped"])
+def test_uncollapsible_batch_dims_use_the_gemm_kernel(form):
+    """Attention over a [batch, seq, heads, dim] layout: the batch dims
+    (batch, heads) are not one strided run, so the batch index splits into
+    mixed-radix offsets; the product still compiles to the packed GEMM."""
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    rng = np.random.default_rng(3)
+    q = rng.standard_normal((2, 17, 3, 16), np.float32)
+    k = rng.standard_normal((2, 21, 3, 16), np.float32)
+    if form == "scores":      # q k^T: contract dim, free seq
+        args, out = (q, k), (2, 3, 17, 21)
+        dims = "batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3]"
+        expected = np.einsum("bqhd,bkhd->bhqk", q, k)
+    elif form == "context":   # p^T v: contract seq, the lhs K-major
+        args, out = (q, k[:, :17]), (2, 3, 16, 16)
+        dims = "batching_dims = [0, 2] x [0, 2], contracting_dims = [1] x [1]"
+        expected = np.einsum("bshd,bshe->bhde", q, k[:, :17])
+    else:                     # batch dims listed heads first
+        args, out = (q, k), (3, 2, 17, 21)
+        dims = "batching_dims = [2, 0] x [2, 0], contracting_dims = [3] x [3]"
+        expected = np.einsum("bqhd,bkhd->hbqk", q, k)
+    text = _dot(args[0].shape, args[1].shape, out, dims)
+    src = compile_text(text, CompileOptions(targets=("cpu",), keep_source=True)).stats["c_source"]
+    assert "tvm_gemm_f32" in src
+    for device in DEVICES:
+        _check(text, tuple(np.ascontiguousarray(a) for a in args), expected, device, "f32")
+
+
 TRANSPOSED = """
 func.func @main(%a: tensor<2x24x40xf32>, %b: tensor<2x40x33xf32>) -> tensor<2x33x24xf32> {
   %0 = stablehlo.transpose %b, dims = [0, 2, 1] : (tensor<2x40x33xf32>) -> tensor<2x33x40xf32>
