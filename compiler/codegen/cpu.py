@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import shutil
 import subprocess
 import tempfile
@@ -36,12 +37,25 @@ _BRANCH_FREE_MINMAX = {
 }
 
 
+# scalar.py's min/max-against-a-constant selects, rewritten as bit masks
+_SELECT = re.compile(r"static inline (float|double) (tvm_sel\w+)\(\1 a, \1 c\) \{ return (.*) \? a : c; \}")
+
+
 def _cpu_helpers(helpers: str) -> str:
     """scalar.HELPERS with the branch-free min/max and the vectorisable
     exp / tanh / erf (vector_math.py) in place of the libm wrappers."""
     out = []
     for line in helpers.splitlines():
         if any(line.startswith(f"static inline float {n}(") for n in vector_math.NAMES):
+            continue
+        sel = _SELECT.match(line)
+        if sel:          # the same pick as a mask: vectorises without if-conversion
+            t, name, cond = sel.groups()
+            u = "uint32_t" if t == "float" else "uint64_t"
+            out.append(
+                f"static inline {t} {name}({t} a, {t} c) {{ {u} x, y; memcpy(&x, &a, sizeof x); "
+                f"memcpy(&y, &c, sizeof y); const {u} m = ({u})0 - ({u})({cond}); "
+                f"const {u} r = (x & m) | (y & ~m); {t} o; memcpy(&o, &r, sizeof o); return o; }}")
             continue
         key = next((k for k in _BRANCH_FREE_MINMAX if line.startswith(k)), None)
         if key is None:

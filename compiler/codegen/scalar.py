@@ -9,6 +9,8 @@ width give 0 or the sign fill, conversions saturate and map NaN to 0).
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import UnsupportedOpError
 from ..ir.types import bit_width, is_complex, is_float, is_integer, is_unsigned
 from . import complex_c, special_c
@@ -67,6 +69,10 @@ def binary(name: str, element: str, a: str, b: str) -> str:
         return e
     if is_float(element):
         f = _fsuffix(element)
+        if name in ("maximum", "minimum"):
+            e = _minmax_with_constant(name, f, a, b)
+            if e is not None:
+                return e
         table = {
             "add": f"({a} + {b})", "subtract": f"({a} - {b})",
             "multiply": f"({a} * {b})", "divide": f"({a} / {b})",
@@ -104,6 +110,28 @@ def binary(name: str, element: str, a: str, b: str) -> str:
     if name not in table:
         raise UnsupportedOpError(f"stablehlo.{name}", f"on element type {element}")
     return f"(({ct}){table[name]})" if not is_float(element) else table[name]
+
+
+_FLOAT_LITERAL = re.compile(r"-?\d+(\.\d*)?(e[-+]?\d+)?f?")
+
+
+def _minmax_with_constant(name: str, f: str, a: str, b: str):
+    """max/min against a finite literal (relu, relu6, clamp): a compare and
+    a select, which vectorise to a few instructions, instead of the general
+    helper that must order signed zeros and NaNs of two unknowns.  A NaN
+    operand still comes back as NaN; the constant's sign picks the compare
+    that orders a zero against it (+0 wins max, -0 wins min)."""
+    for x, c in ((a, b), (b, a)):
+        if not _FLOAT_LITERAL.fullmatch(c):
+            continue
+        v = float(c.rstrip("f"))
+        negative_zero = v == 0 and c.startswith("-")
+        if name == "maximum":
+            cmp = "ge" if negative_zero else "gt"
+        else:
+            cmp = "le" if v == 0 and not negative_zero else "lt"
+        return f"tvm_sel{cmp}{f}({x}, {c})"
+    return None
 
 
 def unary(name: str, element: str, a: str) -> str:
@@ -274,6 +302,14 @@ static inline float tvm_fmaxf(float a, float b) { return (a != a || b != b) ? NA
 static inline float tvm_fminf(float a, float b) { return (a != a || b != b) ? NAN : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
 static inline double tvm_fmax(double a, double b) { return (a != a || b != b) ? NAN : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
 static inline double tvm_fmin(double a, double b) { return (a != a || b != b) ? NAN : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
+static inline float tvm_selgtf(float a, float c) { return ((a > c) | (a != a)) ? a : c; }
+static inline float tvm_selgef(float a, float c) { return ((a >= c) | (a != a)) ? a : c; }
+static inline float tvm_selltf(float a, float c) { return ((a < c) | (a != a)) ? a : c; }
+static inline float tvm_sellef(float a, float c) { return ((a <= c) | (a != a)) ? a : c; }
+static inline double tvm_selgt(double a, double c) { return ((a > c) | (a != a)) ? a : c; }
+static inline double tvm_selge(double a, double c) { return ((a >= c) | (a != a)) ? a : c; }
+static inline double tvm_sellt(double a, double c) { return ((a < c) | (a != a)) ? a : c; }
+static inline double tvm_selle(double a, double c) { return ((a <= c) | (a != a)) ? a : c; }
 static inline float tvm_expf(float a) { return expf(a); }
 static inline float tvm_tanhf(float a) { return tanhf(a); }
 static inline float tvm_erff(float a) { return erff(a); }
