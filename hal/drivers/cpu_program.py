@@ -161,7 +161,8 @@ _INDIRECT = (IndirectDispatch, IndirectHostOp)
 class CpuProgram:
     """Barrier-separated segments of packets / host ops."""
 
-    __slots__ = ("segments", "indirect", "_keep", "_pool", "_patches", "_host_ops", "_template")
+    __slots__ = ("segments", "indirect", "_keep", "_pool", "_patches", "_addresses", "_host_ops",
+                 "_template")
 
     def __init__(self, segments, keep=None):
         self.segments = segments
@@ -178,8 +179,13 @@ class CpuProgram:
             bound = self._pool.pop()
         except IndexError:
             bound = self._instantiate()
-        for carr, i, slot, off in bound._patches:
-            carr[i] = table[slot].address + off
+        last = bound._addresses
+        for k, (slot, targets) in enumerate(bound._patches):
+            a = table[slot].address
+            if last[k] != a:         # same buffer address as last time: nothing to patch
+                last[k] = a
+                for carr, i, off in targets:
+                    carr[i] = a + off
         if bound._host_ops:
             segs = bound.segments
             for si, oi, op in bound._host_ops:
@@ -202,8 +208,13 @@ class CpuProgram:
                         host_ops.append((si, oi, op))
                     out.append(op)
             segs.append(out)
+        by_slot = {}
+        for carr, i, slot, off in patches:
+            by_slot.setdefault(slot, []).append((carr, i, off))
         bound.segments, bound.indirect, bound._keep = segs, False, None
-        bound._pool, bound._patches, bound._host_ops = None, tuple(patches), tuple(host_ops)
+        bound._pool, bound._host_ops = None, tuple(host_ops)
+        bound._patches = tuple((slot, tuple(t)) for slot, t in by_slot.items())
+        bound._addresses = [None] * len(bound._patches)
         bound._template = self
         return bound
 
