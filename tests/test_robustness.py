@@ -121,3 +121,48 @@ def test_wrong_dtype_names_argument_expected_and_actual(mlp):
         mlp.main(np.zeros((8, 64), np.float64))
     msg = str(e.value)
     assert "arg0" in msg and "f32" in msg and "f64" in msg
+
+
+# -- dispatch operands against the entry points' declared layouts -----------------------
+_MUTANT_CHILD = """
+import sys, numpy as np
+from tensorvm import runtime
+from tensorvm.hal import HalError
+for path in sys.argv[1:]:
+    m = runtime.load_module(open(path, 'rb').read(), device='local-sync')
+    try:
+        m.main(*[np.ones(a.shape, a.dtype) for a in np.load(path + '.npz').values()])
+        print(path, 'RAN')
+    except HalError as e:
+        print(path, 'HalError', str(e).replace(chr(10), ' '))
+"""
+
+
+@pytest.mark.parametrize("model", ["add4", "mlp", "cnn_conv"])
+def test_mutated_dispatch_operands_raise_hal_errors_not_sigsegv(model, tmp_path):
+    """Bytecode whose dispatches pass too few / too many bindings or push
+    constants, or another entry point's ordinal, with every checksum valid:
+    each gets a HalError naming the entry point (it crashed with SIGSEGV
+    before the HAL checked dispatches against the declared entry layouts).
+    The mutants run in a child process so a crash fails this test."""
+    from dispatch_mutants import mutate_dispatches
+    text, inputs, _ = load_model(model)
+    good = compiled(text)
+    paths = []
+    for kind in ("drop_binding", "extra_binding", "extra_constant", "entry_swap"):
+        data = mutate_dispatches(good, kind)
+        if data is None:
+            continue
+        path = tmp_path / f"{kind}.vmfb"
+        path.write_bytes(data)
+        np.savez(str(path) + ".npz", *inputs)
+        paths.append(str(path))
+    assert len(paths) >= 3
+    proc = subprocess.run([sys.executable, "-c", _MUTANT_CHILD, *paths], capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    assert len(lines) == len(paths), proc.stdout
+    for line in lines:
+        assert " HalError dispatch of executable 'kernels' entry point '" in line, line
+        assert "it declares" in line, line
