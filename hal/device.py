@@ -41,6 +41,16 @@ class Device:
         self._exe_lock = threading.Lock()
         self.closed = False
 
+    @property
+    def max_allocation_bytes(self) -> int:
+        """The largest single allocation on this device (its allocator's
+        limit; settable, None restores the default)."""
+        return self.allocator.max_allocation_bytes
+
+    @max_allocation_bytes.setter
+    def max_allocation_bytes(self, value) -> None:
+        self.allocator.max_allocation_bytes = value
+
     # -- executables -----------------------------------------------------
     def supported_formats(self) -> list:
         """Executable formats this device loads, most preferred first."""

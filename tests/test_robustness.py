@@ -166,3 +166,33 @@ def test_mutated_dispatch_operands_raise_hal_errors_not_sigsegv(model, tmp_path)
     for line in lines:
         assert " HalError dispatch of executable 'kernels' entry point '" in line, line
         assert "it declares" in line, line
+
+
+# -- bounded allocations -----------------------------------------------------------------
+OUTER = """
+func.func @main(%a: tensor<?x1xf32>, %b: tensor<1x?xf32>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x1xf32>, tensor<1x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+
+
+def test_huge_dynamic_result_is_a_hal_error_before_allocating():
+    """Dynamic dims of 10^5 x 10^5 ask for a 40 GB result: the allocator's
+    limit (default: physical memory) refuses it at once, naming size and
+    limit, instead of numpy's MemoryError or a real multi-GB allocation."""
+    from tensorvm import hal
+    dev = hal.create_device("local-sync")
+    m = runtime.load_module(compiled(OUTER), device=dev)
+    a, b = np.ones((10 ** 5, 1), np.float32), np.ones((1, 10 ** 5), np.float32)
+    if 4 * 10 ** 10 <= dev.max_allocation_bytes:
+        dev.max_allocation_bytes = 1 << 30
+    with pytest.raises(hal.HalError, match=r"allocation of 40000000000 bytes \(37.3 GiB\) "
+                                           r"exceeds the limit of \d+ bytes"):
+        m.main(a, b)
+    dev.max_allocation_bytes = 1 << 20                  # configurable per device
+    with pytest.raises(hal.HalError, match="4000000 bytes .* limit of 1048576 bytes"):
+        m.main(a[:1000], b[:, :1000])
+    dev.max_allocation_bytes = None
+    out = np.asarray(m.main(a[:3], 2 * b[:, :2]))
+    np.testing.assert_array_equal(out, np.full((3, 2), 2, np.float32))

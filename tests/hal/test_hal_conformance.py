@@ -47,6 +47,27 @@ def test_allocate_is_zeroed_aligned_and_mappable(device):
     assert device.allocator.allocate(0).byte_length == 0
 
 
+def test_allocations_above_the_device_limit_raise_hal_error(device):
+    for size in (1 << 63, 1 << 62):
+        with pytest.raises(HalError, match=f"allocation of {size} bytes .* exceeds the limit"):
+            device.allocator.allocate(size)
+    default = device.max_allocation_bytes
+    assert default > 0
+    device.max_allocation_bytes = 4096
+    try:
+        with pytest.raises(HalError, match="4097 bytes .*limit of 4096 bytes.*"
+                                           "max_allocation_bytes"):
+            device.allocator.allocate(4097)
+        with pytest.raises(HalError, match="limit of 4096"):
+            device.queue_alloca(None, device.create_fence(), 5000)
+        assert device.allocator.allocate(4096).byte_length == 4096
+    finally:
+        device.max_allocation_bytes = None
+    assert device.max_allocation_bytes == default
+    with pytest.raises(HalError, match="non-negative int"):
+        device.max_allocation_bytes = -1
+
+
 def test_import_host_numpy_is_zero_copy(device):
     a = np.arange(16, dtype=np.float32)
     buf = device.allocator.import_host(a, writable=True)
