@@ -85,10 +85,11 @@ def _mutate_call(kind, ins, instrs, indirect, n_entries):
             return None
         head[3] = big[0]
     elif kind == "long_range" and ranges:
-        longest = max(i64, key=lambda r: i64[r]) if i64 else None
-        if longest is None:
+        now = i64.get(ranges[-1])
+        longer = [r for r, v in i64.items() if now is not None and v > now]
+        if not longer:
             return None
-        ranges = ranges[:-1] + [longest]
+        ranges = ranges[:-1] + [max(longer, key=lambda r: i64[r])]
     else:
         return None
     runs = [consts, buffers, slots, ranges] if indirect else [consts, buffers, ranges]

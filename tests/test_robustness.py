@@ -138,34 +138,50 @@ for path in sys.argv[1:]:
 """
 
 
-@pytest.mark.parametrize("model", ["add4", "mlp", "cnn_conv"])
+_MUTANT_ERRORS = {
+    "drop_binding": "dispatch of executable 'kernels' entry point '.*it declares",
+    "extra_binding": "dispatch of executable 'kernels' entry point '.*it declares",
+    "extra_constant": "dispatch of executable 'kernels' entry point '.*it declares",
+    "drop_constant": "dispatch of executable 'kernels' entry point '.*it declares",
+    "entry_swap": "dispatch of executable 'kernels' entry point '.*it declares",
+    "entry_out_of_range": "entry ordinal .* is out of range",
+    "long_range": "binding table slot .* the command buffer uses",
+}
+
+
+@pytest.mark.parametrize("model", ["add4", "mlp", "cnn_conv", "outer"])
 def test_mutated_dispatch_operands_raise_hal_errors_not_sigsegv(model, tmp_path):
     """Bytecode whose dispatches pass too few / too many bindings or push
-    constants, or another entry point's ordinal, with every checksum valid:
-    each gets a HalError naming the entry point (it crashed with SIGSEGV
-    before the HAL checked dispatches against the declared entry layouts).
-    The mutants run in a child process so a crash fails this test."""
+    constants, another entry point's ordinal or an overlong range, with every
+    checksum valid: each gets a HalError naming what is wrong (dropped or
+    added bindings and swapped entries crashed with SIGSEGV before the HAL
+    checked dispatches against the declared entry layouts).  The mutants run
+    in a child process so a crash fails this test."""
+    import re
     from dispatch_mutants import mutate_dispatches
-    text, inputs, _ = load_model(model)
+    if model == "outer":           # dynamic shapes: dispatches with push constants
+        text, inputs = OUTER, [np.ones((3, 1), np.float32), np.ones((1, 2), np.float32)]
+    else:
+        text, inputs, _ = load_model(model)
     good = compiled(text)
-    paths = []
-    for kind in ("drop_binding", "extra_binding", "extra_constant", "entry_swap"):
+    paths = {}
+    for kind in _MUTANT_ERRORS:
         data = mutate_dispatches(good, kind)
         if data is None:
             continue
         path = tmp_path / f"{kind}.vmfb"
         path.write_bytes(data)
         np.savez(str(path) + ".npz", *inputs)
-        paths.append(str(path))
-    assert len(paths) >= 3
+        paths[str(path)] = kind
+    assert len(paths) >= 4
     proc = subprocess.run([sys.executable, "-c", _MUTANT_CHILD, *paths], capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = proc.stdout.splitlines()
     assert len(lines) == len(paths), proc.stdout
     for line in lines:
-        assert " HalError dispatch of executable 'kernels' entry point '" in line, line
-        assert "it declares" in line, line
+        path, _, rest = line.partition(" ")
+        assert rest.startswith("HalError ") and re.search(_MUTANT_ERRORS[paths[path]], rest), line
 
 
 # -- bounded allocations -----------------------------------------------------------------
