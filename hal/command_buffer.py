@@ -175,7 +175,7 @@ class CommandBuffer:
         wg = self._workgroups(executable, entry, workgroups)
         consts = tuple(_u32(c, "push constant") for c in constants)
         bindings = tuple(bindings)
-        executable.check_dispatch(entry, len(bindings), len(consts))
+        executable.check_dispatch(entry, len(bindings), len(consts), wg[0] * wg[1] * wg[2])
         binds = []
         for i, b in enumerate(bindings):
             try:

@@ -18,32 +18,35 @@ from .errors import HalError
 
 
 class EntryLayout(NamedTuple):
-    """What an entry point reads: ``bindings`` buffers, ``constants`` push constants."""
+    """What an entry point reads: ``bindings`` buffers, ``constants`` push
+    constants; ``workgroups``: the most workgroups its code handles (None:
+    any, e.g. grids computed from dynamic shapes)."""
     bindings: int
     constants: int
+    workgroups: int | None = None
 
 
 def parse_entry_points(entry_points) -> tuple:
     """(names, layouts) from entry points given as names (layout undeclared:
-    None), ``(name, bindings, constants)`` triples, or objects with ``name``,
-    ``bindings`` and ``constants`` attributes (``vmfb.model.EntryPoint``)."""
+    None), ``(name, bindings, constants[, workgroups])`` tuples, or objects
+    with those attributes (``vmfb.model.EntryPoint``)."""
     names, layouts = [], []
     for e in entry_points:
         if isinstance(e, str):
             names.append(e)
             layouts.append(None)
             continue
-        if isinstance(e, tuple) and len(e) == 3:
-            name, nb, nc = e
+        if isinstance(e, tuple) and len(e) in (3, 4):
+            name, nb, nc, wg = (*e, None)[:4]
         else:
-            name, nb, nc = (getattr(e, "name", None), getattr(e, "bindings", None),
-                            getattr(e, "constants", None))
+            name, nb, nc, wg = (getattr(e, "name", None), getattr(e, "bindings", None),
+                                getattr(e, "constants", None), getattr(e, "workgroups", None))
         if not isinstance(name, str) or type(nb) is not int or type(nc) is not int \
-                or nb < 0 or nc < 0:
+                or nb < 0 or nc < 0 or not (wg is None or (type(wg) is int and wg >= 0)):
             raise HalError(f"entry point {e!r}: expected a name or (name, bindings >= 0, "
-                           f"constants >= 0)")
+                           f"constants >= 0[, workgroups >= 0 or None])")
         names.append(name)
-        layouts.append(EntryLayout(nb, nc))
+        layouts.append(EntryLayout(nb, nc, wg))
     return names, tuple(layouts)
 
 
@@ -64,11 +67,18 @@ class Executable:
                            f"entry ordinal {ordinal!r} is out of range")
         return self.entry_points[ordinal]
 
-    def check_dispatch(self, ordinal: int, bindings: int, constants: int) -> None:
+    def check_dispatch(self, ordinal: int, bindings: int, constants: int,
+                       workgroups: int = 0) -> None:
         """HalError unless a dispatch of entry ``ordinal`` with that many
-        bindings and push constants matches the entry's declared layout."""
+        bindings, push constants and workgroups fits the entry's declared layout."""
         layout = self.layouts[ordinal]
-        if layout is None or (layout.bindings == bindings and layout.constants == constants):
+        if layout is None:
+            return
+        if layout.workgroups is not None and workgroups > layout.workgroups:
+            raise HalError(f"dispatch of executable '{self.name}' entry point "
+                           f"'{self.entry_points[ordinal]}': {workgroups} workgroups, it "
+                           f"declares at most {layout.workgroups}")
+        if layout.bindings == bindings and layout.constants == constants:
             return
         raise HalError(f"dispatch of executable '{self.name}' entry point "
                        f"'{self.entry_points[ordinal]}': it declares {layout.bindings} "

@@ -359,9 +359,10 @@ def test_dispatch_checked_against_declared_entry_layout(device, kernels):
     """Declared binding / push-constant counts are enforced at record time, so
     native code never reads past the arrays it is given."""
     from hal_kernels import ENTRIES, compile_so
-    declared = [("scale", 2, 2) if e == "scale" else e for e in ENTRIES]
+    declared = [("scale", 2, 2) if e == "scale" else ("noop", 0, 0, 4) if e == "noop" else e
+                for e in ENTRIES]
     exe = device.load_executable("checked", kernels.format, compile_so(), declared, {})
-    assert exe is not kernels and exe.layouts[0] == (2, 2) and exe.layouts[1] is None
+    assert exe is not kernels and exe.layouts[0] == (2, 2, None) and exe.layouts[1] is None
     a, b = device.allocator.allocate(64), device.allocator.allocate(64)
     cb = device.create_command_buffer()
     with pytest.raises(HalError, match="entry point 'scale': it declares 2 bindings and 2 push "
@@ -373,6 +374,10 @@ def test_dispatch_checked_against_declared_entry_layout(device, kernels):
         cb.dispatch(exe, 0, (1, 1, 1), [16, 64], [(0, 0, 64), (1, 0, 64), (2, 0, 64)])
     with pytest.raises(HalError, match="'scale'.*exceed the limit"):
         cb.dispatch(exe, 0, (1 << 16, 1 << 16, 1), [16, 64], [(a, 0, 64), (b, 0, 64)])
+    noop = exe.entry_ordinal("noop")
+    with pytest.raises(HalError, match="'noop': 5 workgroups, it declares at most 4"):
+        cb.dispatch(exe, noop, (5, 1, 1))
+    cb.dispatch(exe, noop, (2, 2, 1))
     cb.dispatch(exe, 0, (1, 1, 1), [16, 64], [(a, 0, 64), (b, 0, 64)])
     cb.finalize()
     submit(device, cb).wait(T)
