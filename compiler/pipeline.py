@@ -118,6 +118,9 @@ def _build_variants(kernels, options, loops=(), entry_of=None):
         if variants and list(counts) != list(variants[0][4]):
             raise CompileError(f"internal error: target '{t}' tiles workgroups differently "
                                f"from '{options.targets[0]}'")
+        for ep, n in zip(entries, counts):      # static grids: the runtime bounds dispatches
+            if type(n) is int:
+                ep.workgroups = n
         variants.append((fmt, target, entries, data, counts))
         sources[t] = src
     return variants, sources

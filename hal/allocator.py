@@ -5,9 +5,17 @@ arrays aligned to 64 bytes (a cache line, and enough for any SIMD load the
 generated C may use).  ``import_host`` wraps caller memory without copying
 when it is C-contiguous, so constants from an mmap'd module and user numpy
 arrays reach kernels directly.
+
+Every allocator bounds a single allocation at ``max_allocation_bytes``
+(settable per allocator, hence per device; default: this machine's physical
+memory, or what the device reports), so an absurd size from a dynamic shape
+or a hostile module is a ``HalError`` naming the size and the limit, before
+any memory is touched, not numpy's MemoryError or ValueError.
 """
 from __future__ import annotations
 
+import functools
+import os
 import weakref
 
 import numpy as np
@@ -26,8 +34,52 @@ def aligned_bytes(size: int, alignment: int = ALIGNMENT) -> np.ndarray:
     return raw[start:start + size]
 
 
+@functools.lru_cache(maxsize=1)
+def physical_memory_bytes() -> int:
+    """This machine's physical memory (``os.sysconf``); 2**48 where unknown."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return 1 << 48
+
+
+def _amount(n: int) -> str:
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):.1f} {unit}"
+    return f"{n} B"
+
+
 class Allocator:
-    """Base class: drivers implement ``allocate`` and ``import_host``."""
+    """Base class: drivers implement ``allocate`` and ``import_host``.
+
+    ``max_allocation_bytes``: the largest single allocation (see module doc)."""
+
+    device_name = "?"
+    #: The limit when none is set: what the device reports, else None
+    #: (physical memory).
+    default_max_allocation_bytes = None
+
+    @property
+    def max_allocation_bytes(self) -> int:
+        limit = self.__dict__.get("_max_allocation_bytes")
+        if limit is None:
+            limit = self.default_max_allocation_bytes or physical_memory_bytes()
+        return limit
+
+    @max_allocation_bytes.setter
+    def max_allocation_bytes(self, value) -> None:
+        if value is not None and (not isinstance(value, (int, np.integer)) or value < 0):
+            raise HalError(f"max_allocation_bytes must be a non-negative int or None, "
+                           f"got {value!r}")
+        self._max_allocation_bytes = None if value is None else int(value)
+
+    def too_large(self, size: int, what: str = "allocation") -> HalError:
+        """The error for a ``size``-byte request above the limit."""
+        limit = self.max_allocation_bytes
+        return HalError(f"{what} of {size} bytes ({_amount(size)}) exceeds the limit of "
+                        f"{limit} bytes ({_amount(limit)}) per allocation on device "
+                        f"'{self.device_name}' (allocator.max_allocation_bytes)")
 
     def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> Buffer:
         raise NotImplementedError
@@ -35,11 +87,13 @@ class Allocator:
     def import_host(self, obj, writable: bool = False) -> Buffer:
         raise NotImplementedError
 
-    @staticmethod
-    def validated_size(size, memory_type) -> int:
-        """``size`` as an int, or HalError; also validates the memory-type flags."""
-        if not isinstance(size, (int, np.integer)) or size < 0:
+    def validated_size(self, size, memory_type) -> int:
+        """``size`` as an int within ``max_allocation_bytes``, or HalError; also
+        validates the memory-type flags."""
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0:
             raise HalError(f"allocation size must be a non-negative int, got {size!r}")
+        if size > self.max_allocation_bytes:
+            raise self.too_large(int(size))
         MemoryType(memory_type)
         return int(size)
 
@@ -52,6 +106,11 @@ class DeviceBoundAllocator(Allocator):
 
     def __init__(self, device):
         self._device = weakref.ref(device)
+
+    @property
+    def device_name(self) -> str:
+        dev = self._device()
+        return "?" if dev is None else dev.name
 
     @property
     def device(self):
@@ -103,6 +162,8 @@ class HostAllocator(Allocator):
             if writable:
                 raise HalError("import_host(writable=True) needs C-contiguous memory "
                                "(a copy would hide the device's writes)")
+            if arr.nbytes > self.max_allocation_bytes:
+                raise self.too_large(arr.nbytes, "import_host's copy")
             arr = np.ascontiguousarray(arr)
             arr.flags.writeable = False
         source_writable = bool(arr.flags.writeable)

@@ -65,13 +65,21 @@ class CachingHostAllocator(HostAllocator):
         self._free = collections.defaultdict(collections.deque)   # class -> raw blocks
         self.cached_bytes = 0
         self.hits = self.misses = 0
+        self._limit = self.max_allocation_bytes
+
+    @HostAllocator.max_allocation_bytes.setter
+    def max_allocation_bytes(self, value) -> None:
+        HostAllocator.max_allocation_bytes.fset(self, value)
+        self._limit = self.max_allocation_bytes     # the fast path's copy
 
     def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> Buffer:
         """A zero-filled buffer of ``size`` bytes, from the pool when possible."""
-        if size.__class__ is not int or size < 0:
+        if size.__class__ is not int or not 0 <= size <= self._limit:
             if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0:
                 raise HalError(f"allocation size must be a non-negative int, got {size!r}")
             size = int(size)
+            if size > self.max_allocation_bytes:
+                raise self.too_large(size)
         if memory_type is not MemoryType.DEVICE_LOCAL:
             MemoryType(memory_type)  # validates the flags
         cls = max(64, (size + 63) & ~63) if size <= 256 else size_class(size)

@@ -172,10 +172,10 @@ class CommandBuffer:
         if executable.device is not self.device:
             raise HalError(f"dispatch: executable '{executable.name}' was loaded on another device")
         executable.entry_name(entry)
-        wg = tuple(int(w) for w in workgroups)
-        if len(wg) != 3 or any(not 0 <= w <= _U32 for w in wg):
-            raise HalError(f"dispatch workgroups must be 3 counts in [0, 2**32), got {workgroups!r}")
+        wg = self._workgroups(executable, entry, workgroups)
         consts = tuple(_u32(c, "push constant") for c in constants)
+        bindings = tuple(bindings)
+        executable.check_dispatch(entry, len(bindings), len(consts), wg[0] * wg[1] * wg[2])
         binds = []
         for i, b in enumerate(bindings):
             try:
@@ -190,6 +190,23 @@ class CommandBuffer:
             ln = buf.check_range(int(off), ln, f"dispatch binding {i}")
             binds.append((buf, int(off), ln))
         self._record(Dispatch(executable, entry, wg, consts, tuple(binds)))
+
+    def _workgroups(self, executable, entry, workgroups) -> tuple:
+        """The grid as 3 ints within the device's limits (HalError otherwise)."""
+        wg = tuple(int(w) for w in workgroups)
+        dev = self.device
+        what = f"dispatch of executable '{executable.name}' entry point " \
+               f"'{executable.entry_points[entry]}'"
+        if len(wg) != 3 or any(not 0 <= w <= m for w, m in zip(wg, dev.max_workgroup_count)):
+            raise HalError(f"{what}: workgroups must be 3 counts in [0, limit] with limits "
+                           f"{dev.max_workgroup_count} on device '{dev.name}', "
+                           f"got {workgroups!r}")
+        total = wg[0] * wg[1] * wg[2]
+        if total > dev.max_workgroups_per_dispatch:
+            raise HalError(f"{what}: {total} workgroups exceed the limit of "
+                           f"{dev.max_workgroups_per_dispatch} per dispatch on device "
+                           f"'{dev.name}'")
+        return wg
 
     def execution_barrier(self) -> None:
         """Commands after the barrier start after all before it finished."""

@@ -15,6 +15,7 @@ import threading
 
 from .command_buffer import CommandBuffer
 from .errors import HalError
+from .executable import parse_entry_points
 from .semaphore import Fence, Semaphore
 
 
@@ -28,6 +29,10 @@ class Device:
 
     supports_binding_tables = False
     tracer = None
+    #: Largest workgroup count per dimension and per dispatch (the CPU ABI's
+    #: uint32 range); drivers with tighter grids (CUDA) lower them.
+    max_workgroup_count = (0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF)
+    max_workgroups_per_dispatch = 0xFFFFFFFF
 
     def __init__(self, name: str, allocator):
         self.name = name
@@ -36,23 +41,38 @@ class Device:
         self._exe_lock = threading.Lock()
         self.closed = False
 
+    @property
+    def max_allocation_bytes(self) -> int:
+        """The largest single allocation on this device (its allocator's
+        limit; settable, None restores the default)."""
+        return self.allocator.max_allocation_bytes
+
+    @max_allocation_bytes.setter
+    def max_allocation_bytes(self, value) -> None:
+        self.allocator.max_allocation_bytes = value
+
     # -- executables -----------------------------------------------------
     def supported_formats(self) -> list:
         """Executable formats this device loads, most preferred first."""
         raise NotImplementedError
 
     def load_executable(self, name: str, format: str, data, entry_points, target=None):
-        """Load (or fetch from this device's cache) an executable variant."""
+        """Load (or fetch from this device's cache) an executable variant.
+
+        ``entry_points``: names, or ``(name, bindings, constants)`` /
+        ``vmfb.model.EntryPoint``s whose declared layout every dispatch of
+        the entry is then checked against (``Executable.check_dispatch``)."""
         formats = self.supported_formats()
         if format not in formats:
             raise HalError(f"device '{self.name}' cannot load executable '{name}' of format "
                            f"'{format}'; it takes {formats}")
-        entry_points = [str(e) for e in entry_points]
-        key = (format, hashlib.sha256(data).digest(), tuple(entry_points))
+        names, layouts = parse_entry_points(entry_points)
+        key = (format, hashlib.sha256(data).digest(), tuple(names), layouts)
         with self._exe_lock:
             exe = self._exe_cache.get(key)
             if exe is None:
-                exe = self._load_executable(name, format, data, entry_points, dict(target or {}))
+                exe = self._load_executable(name, format, data, names, dict(target or {}))
+                exe.layouts = layouts
                 self._exe_cache[key] = exe
         return exe
 

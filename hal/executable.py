@@ -3,10 +3,51 @@
 An executable has a name (for error messages), the format it was loaded from
 and an ordered list of entry point names; commands refer to entry points by
 ordinal (position).  Loaders subclass it with the device-specific handles.
+
+Each entry point may declare its layout (how many buffer bindings and 32-bit
+push constants it reads, from the module's reflection).  Native code trusts
+those counts, so every dispatch is checked against them when it is recorded
+(``check_dispatch``): a mismatch is a ``HalError``, never a kernel reading
+past its binding or constant array.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .errors import HalError
+
+
+class EntryLayout(NamedTuple):
+    """What an entry point reads: ``bindings`` buffers, ``constants`` push
+    constants; ``workgroups``: the most workgroups its code handles (None:
+    any, e.g. grids computed from dynamic shapes)."""
+    bindings: int
+    constants: int
+    workgroups: int | None = None
+
+
+def parse_entry_points(entry_points) -> tuple:
+    """(names, layouts) from entry points given as names (layout undeclared:
+    None), ``(name, bindings, constants[, workgroups])`` tuples, or objects
+    with those attributes (``vmfb.model.EntryPoint``)."""
+    names, layouts = [], []
+    for e in entry_points:
+        if isinstance(e, str):
+            names.append(e)
+            layouts.append(None)
+            continue
+        if isinstance(e, tuple) and len(e) in (3, 4):
+            name, nb, nc, wg = (*e, None)[:4]
+        else:
+            name, nb, nc, wg = (getattr(e, "name", None), getattr(e, "bindings", None),
+                                getattr(e, "constants", None), getattr(e, "workgroups", None))
+        if not isinstance(name, str) or type(nb) is not int or type(nc) is not int \
+                or nb < 0 or nc < 0 or not (wg is None or (type(wg) is int and wg >= 0)):
+            raise HalError(f"entry point {e!r}: expected a name or (name, bindings >= 0, "
+                           f"constants >= 0[, workgroups >= 0 or None])")
+        names.append(name)
+        layouts.append(EntryLayout(nb, nc, wg))
+    return names, tuple(layouts)
 
 
 class Executable:
@@ -17,6 +58,7 @@ class Executable:
         self.name = name
         self.format = format
         self.entry_points = list(entry_points)
+        self.layouts = (None,) * len(self.entry_points)   # set by Device.load_executable
 
     def entry_name(self, ordinal: int) -> str:
         """Name of entry point ``ordinal``; HalError when out of range."""
@@ -24,6 +66,24 @@ class Executable:
             raise HalError(f"executable '{self.name}' has {len(self.entry_points)} entry points; "
                            f"entry ordinal {ordinal!r} is out of range")
         return self.entry_points[ordinal]
+
+    def check_dispatch(self, ordinal: int, bindings: int, constants: int,
+                       workgroups: int = 0) -> None:
+        """HalError unless a dispatch of entry ``ordinal`` with that many
+        bindings, push constants and workgroups fits the entry's declared layout."""
+        layout = self.layouts[ordinal]
+        if layout is None:
+            return
+        if layout.workgroups is not None and workgroups > layout.workgroups:
+            raise HalError(f"dispatch of executable '{self.name}' entry point "
+                           f"'{self.entry_points[ordinal]}': {workgroups} workgroups, it "
+                           f"declares at most {layout.workgroups}")
+        if layout.bindings == bindings and layout.constants == constants:
+            return
+        raise HalError(f"dispatch of executable '{self.name}' entry point "
+                       f"'{self.entry_points[ordinal]}': it declares {layout.bindings} "
+                       f"bindings and {layout.constants} push constants, the dispatch passes "
+                       f"{bindings} bindings and {constants} push constants")
 
     def entry_ordinal(self, name: str) -> int:
         try:

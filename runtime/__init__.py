@@ -4,7 +4,7 @@
 point.  Heavy pieces (numpy, the VM, the HAL) load on first use, so
 ``import tensorvm.runtime`` stays cheap.
 """
-from .errors import InvalidArgumentError, LinkError, VmTrap
+from .errors import CallCancelledError, CallTimeoutError, InvalidArgumentError, LinkError, VmTrap
 
 _LAZY = {
     "load_module": "api", "Module": "api", "Function": "api", "DeviceArray": "api",
@@ -13,7 +13,8 @@ _LAZY = {
     "Invocation": "vm", "FunctionHandle": "vm",
 }
 
-__all__ = ["InvalidArgumentError", "LinkError", "VmTrap", *_LAZY]
+__all__ = ["CallCancelledError", "CallTimeoutError", "InvalidArgumentError", "LinkError",
+           "VmTrap", *_LAZY]
 
 
 def __getattr__(name):

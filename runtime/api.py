@@ -20,7 +20,7 @@ import numpy as np
 
 
 from .arrays import DeviceArray, arg_spec, import_array, tensor_text, to_view
-from .errors import InvalidArgumentError
+from .errors import CallCancelledError, InvalidArgumentError
 from .vm import BytecodeModule, Context
 from .vm.interpreter import DEFAULT_TIMEOUT_S, coerce
 from tensorvm.vmfb.model import parse_signature
@@ -171,7 +171,8 @@ class Function:
         computed by earlier calls are waited for on the device queue, not on
         this thread); otherwise the plain function as a coroutine.  Errors,
         including device failures and timeouts, arrive as the future's
-        exception.  ``asyncio`` users: ``await asyncio.wrap_future(f)``."""
+        exception.  ``cancel()`` of a future not yet done stops the call at
+        its next back-branch / call / resume (``CallCancelledError``).  ``asyncio`` users: ``await asyncio.wrap_future(f)``."""
         from concurrent.futures import Future
         from .scheduler import default_scheduler
         fut = Future()
@@ -195,6 +196,10 @@ class Function:
         sched = default_scheduler()
 
         def finished(results, exc):
+            if fut.cancelled():                     # Future.cancel(): results unwanted
+                if afn is not None:
+                    signal.fail(exc or CallCancelledError("call cancelled"))
+                return
             if exc is not None:
                 if afn is not None:
                     signal.fail(exc)
@@ -211,6 +216,7 @@ class Function:
                         from tensorvm.hal.errors import rethrow
                         fut.set_exception(rethrow(err))
                 sched.watch(signal, module.timeout_s, ready)
+        fut.add_done_callback(lambda f: f.cancelled() and inv.cancel())   # stops its loops
         sched.start(inv, finished)
         return fut
 

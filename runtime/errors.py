@@ -37,6 +37,16 @@ class VmTrap(RuntimeError):
         return (type(self), (self.message, self.function, self.pc, self.code))
 
 
+class CallTimeoutError(VmTrap, TimeoutError):
+    """A call ran past its ``timeout_s`` (checked on the VM's backward branches
+    and calls, so a loop that never ends stops here instead of running forever)."""
+
+
+class CallCancelledError(VmTrap):
+    """A call was cancelled (``Future.cancel()`` of ``invoke_async``, or
+    ``Invocation.cancel()``) and stopped at its next bounds check."""
+
+
 class InvalidArgumentError(ValueError):
     """Wrong argument count, shape or dtype: names the argument, expected and actual."""
 

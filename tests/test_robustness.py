@@ -121,3 +121,98 @@ def test_wrong_dtype_names_argument_expected_and_actual(mlp):
         mlp.main(np.zeros((8, 64), np.float64))
     msg = str(e.value)
     assert "arg0" in msg and "f32" in msg and "f64" in msg
+
+
+# -- dispatch operands against the entry points' declared layouts -----------------------
+_MUTANT_CHILD = """
+import sys, numpy as np
+from tensorvm import runtime
+from tensorvm.hal import HalError
+for path in sys.argv[1:]:
+    m = runtime.load_module(open(path, 'rb').read(), device='local-sync')
+    try:
+        m.main(*[np.ones(a.shape, a.dtype) for a in np.load(path + '.npz').values()])
+        print(path, 'RAN')
+    except HalError as e:
+        print(path, 'HalError', str(e).replace(chr(10), ' '))
+"""
+
+
+_MUTANT_ERRORS = {
+    "drop_binding": "dispatch of executable 'kernels' entry point '.*it declares",
+    "extra_binding": "dispatch of executable 'kernels' entry point '.*it declares",
+    "extra_constant": "dispatch of executable 'kernels' entry point '.*it declares",
+    "drop_constant": "dispatch of executable 'kernels' entry point '.*it declares",
+    "entry_swap": "dispatch of executable 'kernels' entry point '.*it declares",
+    "entry_out_of_range": "entry ordinal .* is out of range",
+    "long_range": "binding table slot .* the command buffer uses",
+    "huge_workgroups": "entry point '.*': 2147483647 workgroups, it declares at most",
+}
+
+
+@pytest.mark.parametrize("model", ["add4", "mlp", "cnn_conv", "outer"])
+def test_mutated_dispatch_operands_raise_hal_errors_not_sigsegv(model, tmp_path):
+    """Bytecode whose dispatches pass too few / too many bindings or push
+    constants, another entry point's ordinal, an overlong range or a huge
+    grid (static kernels trust theirs), with every
+    checksum valid: each gets a HalError naming what is wrong (dropped or
+    added bindings and swapped entries crashed with SIGSEGV before the HAL
+    checked dispatches against the declared entry layouts).  The mutants run
+    in a child process so a crash fails this test."""
+    import re
+    from dispatch_mutants import mutate_dispatches
+    if model == "outer":           # dynamic shapes: dispatches with push constants
+        text, inputs = OUTER, [np.ones((3, 1), np.float32), np.ones((1, 2), np.float32)]
+    else:
+        text, inputs, _ = load_model(model)
+    good = compiled(text)
+    paths = {}
+    for kind in _MUTANT_ERRORS:
+        if model == "outer" and kind == "huge_workgroups":
+            continue               # a dynamic grid: no declared bound (its kernel checks dims)
+        data = mutate_dispatches(good, kind)
+        if data is None:
+            continue
+        path = tmp_path / f"{kind}.vmfb"
+        path.write_bytes(data)
+        np.savez(str(path) + ".npz", *inputs)
+        paths[str(path)] = kind
+    assert len(paths) >= 4
+    proc = subprocess.run([sys.executable, "-c", _MUTANT_CHILD, *paths], capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    assert len(lines) == len(paths), proc.stdout
+    for line in lines:
+        path, _, rest = line.partition(" ")
+        assert rest.startswith("HalError ") and re.search(_MUTANT_ERRORS[paths[path]], rest), line
+
+
+# -- bounded allocations -----------------------------------------------------------------
+OUTER = """
+func.func @main(%a: tensor<?x1xf32>, %b: tensor<1x?xf32>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x1xf32>, tensor<1x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+
+
+def test_huge_dynamic_result_is_a_hal_error_before_allocating():
+    """Dynamic dims of 10^5 x 10^5 ask for a 40 GB result: the allocator's
+    limit (default: physical memory) refuses it at once, naming size and
+    limit, instead of numpy's MemoryError or a real multi-GB allocation."""
+    from tensorvm import hal
+    dev = hal.create_device("local-sync")
+    m = runtime.load_module(compiled(OUTER), device=dev)
+    a, b = np.ones((10 ** 5, 1), np.float32), np.ones((1, 10 ** 5), np.float32)
+    if 4 * 10 ** 10 <= dev.max_allocation_bytes:
+        dev.max_allocation_bytes = 1 << 30
+    with pytest.raises(hal.HalError, match=r"allocation of 40000000000 bytes \(37.3 GiB\) "
+                                           r"exceeds the limit of \d+ bytes"):
+        m.main(a, b)
+    dev.max_allocation_bytes = 1 << 20                  # configurable per device
+    with pytest.raises(hal.HalError, match="4000000 bytes .* limit of 1048576 bytes"):
+        m.main(a[:1000], b[:, :1000])
+    dev.max_allocation_bytes = None
+    out = np.asarray(m.main(a[:3], 2 * b[:, :2]))
+    np.testing.assert_array_equal(out, np.full((3, 2), 2, np.float32))

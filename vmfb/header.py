@@ -16,6 +16,7 @@ from .model import (EntryPoint, ExecutableDef, ExecutableVariant, FunctionDef, G
 SECTION_KINDS = ("bytecode", "rodata", "executable")
 MAX_ALIGNMENT = 1 << 16
 MAX_COUNT = 1 << 16            # entry point bindings / push constants
+MAX_WORKGROUPS = (1 << 32) - 1  # an entry point's declared workgroup bound
 _I32 = (-(1 << 31), (1 << 31) - 1)
 _I64 = (-(1 << 63), (1 << 63) - 1)
 _U32 = (0, (1 << 32) - 1)
@@ -212,6 +213,8 @@ def validate(h) -> dict:
                 _str(ep["name"], ew + ".name")
                 _int(ep["bindings"], ew + ".bindings", 0, MAX_COUNT)
                 _int(ep["constants"], ew + ".constants", 0, MAX_COUNT)
+                if ep.get("workgroups") is not None:
+                    _int(ep["workgroups"], ew + ".workgroups", 0, MAX_WORKGROUPS)
             _section(v["section"], vw + ".section", sections, "executable")
     _strs(h["strings"], "strings")
     return h
@@ -244,13 +247,19 @@ def to_header(m: ModuleDef, add_section) -> dict:
                    for r in m.rodata],
         "executables": [{"name": e.name, "variants": [
             {"format": v.format, "target": dict(v.target or {}),
-             "entry_points": [{"name": ep.name, "bindings": ep.bindings,
-                               "constants": ep.constants} for ep in v.entry_points],
+             "entry_points": [_entry_header(ep) for ep in v.entry_points],
              "section": add_section("executable", v.data, 64)} for v in e.variants]}
             for e in m.executables],
         "strings": list(m.strings),
         "sections": [],
     }
+
+
+def _entry_header(ep) -> dict:
+    h = {"name": ep.name, "bindings": ep.bindings, "constants": ep.constants}
+    if getattr(ep, "workgroups", None) is not None:
+        h["workgroups"] = ep.workgroups
+    return h
 
 
 def from_header(h: dict, section_data) -> ModuleDef:
@@ -268,7 +277,8 @@ def from_header(h: dict, section_data) -> ModuleDef:
                 for r in h["rodata"]],
         executables=[ExecutableDef(e["name"], [
             ExecutableVariant(v["format"], v["target"],
-                              [EntryPoint(ep["name"], ep["bindings"], ep["constants"])
+                              [EntryPoint(ep["name"], ep["bindings"], ep["constants"],
+                                          ep.get("workgroups"))
                                for ep in v["entry_points"]], section_data(v["section"]))
             for v in e["variants"]]) for e in h["executables"]],
         strings=h["strings"],

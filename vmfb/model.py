@@ -57,6 +57,7 @@ class EntryPoint:
     name: str                      # symbol name inside the executable
     bindings: int                  # number of buffer bindings
     constants: int                 # number of 32-bit push constants
+    workgroups: int | None = None  # most workgroups a dispatch may use (static grids)
 
 
 @dataclass

@@ -164,6 +164,9 @@ _MODULE_CACHES: dict = {}
 class CudaDevice(Device):
     """One GPU: its primary context and one stream."""
 
+    #: CUDA's grid limits (compute capability 3.0 and later).
+    max_workgroup_count = ((1 << 31) - 1, 65535, 65535)
+
     def __init__(self, api, ordinal: int, name: str):
         self.api = api
         self.ordinal = ordinal

@@ -86,6 +86,8 @@ class OpenCLDevice(Device):
         self.extensions = frozenset(cl_device.extensions.split())
         self.host_unified_memory = bool(getattr(cl_device, "host_unified_memory", False))
         super().__init__(name, OpenCLAllocator(self))
+        self.allocator.default_max_allocation_bytes = \
+            int(getattr(cl_device, "max_mem_alloc_size", 0)) or None
         self._queues = GpuQueues(name)
         self._finalizer = weakref.finalize(self, self._queues.shutdown)
 

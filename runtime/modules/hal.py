@@ -94,8 +94,7 @@ def executable_load(state, device, exe_def):
     name = getattr(exe_def, "name", "?")
     for v in variants:
         if v.format in formats:
-            exe = device.load_executable(name, v.format, v.data,
-                                         [ep.name for ep in v.entry_points], v.target)
+            exe = device.load_executable(name, v.format, v.data, v.entry_points, v.target)
             with state._lock:
                 state._executables[key] = (exe_def, exe)
             return exe

@@ -8,6 +8,11 @@ The hot loop is ``while pc >= 0: pc = ops[pc](r)``; control ops return the
 complement of their index (or raise ``Control``) and are handled here from
 the op's site.  Python exceptions raised by an op (which a
 verified module can only cause through a bug) become ``VmTrap``.
+
+Bounds: a call's deadline (``default_timeout_s`` after its first step) and
+``cancel()`` are checked every ``BACKEDGE_BUDGET`` backward branches (a
+counter in the branch op) and every ``_CALL_CHECK`` VM calls (cancellation
+also at each resume), so neither a loop nor recursion runs past them.
 """
 from __future__ import annotations
 
@@ -15,14 +20,16 @@ import operator
 import threading
 import time
 
-from ..errors import VmTrap
-from .lowering import GLOBALS_SLOT, INSTANCE_SLOT, BadResults, Control, NativeRaised, Suspended
+from ..errors import CallCancelledError, CallTimeoutError, VmTrap
+from .lowering import (GLOBALS_SLOT, INSTANCE_SLOT, BadResults, Control, NativeRaised,
+                       Suspended)
 from .native import Suspend
 from .numeric import f32, wrap32, wrap64
 
 DEFAULT_MAX_DEPTH = 1000
 DEFAULT_TIMEOUT_S = 60.0        # what a Suspend with timeout -1 ("the default") waits
 _ZERO = {"i32": 0, "i64": 0, "f32": 0.0, "f64": 0.0, "ref": None}
+_CALL_CHECK = 1023              # VM calls between two bounds checks, minus one (a mask)
 _INT_LIMIT = {"i32": (1 << 31, 1 << 32, wrap32), "i64": (1 << 63, 1 << 64, wrap64)}
 
 
@@ -91,6 +98,7 @@ class Invocation:
         self.state, self.suspend, self.results, self.error = "ready", None, None, None
         self._stack, self._pending, self._deadline = [], None, None
         self._pc_of_call = 0
+        self._run_deadline, self._calls, self.cancelled = None, 0, False
         if isinstance(target, BytecodeTarget):
             fn, inst = target.function, target.instance
             r = fn.template[:]
@@ -144,6 +152,11 @@ class Invocation:
                     raise self.error
                 return None
             try:
+                if self._run_deadline is None:
+                    d = self.default_timeout_s
+                    self._run_deadline = float("inf") if d is None else time.monotonic() + d
+                elif self.cancelled:          # (waits keep their own timeouts)
+                    self._check_bounds(*self._where())
                 if self.state == "suspended":
                     self._finish_wait()
                 sus = self._run() if isinstance(self.target, BytecodeTarget) else self._run_native()
@@ -156,6 +169,19 @@ class Invocation:
             self.state, self.suspend = "suspended", sus
             self._deadline = time.monotonic() + self.timeout_s(sus)
             return sus
+
+    def cancel(self) -> None:
+        """Stop this invocation at its next bounds check (any thread may call
+        it): it fails with ``CallCancelledError``."""
+        self.cancelled = True
+
+    def _check_bounds(self, function, pc) -> None:
+        """Raise if the call was cancelled or ran past its deadline."""
+        if self.cancelled:
+            raise CallCancelledError("call cancelled", function, pc)
+        if time.monotonic() > self._run_deadline:
+            raise CallTimeoutError(f"call timed out: still running after its timeout_s of "
+                                   f"{self.default_timeout_s} s", function, pc)
 
     def timeout_s(self, sus) -> float:
         """Seconds ``sus`` may wait: its own timeout, or the default for < 0."""
@@ -272,6 +298,9 @@ class Invocation:
                 if len(stack) >= limit:
                     raise VmTrap(f"stack overflow: call depth exceeds {self.max_depth} frames",
                                  fn.name, fn.pcs[pc])
+                self._calls += 1
+                if not self._calls & _CALL_CHECK:
+                    self._check_bounds(fn.name, fn.pcs[pc])
                 if kind == "call":
                     callee, g, inst = site.callee, r[GLOBALS_SLOT], r[INSTANCE_SLOT]
                 else:
@@ -300,6 +329,9 @@ class Invocation:
                     self._pc_of_call = pc
                     return sus
                 pc += 1
+            elif kind == "backedge":                # the branch's budget ran out
+                self._check_bounds(fn.name, fn.pcs[pc])
+                pc = site.if_true if site.cond is None or r[site.cond] else site.if_false
             else:                                   # yield
                 self._fn, self._r, self._pc = fn, r, site.target
                 self._pc_of_call = pc

@@ -106,6 +106,21 @@ class YieldSite(NamedTuple):
     target: int          # op index to resume at
 
 
+class BackEdgeSite(NamedTuple):
+    """A backward ``br``/``cond_br`` whose budget ran out: the interpreter
+    checks the invocation's deadline and cancellation, then branches."""
+    kind: str            # "backedge"
+    cond: object         # condition slot, None for ``br``
+    if_true: int
+    if_false: int
+
+
+#: Backward branches a function takes between two deadline/cancel checks.
+#: The budget is one counter per function, shared by its invocations (a
+#: race only shifts when some invocation checks; each spinning one still does).
+BACKEDGE_BUDGET = 1024
+
+
 # -- templates ------------------------------------------------------------------------
 # {field} is replaced by r[f_field] for register fields and f_field for immediates.
 W32 = "(({}) + 0x80000000 & 0xFFFFFFFF) - 0x80000000"
@@ -252,10 +267,16 @@ def lower_function(instrs, layout: Layout, consts) -> tuple:
         op, v = ins.op, ins.operands
         mn = op.mnemonic
         site = None
-        if mn == "br":
-            ops.append(_jump(index_of[v[0]]))
-        elif mn == "cond_br":
-            ops.append(_branch(slot(v[0]), index_of[v[1]], index_of[v[2]]))
+        if mn in ("br", "cond_br"):
+            targets = [index_of[t] for t in (v[:1] if mn == "br" else v[1:])]
+            cond = slot(v[0]) if mn == "cond_br" else None
+            if min(targets) <= i:             # a loop: bounded by the back-edge budget
+                site = BackEdgeSite("backedge", cond, targets[0], targets[-1])
+                ops.append(_back_edge(site, i, [BACKEDGE_BUDGET]))
+            elif cond is None:
+                ops.append(_jump(targets[0]))
+            else:
+                ops.append(_branch(cond, targets[0], targets[1]))
         elif mn in CONTROL:
             ops.append(_control_op(i))
             if mn == "call":
@@ -280,6 +301,21 @@ def lower_function(instrs, layout: Layout, consts) -> tuple:
 def _jump(t):
     def op(r):
         return t
+    return op
+
+
+def _back_edge(site, i, budget):
+    """A branch with a backward target: branches while ``budget`` lasts, then
+    hands site ``i`` to the interpreter (which checks bounds and refills it)."""
+    c, t, f, n = site.cond, site.if_true, site.if_false, ~i
+
+    def op(r):
+        left = budget[0]
+        if left:
+            budget[0] = left - 1
+            return t if c is None or r[c] else f
+        budget[0] = BACKEDGE_BUDGET
+        return n
     return op
 
 

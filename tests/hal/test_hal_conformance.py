@@ -47,6 +47,27 @@ def test_allocate_is_zeroed_aligned_and_mappable(device):
     assert device.allocator.allocate(0).byte_length == 0
 
 
+def test_allocations_above_the_device_limit_raise_hal_error(device):
+    for size in (1 << 63, 1 << 62):
+        with pytest.raises(HalError, match=f"allocation of {size} bytes .* exceeds the limit"):
+            device.allocator.allocate(size)
+    default = device.max_allocation_bytes
+    assert default > 0
+    device.max_allocation_bytes = 4096
+    try:
+        with pytest.raises(HalError, match="4097 bytes .*limit of 4096 bytes.*"
+                                           "max_allocation_bytes"):
+            device.allocator.allocate(4097)
+        with pytest.raises(HalError, match="limit of 4096"):
+            device.queue_alloca(None, device.create_fence(), 5000)
+        assert device.allocator.allocate(4096).byte_length == 4096
+    finally:
+        device.max_allocation_bytes = None
+    assert device.max_allocation_bytes == default
+    with pytest.raises(HalError, match="non-negative int"):
+        device.max_allocation_bytes = -1
+
+
 def test_import_host_numpy_is_zero_copy(device):
     a = np.arange(16, dtype=np.float32)
     buf = device.allocator.import_host(a, writable=True)
@@ -332,6 +353,34 @@ def test_dispatch_validation(device, kernels):
         cb.dispatch(kernels, 0, (1, 1, 1), [1 << 40])
     with pytest.raises(HalError, match="workgroups"):
         cb.dispatch(kernels, 0, (1, 1))
+
+
+def test_dispatch_checked_against_declared_entry_layout(device, kernels):
+    """Declared binding / push-constant counts are enforced at record time, so
+    native code never reads past the arrays it is given."""
+    from hal_kernels import ENTRIES, compile_so
+    declared = [("scale", 2, 2) if e == "scale" else ("noop", 0, 0, 4) if e == "noop" else e
+                for e in ENTRIES]
+    exe = device.load_executable("checked", kernels.format, compile_so(), declared, {})
+    assert exe is not kernels and exe.layouts[0] == (2, 2, None) and exe.layouts[1] is None
+    a, b = device.allocator.allocate(64), device.allocator.allocate(64)
+    cb = device.create_command_buffer()
+    with pytest.raises(HalError, match="entry point 'scale': it declares 2 bindings and 2 push "
+                                       "constants, the dispatch passes 1 bindings and 2"):
+        cb.dispatch(exe, 0, (1, 1, 1), [16, 64], [(a, 0, 64)])
+    with pytest.raises(HalError, match="passes 2 bindings and 3 push constants"):
+        cb.dispatch(exe, 0, (1, 1, 1), [16, 64, 0], [(a, 0, 64), (b, 0, 64)])
+    with pytest.raises(HalError, match="passes 3 bindings"):
+        cb.dispatch(exe, 0, (1, 1, 1), [16, 64], [(0, 0, 64), (1, 0, 64), (2, 0, 64)])
+    with pytest.raises(HalError, match="'scale'.*exceed the limit"):
+        cb.dispatch(exe, 0, (1 << 16, 1 << 16, 1), [16, 64], [(a, 0, 64), (b, 0, 64)])
+    noop = exe.entry_ordinal("noop")
+    with pytest.raises(HalError, match="'noop': 5 workgroups, it declares at most 4"):
+        cb.dispatch(exe, noop, (5, 1, 1))
+    cb.dispatch(exe, noop, (2, 2, 1))
+    cb.dispatch(exe, 0, (1, 1, 1), [16, 64], [(a, 0, 64), (b, 0, 64)])
+    cb.finalize()
+    submit(device, cb).wait(T)
 
 
 def test_failing_kernel_fails_fence_and_device_keeps_working(device, kernels):

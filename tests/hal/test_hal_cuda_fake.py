@@ -53,6 +53,12 @@ SCRIPT = textwrap.dedent("""
         dev.load_executable("m", "cuda-ptx", b"ok", ["missing"], {})
     with pytest.raises(hal.HalError, match="compiled for sm_90.*--cuda-arch=sm_80"):
         dev.load_executable("new", "cuda-ptx", b"ok2", ["f"], {"arch": "sm_90"})
+    checked = dev.load_executable("k3", "cuda-ptx", b".version 8.0 .target sm_80",
+                                  [("count", 1, 1)], {"arch": "sm_80"})
+    with pytest.raises(hal.HalError, match="entry point 'count': it declares 1 bindings"):
+        dev.create_command_buffer().dispatch(checked, 0, (1, 1, 1), [5, 6], [(out, 4, None)])
+    with pytest.raises(hal.HalError, match="65535"):
+        dev.create_command_buffer().dispatch(checked, 0, (1, 65536, 1), [5], [(out, 4, None)])
     view = hal.BufferView(out.subspan(4), (1,), np.uint32)
     assert view.to_numpy().tolist() == [12]
     dev.close()
