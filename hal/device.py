@@ -7,11 +7,18 @@ they are ordered on the device's queue, start once the wait fence is
 signalled, and signal (or fail) the signal fence when done.  A failed wait
 fence fails the signal fence with the same error, so failures flow through a
 chain of submissions instead of stalling it.
+
+After ``os.fork`` only the forking thread exists in the child, and locks
+other threads held at that moment stay held: every live device resets its
+locks and threads there (``_after_fork_in_child``), so a device created
+before the fork keeps serving in the child.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
+import weakref
 
 from .command_buffer import CommandBuffer
 from .errors import HalError
@@ -35,6 +42,7 @@ class Device:
         self._exe_cache = {}
         self._exe_lock = threading.Lock()
         self.closed = False
+        _LIVE.add(self)
 
     # -- executables -----------------------------------------------------
     def supported_formats(self) -> list:
@@ -148,6 +156,11 @@ class Device:
         self._submit(wait, signal, work)
 
     # -- lifetime ------------------------------------------------------------
+    def _after_fork_in_child(self) -> None:
+        """Reset what another thread of the parent may have held at the fork;
+        drivers with queue state or threads extend this."""
+        self._exe_lock = threading.Lock()
+
     def close(self) -> None:
         """Stop the device's threads; pending work fails its fences."""
         self.closed = True
@@ -160,3 +173,15 @@ class Device:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.name}>"
+
+
+_LIVE = weakref.WeakSet()      # every live device, reset in a forked child
+
+
+def _after_fork_in_child() -> None:
+    for dev in list(_LIVE):
+        dev._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -33,13 +33,25 @@ _DEVICES: dict = {}
 _DEVICES_LOCK = threading.Lock()
 
 
+def _after_fork_in_child() -> None:
+    global _DEVICES_LOCK
+    _DEVICES_LOCK = threading.Lock()     # a parent thread may have held it at the fork
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def get_device(device="local-task"):
-    """The process-wide HAL device for a URI (created once), or ``device`` itself."""
+    """The process-wide HAL device for a URI, or ``device`` itself.
+
+    Created on first use and reused; a cached device that was closed is
+    replaced by a fresh one (a closed device takes no work)."""
     if not isinstance(device, str):
         return device
     with _DEVICES_LOCK:
         dev = _DEVICES.get(device)
-        if dev is None:
+        if dev is None or dev.closed:
             from tensorvm import hal
             dev = _DEVICES[device] = hal.create_device(device)
         return dev
@@ -182,22 +194,22 @@ class Function:
             return fut
         sched = default_scheduler()
 
-        def finished(results, exc):
+        def finished(results, exc):     # raising here comes back as finished(None, e)
             if exc is not None:
                 if afn is not None:
                     signal.fail(exc)
-                fut.set_exception(exc)
+                _settle(fut, None, exc)
             elif afn is None:
-                fut.set_result(self._wrap(results))
+                _settle(fut, self._wrap(results), None)
             else:
                 arrays = self._wrap(results, signal)
 
                 def ready(err):
                     if err is None:
-                        fut.set_result(arrays)
+                        _settle(fut, arrays, None)
                     else:
                         from tensorvm.hal.errors import rethrow
-                        fut.set_exception(rethrow(err))
+                        _settle(fut, None, rethrow(err))
                 sched.watch(signal, module.timeout_s, ready)
         sched.start(inv, finished)
         return fut
@@ -215,6 +227,19 @@ class Function:
     def finish(self, invocation):
         """Results of a completed invocation from ``begin``, wrapped like ``__call__``."""
         return self._wrap(invocation.results)
+
+
+def _settle(fut, result, exc) -> None:
+    """Complete ``fut`` unless its caller cancelled it meanwhile."""
+    from concurrent.futures import InvalidStateError
+    try:
+        if exc is None:
+            fut.set_result(result)
+        else:
+            fut.set_exception(exc)
+    except InvalidStateError:
+        if not fut.cancelled():
+            raise
 
 
 class Module:

@@ -9,11 +9,18 @@ invocation's own timeout, or the context default for ``-1``); a waitable that
 is still pending then is resumed anyway, and the resumed wait raises the
 timeout as a ``VmTrap`` in the caller's future.  ``watch(fence, timeout_s,
 fn)`` gives the same once-only, bounded notification for plain fences.
+
+A completion callback that raises is called again with that exception (so
+the future it settles fails instead of staying pending forever); an error
+with nowhere left to go is reported through ``threading.excepthook``, never
+swallowed.  After ``os.fork`` the child gets a fresh default scheduler: the
+parent's thread does not exist there and its lock may be held.
 """
 from __future__ import annotations
 
 import heapq
 import itertools
+import os
 import queue
 import threading
 import time
@@ -33,6 +40,29 @@ class _Once:
                 return False
             self.fired = True
             return True
+
+
+def _report(exc: BaseException) -> None:
+    """Report an error no callback can take, as an uncaught thread error."""
+    threading.excepthook(threading.ExceptHookArgs(
+        (type(exc), exc, exc.__traceback__, threading.current_thread())))
+
+
+def deliver(done, results, exc) -> None:
+    """Call ``done(results, exc)``; if it raises, call ``done(None, error)``
+    so the failure reaches what ``done`` settles (a future)."""
+    try:
+        done(results, exc)
+        return
+    except BaseException as e:      # noqa: BLE001 - handed back to done below
+        if exc is not None:
+            _report(e)
+            return
+        err = e
+    try:
+        done(None, err)
+    except BaseException as e:      # noqa: BLE001 - nothing else can take it
+        _report(e)
 
 
 class Scheduler:
@@ -55,15 +85,17 @@ class Scheduler:
         """Call ``fn(None)`` when ``fence`` is signalled, ``fn(exc)`` when it fails,
         or ``fn(HalTimeoutError)`` if neither happened within ``timeout_s``."""
         once = _Once()
+        done = lambda _results, exc: fn(exc)    # noqa: E731
 
         def settled(exc):
             if once.claim():
-                fn(exc)
+                deliver(done, None, exc)
 
         def expired():
             if once.claim():
                 from tensorvm.hal import HalTimeoutError
-                fn(HalTimeoutError(f"timed out after {timeout_s}s waiting for {fence!r}"))
+                deliver(done, None,
+                        HalTimeoutError(f"timed out after {timeout_s}s waiting for {fence!r}"))
         self._arm(timeout_s, once, expired)
         fence.on_ready(settled)
 
@@ -72,10 +104,10 @@ class Scheduler:
         try:
             sus = inv.step()
         except BaseException as e:      # noqa: BLE001 - delivered to the caller
-            done(None, e)
+            deliver(done, None, e)
             return
         if sus is None:
-            done(inv.results, None)
+            deliver(done, inv.results, None)
             return
         resume = lambda: self._advance(inv, done)   # noqa: E731
         waitable = sus.waitable
@@ -146,8 +178,8 @@ class Scheduler:
             if fn is not None:
                 try:
                     fn()
-                except BaseException:                  # noqa: BLE001 - keep serving
-                    pass
+                except BaseException as e:             # noqa: BLE001 - keep serving
+                    _report(e)
 
 
 _DEFAULT = None
@@ -162,3 +194,14 @@ def default_scheduler() -> Scheduler:
             if _DEFAULT is None:
                 _DEFAULT = Scheduler()
     return _DEFAULT
+
+
+def _after_fork_in_child() -> None:
+    """The parent's scheduler thread does not exist in a forked child (and
+    its locks may have been held at the fork): start afresh."""
+    global _DEFAULT, _DEFAULT_LOCK
+    _DEFAULT, _DEFAULT_LOCK = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

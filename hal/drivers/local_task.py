@@ -21,6 +21,9 @@ same way).  The synchronous call path uses it; ``$async`` calls never wait.
 A submission made with ``queue_execute(..., caller_waits=True)`` on an idle
 queue runs on the caller at once, without waking the queue thread at all.
 
+After ``os.fork`` the device restarts its queue thread and workers in the
+child (``Device._after_fork_in_child``), so it keeps serving there.
+
 URI: ``local-task`` (``os.cpu_count()`` workers) or ``local-task://N``.
 """
 from __future__ import annotations
@@ -56,15 +59,33 @@ class _Queue:
         self.name = name
         self.workers = workers
         self.inline_threshold = max(1, inline_threshold)
-        self.pool = WorkerPool(workers - 1, f"{name}-worker") if workers > 1 else None
-        self.cond = threading.Condition(threading.Lock())
         self.pending = collections.deque()     # (wait, signal, work)
-        self.busy = False                      # a thread runs a submission now
-        self._armed = None                     # head item whose wait has a wake-up
         self.closed = False
         self.tracer = None
+        self._start()
+
+    def _start(self) -> None:
+        """Fresh lock, pool and queue thread (at creation, and in a forked child)."""
+        workers, name = self.workers, self.name
+        self.pool = WorkerPool(workers - 1, f"{name}-worker") if workers > 1 else None
+        self.cond = threading.Condition(threading.Lock())
+        self.busy = False                      # a thread runs a submission now
+        self._armed = None                     # head item whose wait has a wake-up
         self.thread = threading.Thread(target=self.main, name=f"{name}-queue", daemon=True)
         self.thread.start()
+
+    def after_fork_in_child(self) -> None:
+        """Only the forking thread survives a fork: the queue thread and the
+        workers are gone and the lock may be held.  Work queued in the parent
+        runs there, not here: its copies fail; new threads serve the child."""
+        pending, self.pending = list(self.pending), collections.deque()
+        if self.closed:
+            return
+        self._start()
+        for _, signal, _ in pending:
+            if signal is not None:
+                signal.fail(HalError(f"device '{self.name}': the process forked while this "
+                                     "work was queued; it runs in the parent only"))
 
     def run_segment(self, seg) -> None:
         pool, tracer = self.pool, self.tracer
@@ -220,6 +241,10 @@ class LocalTaskDevice(CpuDevice):
     def help_until(self, fence) -> None:
         """Let a thread about to wait for ``fence`` run queued work meanwhile."""
         self._queue.help_until(fence)
+
+    def _after_fork_in_child(self) -> None:
+        super()._after_fork_in_child()
+        self._queue.after_fork_in_child()
 
     def close(self) -> None:
         """Finish queued work whose waits are met, fail the rest, stop threads."""
