@@ -178,6 +178,22 @@ class Device:
 _LIVE = weakref.WeakSet()      # every live device, reset in a forked child
 
 
+class _Donor(threading.local):
+    """Whether this thread may run queued device work itself while it waits
+    (``help_until``, ``caller_waits``).  A thread that serves many calls (the
+    VM scheduler) must not: a long kernel there stalls every call it serves,
+    and the work belongs on the device's queue threads."""
+    allowed = True
+
+
+donor = _Donor()
+
+
+def forbid_donation() -> None:
+    """Mark the calling thread as one that never runs device queue work."""
+    donor.allowed = False
+
+
 def _after_fork_in_child() -> None:
     for dev in list(_LIVE):
         dev._after_fork_in_child()

@@ -6,10 +6,13 @@ raises ``InvalidArgumentError`` naming the argument, expected and actual.
 numpy inputs reach the device zero-copy where the allocator allows; tensor
 results come back as ``DeviceArray`` (numpy reads them with ``np.asarray``).
 
-``module.main.invoke_async(*args)`` returns a ``concurrent.futures.Future``:
-it runs the export's ``main$async`` form on the coroutine scheduler
-(runtime/scheduler.py) and completes when the results are ready.  A loaded
-module may be called from any number of threads at once.
+``module.main.invoke_async(*args)`` returns a ``concurrent.futures.Future``
+at once: the export's ``main$async`` form runs on the coroutine scheduler's
+thread (runtime/scheduler.py), its work on the device's queue threads, and
+the future completes when the results are ready.  ``await
+module.main.call_async(*args)`` is the asyncio form: the event loop keeps
+running meanwhile.  A loaded module may be called from any number of threads
+at once.
 """
 from __future__ import annotations
 
@@ -169,9 +172,10 @@ class Function:
 
         Runs the ``$async`` form when the module has one (inputs still being
         computed by earlier calls are waited for on the device queue, not on
-        this thread); otherwise the plain function as a coroutine.  Errors,
+        this thread); otherwise the plain function as a coroutine.  Returns
+        before any of the call runs (arguments are checked here).  Errors,
         including device failures and timeouts, arrive as the future's
-        exception.  ``asyncio`` users: ``await asyncio.wrap_future(f)``."""
+        exception.  ``asyncio`` users: ``await fn.call_async(...)``."""
         from concurrent.futures import Future
         from .scheduler import default_scheduler
         fut = Future()
@@ -213,6 +217,14 @@ class Function:
                 sched.watch(signal, module.timeout_s, ready)
         sched.start(inv, finished)
         return fut
+
+    async def call_async(self, *args):
+        """``await`` the call from asyncio: the results, or the call's error.
+        The loop is not blocked: the call runs as ``invoke_async`` and its
+        completion is handed to the loop thread-safely (``wrap_future``);
+        cancelling the awaiting task cancels the call's future."""
+        import asyncio
+        return await asyncio.wrap_future(self.invoke_async(*args))
 
     def _async_function(self):
         if self._async is None:

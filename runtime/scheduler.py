@@ -1,10 +1,14 @@
 """The coroutine scheduler: one thread interleaves many VM invocations.
 
-``Scheduler.start(invocation, done)`` steps an invocation on the calling
-thread until it first suspends (most static-shape ``$async`` calls never
-do).  A suspended invocation is parked: its waitable's ``on_ready`` callback
-(fences have one) puts it on the ready queue, and the scheduler thread
-resumes it there.  Nothing polls.  Every park has a deadline (the
+``Scheduler.start(invocation, done)`` returns at once: the invocation is
+stepped on the scheduler thread, never on the caller (an asyncio loop that
+starts a call keeps running).  The thread never runs device queue work
+itself (``hal.device.forbid_donation``): a submission goes to the device's
+queue thread(s) and the invocation suspends on its fence.  ``local-sync``
+has no queue thread, so its kernels run inline on the scheduler thread, one
+call at a time.  A suspended invocation is parked: its waitable's
+``on_ready`` callback (fences have one) puts it on the ready queue, and the
+scheduler thread resumes it there.  Nothing polls.  Every park has a deadline (the
 invocation's own timeout, or the context default for ``-1``); a waitable that
 is still pending then is resumed anyway, and the resumed wait raises the
 timeout as a ``VmTrap`` in the caller's future.  ``watch(fence, timeout_s,
@@ -78,8 +82,9 @@ class Scheduler:
 
     # -- public ----------------------------------------------------------------------
     def start(self, invocation, done) -> None:
-        """Run ``invocation``; ``done(results, exc)`` is called once at the end."""
-        self._advance(invocation, done)
+        """Run ``invocation`` on the scheduler thread; ``done(results, exc)`` is
+        called at the end (on the thread that finishes it)."""
+        self._post(lambda: self._advance(invocation, done))
 
     def watch(self, fence, timeout_s, fn) -> None:
         """Call ``fn(None)`` when ``fence`` is signalled, ``fn(exc)`` when it fails,
@@ -160,6 +165,8 @@ class Scheduler:
                     self._thread = t
 
     def _main(self) -> None:
+        from tensorvm.hal.device import forbid_donation
+        forbid_donation()
         while True:
             with self._lock:
                 while self._deadlines and self._deadlines[0][2].fired:

@@ -20,6 +20,8 @@ queue thread wakes up (IREE's executor lets callers donate their thread the
 same way).  The synchronous call path uses it; ``$async`` calls never wait.
 A submission made with ``queue_execute(..., caller_waits=True)`` on an idle
 queue runs on the caller at once, without waking the queue thread at all.
+Threads marked by ``hal.device.forbid_donation`` (the VM scheduler) do
+neither: their work always goes to the queue thread.
 
 After ``os.fork`` the device restarts its queue thread and workers in the
 child (``Device._after_fork_in_child``), so it keeps serving there.
@@ -33,6 +35,7 @@ import os
 import threading
 import weakref
 
+from ..device import donor
 from ..errors import HalError
 from .cpu_device import CpuDevice, run_submission
 from .cpu_program import DispatchPacket
@@ -156,6 +159,8 @@ class _Queue:
     def help_until(self, fence) -> None:
         """Run ready submissions on the calling thread while ``fence`` is not
         settled (a waiter donates its thread instead of sleeping)."""
+        if not donor.allowed:
+            return
         while not fence.is_settled:
             with self.cond:
                 item = self._take_ready()
@@ -229,7 +234,8 @@ class LocalTaskDevice(CpuDevice):
         only wake up to do the same while the caller sleeps); else queue it."""
         q = self._queue
         with q.cond:
-            here = not q.busy and not q.pending and (wait is None or wait.is_settled)
+            here = not q.busy and not q.pending and (wait is None or wait.is_settled) \
+                and donor.allowed
             if here:
                 q.busy = True
             else:
