@@ -31,10 +31,14 @@ class Device:
     ``supports_binding_tables``: the driver's ``_prepare_commands`` accepts
     slot bindings and its programs have ``bind(table)``.  Otherwise command
     buffers with slots are resolved and prepared per submission here.
-    ``tracer``: a ``hal.trace.Tracer`` (or None) that drivers report to."""
+    ``tracer``: a ``hal.trace.Tracer`` (or None) that drivers report to.
+    ``inline_queue``: the driver has no queue thread; submissions run on the
+    thread that makes them (so an asynchronous caller must submit from
+    another thread)."""
 
     supports_binding_tables = False
     tracer = None
+    inline_queue = False     # True: queue work runs on the submitting thread (no queue thread)
 
     def __init__(self, name: str, allocator):
         self.name = name

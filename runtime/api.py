@@ -7,9 +7,10 @@ numpy inputs reach the device zero-copy where the allocator allows; tensor
 results come back as ``DeviceArray`` (numpy reads them with ``np.asarray``).
 
 ``module.main.invoke_async(*args)`` returns a ``concurrent.futures.Future``
-at once: the export's ``main$async`` form runs on the coroutine scheduler's
-thread (runtime/scheduler.py), its work on the device's queue threads, and
-the future completes when the results are ready.  ``await
+at once: the export's ``main$async`` form submits its work to the device's
+queue threads (on local-sync, which has none, the whole call runs on the
+coroutine scheduler's thread; runtime/scheduler.py), and the future
+completes when the results are ready.  ``await
 module.main.call_async(*args)`` is the asyncio form: the event loop keeps
 running meanwhile.  A loaded module may be called from any number of threads
 at once.
@@ -215,7 +216,10 @@ class Function:
                         from tensorvm.hal.errors import rethrow
                         _settle(fut, None, rethrow(err))
                 sched.watch(signal, module.timeout_s, ready)
-        sched.start(inv, finished)
+        if module.device.inline_queue:    # kernels would run here: hand the call off
+            sched.start(inv, finished)
+        else:                              # host code here, kernels on the queue threads
+            sched.start_here(inv, finished)
         return fut
 
     async def call_async(self, *args):

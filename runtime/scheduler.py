@@ -1,14 +1,18 @@
 """The coroutine scheduler: one thread interleaves many VM invocations.
 
-``Scheduler.start(invocation, done)`` returns at once: the invocation is
-stepped on the scheduler thread, never on the caller (an asyncio loop that
-starts a call keeps running).  The thread never runs device queue work
-itself (``hal.device.forbid_donation``): a submission goes to the device's
-queue thread(s) and the invocation suspends on its fence.  ``local-sync``
-has no queue thread, so its kernels run inline on the scheduler thread, one
-call at a time.  A suspended invocation is parked: its waitable's
-``on_ready`` callback (fences have one) puts it on the ready queue, and the
-scheduler thread resumes it there.  Nothing polls.  Every park has a deadline (the
+Two ways to start: ``start(invocation, done)`` returns at once and steps
+the invocation on the scheduler thread; ``start_here(invocation, done)``
+steps it on the caller until it first suspends or ends, with the caller
+barred from running device queue work (``hal.device.donor``), so only the
+host code runs there (argument checks, recording, submission: microseconds)
+and kernels run on the device's queue threads.  ``invoke_async`` uses
+``start_here`` on devices with queue threads (one thread hand-off fewer per
+call: under the GIL each costs up to a switch interval when threads are
+busy) and ``start`` on ``local-sync``, whose kernels then run inline on the
+scheduler thread, one call at a time.  The scheduler thread never runs
+device queue work (``hal.device.forbid_donation``).  A suspended invocation
+is parked: its waitable's ``on_ready`` callback (fences have one) puts it on
+the ready queue, and the scheduler thread resumes it there.  Nothing polls.  Every park has a deadline (the
 invocation's own timeout, or the context default for ``-1``); a waitable that
 is still pending then is resumed anyway, and the resumed wait raises the
 timeout as a ``VmTrap`` in the caller's future.  ``watch(fence, timeout_s,
@@ -85,6 +89,18 @@ class Scheduler:
         """Run ``invocation`` on the scheduler thread; ``done(results, exc)`` is
         called at the end (on the thread that finishes it)."""
         self._post(lambda: self._advance(invocation, done))
+
+    def start_here(self, invocation, done) -> None:
+        """Step ``invocation`` on this thread until it first suspends (then the
+        scheduler thread resumes it) or ends; queue work submitted meanwhile
+        goes to the device's queue threads, never runs here."""
+        from tensorvm.hal.device import donor
+        allowed = donor.allowed
+        donor.allowed = False
+        try:
+            self._advance(invocation, done)
+        finally:
+            donor.allowed = allowed
 
     def watch(self, fence, timeout_s, fn) -> None:
         """Call ``fn(None)`` when ``fence`` is signalled, ``fn(exc)`` when it fails,

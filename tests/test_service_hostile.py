@@ -16,6 +16,7 @@ import pytest
 SERVICE = pathlib.Path(__file__).resolve().parent.parent / "samples" / "service"
 sys.path.insert(0, str(SERVICE))
 
+import loadtest  # noqa: E402
 import server as service  # noqa: E402
 
 STALL_S = 0.5            # the servers' header/request timeouts in these tests
@@ -28,28 +29,13 @@ def model():
 
 
 def _stdlib(model, limit):
-    import threading
-    srv = service.make_server(model, "127.0.0.1", 0, timeout_s=STALL_S, max_connections=limit)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-
-    def stop():
-        srv.shutdown()
-        srv.server_close()
-    return srv.server_address[1], stop
+    return loadtest.start_server("stdlib", model, timeout_s=STALL_S, max_connections=limit)
 
 
 def _asgi(model, limit):
     pytest.importorskip("starlette")
     pytest.importorskip("uvicorn")
-    import asgi_server
-    srv = asgi_server.make_server(asgi_server.make_app(model, request_timeout_s=STALL_S * 4),
-                                  limit_concurrency=limit, header_timeout_s=STALL_S)
-    thread, port = asgi_server.serve_in_thread(srv)
-
-    def stop():
-        srv.should_exit = True
-        thread.join(10)
-    return port, stop
+    return loadtest.start_server("asgi", model, timeout_s=STALL_S, max_connections=limit)
 
 
 SERVERS = {"stdlib": _stdlib, "asgi": _asgi}

@@ -19,6 +19,8 @@ from .cpu_device import CpuDevice, run_submission
 class LocalSyncDevice(CpuDevice):
     """CPU device executing submissions inline."""
 
+    inline_queue = True
+
     def __init__(self, name: str = "local-sync"):
         super().__init__(name)
         self._pending = collections.deque()
