@@ -172,6 +172,7 @@ class BoundedServer(ThreadingHTTPServer):
 
     daemon_threads = True
     max_connections = 512
+    request_queue_size = 1024            # listen backlog (socketserver's default is 5)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -189,6 +190,11 @@ class BoundedServer(ThreadingHTTPServer):
             self.shutdown_request(request)
             return
         super().process_request(request, client_address)
+
+    def handle_error(self, request, client_address):
+        """A client that went away mid-answer is not a server error."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
     def process_request_thread(self, request, client_address):
         try:
