@@ -33,6 +33,8 @@ import queue
 import threading
 import time
 
+from tensorvm.hal.device import donor, forbid_donation
+
 
 class _Once:
     """Lets exactly one of (ready callback, deadline) fire."""
@@ -94,7 +96,6 @@ class Scheduler:
         """Step ``invocation`` on this thread until it first suspends (then the
         scheduler thread resumes it) or ends; queue work submitted meanwhile
         goes to the device's queue threads, never runs here."""
-        from tensorvm.hal.device import donor
         allowed = donor.allowed
         donor.allowed = False
         try:
@@ -181,7 +182,6 @@ class Scheduler:
                     self._thread = t
 
     def _main(self) -> None:
-        from tensorvm.hal.device import forbid_donation
         forbid_donation()
         while True:
             with self._lock:
