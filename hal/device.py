@@ -7,11 +7,18 @@ they are ordered on the device's queue, start once the wait fence is
 signalled, and signal (or fail) the signal fence when done.  A failed wait
 fence fails the signal fence with the same error, so failures flow through a
 chain of submissions instead of stalling it.
+
+After ``os.fork`` only the forking thread exists in the child, and locks
+other threads held at that moment stay held: every live device resets its
+locks and threads there (``_after_fork_in_child``), so a device created
+before the fork keeps serving in the child.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
+import weakref
 
 from .command_buffer import CommandBuffer
 from .errors import HalError
@@ -25,7 +32,10 @@ class Device:
     ``supports_binding_tables``: the driver's ``_prepare_commands`` accepts
     slot bindings and its programs have ``bind(table)``.  Otherwise command
     buffers with slots are resolved and prepared per submission here.
-    ``tracer``: a ``hal.trace.Tracer`` (or None) that drivers report to."""
+    ``tracer``: a ``hal.trace.Tracer`` (or None) that drivers report to.
+    ``inline_queue``: the driver has no queue thread; submissions run on the
+    thread that makes them (so an asynchronous caller must submit from
+    another thread)."""
 
     supports_binding_tables = False
     tracer = None
@@ -33,6 +43,7 @@ class Device:
     #: uint32 range); drivers with tighter grids (CUDA) lower them.
     max_workgroup_count = (0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF)
     max_workgroups_per_dispatch = 0xFFFFFFFF
+    inline_queue = False     # True: queue work runs on the submitting thread (no queue thread)
 
     def __init__(self, name: str, allocator):
         self.name = name
@@ -40,6 +51,7 @@ class Device:
         self._exe_cache = {}
         self._exe_lock = threading.Lock()
         self.closed = False
+        _LIVE.add(self)
 
     @property
     def max_allocation_bytes(self) -> int:
@@ -168,6 +180,11 @@ class Device:
         self._submit(wait, signal, work)
 
     # -- lifetime ------------------------------------------------------------
+    def _after_fork_in_child(self) -> None:
+        """Reset what another thread of the parent may have held at the fork;
+        drivers with queue state or threads extend this."""
+        self._exe_lock = threading.Lock()
+
     def close(self) -> None:
         """Stop the device's threads; pending work fails its fences."""
         self.closed = True
@@ -180,3 +197,31 @@ class Device:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.name}>"
+
+
+_LIVE = weakref.WeakSet()      # every live device, reset in a forked child
+
+
+class _Donor(threading.local):
+    """Whether this thread may run queued device work itself while it waits
+    (``help_until``, ``caller_waits``).  A thread that serves many calls (the
+    VM scheduler) must not: a long kernel there stalls every call it serves,
+    and the work belongs on the device's queue threads."""
+    allowed = True
+
+
+donor = _Donor()
+
+
+def forbid_donation() -> None:
+    """Mark the calling thread as one that never runs device queue work."""
+    donor.allowed = False
+
+
+def _after_fork_in_child() -> None:
+    for dev in list(_LIVE):
+        dev._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

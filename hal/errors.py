@@ -28,9 +28,20 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def rethrow(exc: BaseException) -> HalError:
+def rethrow(exc: BaseException) -> BaseException:
     """A new error of the same HAL kind as ``exc`` (HalError otherwise), safe to
-    raise from many threads at once (the stored original is never re-raised)."""
+    raise from many threads at once (the stored original is never re-raised).
+
+    ``KeyboardInterrupt``, ``SystemExit`` and other non-``Exception`` signals
+    stay what they are (a Ctrl-C during a call must stop the program, not turn
+    into a device error): a fresh instance of the same type is returned."""
+    if not isinstance(exc, Exception):
+        try:
+            err = type(exc)(*exc.args)
+        except TypeError:
+            err = KeyboardInterrupt() if isinstance(exc, KeyboardInterrupt) else SystemExit(1)
+        err.__cause__ = exc
+        return err
     cls = type(exc) if isinstance(exc, HalError) else HalError
     try:
         err = cls(describe(exc))

@@ -12,6 +12,7 @@ usable, else the reason it is not), ``enumerate() -> list[dict]`` and
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 
 from .errors import DeviceUnavailableError, HalError
@@ -24,6 +25,15 @@ _BUILTIN = {
 }
 _registry = dict(_BUILTIN)
 _lock = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    global _lock
+    _lock = threading.Lock()             # a parent thread may have held it at the fork
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def register_driver(name: str, driver) -> None:

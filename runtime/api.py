@@ -6,10 +6,14 @@ raises ``InvalidArgumentError`` naming the argument, expected and actual.
 numpy inputs reach the device zero-copy where the allocator allows; tensor
 results come back as ``DeviceArray`` (numpy reads them with ``np.asarray``).
 
-``module.main.invoke_async(*args)`` returns a ``concurrent.futures.Future``:
-it runs the export's ``main$async`` form on the coroutine scheduler
-(runtime/scheduler.py) and completes when the results are ready.  A loaded
-module may be called from any number of threads at once.
+``module.main.invoke_async(*args)`` returns a ``concurrent.futures.Future``
+at once: the export's ``main$async`` form submits its work to the device's
+queue threads (on local-sync, which has none, the whole call runs on the
+coroutine scheduler's thread; runtime/scheduler.py), and the future
+completes when the results are ready.  ``await
+module.main.call_async(*args)`` is the asyncio form: the event loop keeps
+running meanwhile.  A loaded module may be called from any number of threads
+at once.
 """
 from __future__ import annotations
 
@@ -33,13 +37,25 @@ _DEVICES: dict = {}
 _DEVICES_LOCK = threading.Lock()
 
 
+def _after_fork_in_child() -> None:
+    global _DEVICES_LOCK
+    _DEVICES_LOCK = threading.Lock()     # a parent thread may have held it at the fork
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def get_device(device="local-task"):
-    """The process-wide HAL device for a URI (created once), or ``device`` itself."""
+    """The process-wide HAL device for a URI, or ``device`` itself.
+
+    Created on first use and reused; a cached device that was closed is
+    replaced by a fresh one (a closed device takes no work)."""
     if not isinstance(device, str):
         return device
     with _DEVICES_LOCK:
         dev = _DEVICES.get(device)
-        if dev is None:
+        if dev is None or dev.closed:
             from tensorvm import hal
             dev = _DEVICES[device] = hal.create_device(device)
         return dev
@@ -169,10 +185,12 @@ class Function:
 
         Runs the ``$async`` form when the module has one (inputs still being
         computed by earlier calls are waited for on the device queue, not on
-        this thread); otherwise the plain function as a coroutine.  Errors,
+        this thread); otherwise the plain function as a coroutine.  Returns
+        before any of the call runs (arguments are checked here).  Errors,
         including device failures and timeouts, arrive as the future's
         exception.  ``cancel()`` of a future not yet done stops the call at
-        its next back-branch / call / resume (``CallCancelledError``).  ``asyncio`` users: ``await asyncio.wrap_future(f)``."""
+        its next back-branch / call / resume (``CallCancelledError``).
+        ``asyncio`` users: ``await fn.call_async(...)``."""
         from concurrent.futures import Future
         from .scheduler import default_scheduler
         fut = Future()
@@ -195,7 +213,7 @@ class Function:
             return fut
         sched = default_scheduler()
 
-        def finished(results, exc):
+        def finished(results, exc):     # raising here comes back as finished(None, e)
             if fut.cancelled():                     # Future.cancel(): results unwanted
                 if afn is not None:
                     signal.fail(exc or CallCancelledError("call cancelled"))
@@ -203,22 +221,33 @@ class Function:
             if exc is not None:
                 if afn is not None:
                     signal.fail(exc)
-                fut.set_exception(exc)
+                _settle(fut, None, exc)
             elif afn is None:
-                fut.set_result(self._wrap(results))
+                _settle(fut, self._wrap(results), None)
             else:
                 arrays = self._wrap(results, signal)
 
                 def ready(err):
                     if err is None:
-                        fut.set_result(arrays)
+                        _settle(fut, arrays, None)
                     else:
                         from tensorvm.hal.errors import rethrow
-                        fut.set_exception(rethrow(err))
+                        _settle(fut, None, rethrow(err))
                 sched.watch(signal, module.timeout_s, ready)
         fut.add_done_callback(lambda f: f.cancelled() and inv.cancel())   # stops its loops
-        sched.start(inv, finished)
+        if module.device.inline_queue:    # kernels would run here: hand the call off
+            sched.start(inv, finished)
+        else:                              # host code here, kernels on the queue threads
+            sched.start_here(inv, finished)
         return fut
+
+    async def call_async(self, *args):
+        """``await`` the call from asyncio: the results, or the call's error.
+        The loop is not blocked: the call runs as ``invoke_async`` and its
+        completion is handed to the loop thread-safely (``wrap_future``);
+        cancelling the awaiting task cancels the call's future."""
+        import asyncio
+        return await asyncio.wrap_future(self.invoke_async(*args))
 
     def _async_function(self):
         if self._async is None:
@@ -233,6 +262,19 @@ class Function:
     def finish(self, invocation):
         """Results of a completed invocation from ``begin``, wrapped like ``__call__``."""
         return self._wrap(invocation.results)
+
+
+def _settle(fut, result, exc) -> None:
+    """Complete ``fut`` unless its caller cancelled it meanwhile."""
+    from concurrent.futures import InvalidStateError
+    try:
+        if exc is None:
+            fut.set_result(result)
+        else:
+            fut.set_exception(exc)
+    except InvalidStateError:
+        if not fut.cancelled():
+            raise
 
 
 class Module:

@@ -8,6 +8,8 @@ import pathlib
 import sys
 import threading
 
+import pytest
+
 SERVICE = pathlib.Path(__file__).resolve().parent.parent / "samples" / "service"
 sys.path.insert(0, str(SERVICE))
 
@@ -15,8 +17,13 @@ import loadtest  # noqa: E402
 import server as service  # noqa: E402
 
 
-def test_load_test_answers_equal_sequential_results():
-    r = loadtest.run_load(clients=4, requests=25, time_cap=60.0, device="local-task")
+@pytest.mark.parametrize("server", ["stdlib", "asgi"])
+def test_load_test_answers_equal_sequential_results(server):
+    if server == "asgi":
+        pytest.importorskip("starlette")
+        pytest.importorskip("uvicorn")
+    r = loadtest.run_load(clients=4, requests=25, time_cap=60.0, device="local-task",
+                          server=server, half_open=10)
     assert r["requests"] == 100
     assert r["errors"] == [] and r["wrong"] == []
     assert "req/s" in loadtest.report(r)

@@ -19,6 +19,8 @@ from .cpu_device import CpuDevice, run_submission
 class LocalSyncDevice(CpuDevice):
     """CPU device executing submissions inline."""
 
+    inline_queue = True
+
     def __init__(self, name: str = "local-sync"):
         super().__init__(name)
         self._pending = collections.deque()
@@ -115,9 +117,21 @@ class LocalSyncDevice(CpuDevice):
         super().close()
         with self._lock:
             pending, self._pending = list(self._pending), collections.deque()
+        self._fail(pending, "was closed before the work ran")
+
+    def _fail(self, pending, why) -> None:
         for _, signal, _ in pending:
             if signal is not None:
-                signal.fail(HalError(f"device '{self.name}' was closed before the work ran"))
+                signal.fail(HalError(f"device '{self.name}' {why}"))
+
+    def _after_fork_in_child(self) -> None:
+        """The thread that was pumping in the parent is gone: unlock, and fail
+        the child's copies of work queued there (it runs in the parent)."""
+        super()._after_fork_in_child()
+        self._lock, self._pumping = threading.Lock(), False
+        pending, self._pending = list(self._pending), collections.deque()
+        self._fail(pending, "had this work queued when the process forked; it runs in "
+                            "the parent only")
 
 
 class LocalSyncDriver:

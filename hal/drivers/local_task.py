@@ -20,6 +20,11 @@ queue thread wakes up (IREE's executor lets callers donate their thread the
 same way).  The synchronous call path uses it; ``$async`` calls never wait.
 A submission made with ``queue_execute(..., caller_waits=True)`` on an idle
 queue runs on the caller at once, without waking the queue thread at all.
+Threads marked by ``hal.device.forbid_donation`` (the VM scheduler) do
+neither: their work always goes to the queue thread.
+
+After ``os.fork`` the device restarts its queue thread and workers in the
+child (``Device._after_fork_in_child``), so it keeps serving there.
 
 URI: ``local-task`` (``os.cpu_count()`` workers) or ``local-task://N``.
 """
@@ -30,6 +35,7 @@ import os
 import threading
 import weakref
 
+from ..device import donor
 from ..errors import HalError
 from .cpu_device import CpuDevice, run_submission
 from .cpu_program import DispatchPacket
@@ -56,15 +62,33 @@ class _Queue:
         self.name = name
         self.workers = workers
         self.inline_threshold = max(1, inline_threshold)
-        self.pool = WorkerPool(workers - 1, f"{name}-worker") if workers > 1 else None
-        self.cond = threading.Condition(threading.Lock())
         self.pending = collections.deque()     # (wait, signal, work)
-        self.busy = False                      # a thread runs a submission now
-        self._armed = None                     # head item whose wait has a wake-up
         self.closed = False
         self.tracer = None
+        self._start()
+
+    def _start(self) -> None:
+        """Fresh lock, pool and queue thread (at creation, and in a forked child)."""
+        workers, name = self.workers, self.name
+        self.pool = WorkerPool(workers - 1, f"{name}-worker") if workers > 1 else None
+        self.cond = threading.Condition(threading.Lock())
+        self.busy = False                      # a thread runs a submission now
+        self._armed = None                     # head item whose wait has a wake-up
         self.thread = threading.Thread(target=self.main, name=f"{name}-queue", daemon=True)
         self.thread.start()
+
+    def after_fork_in_child(self) -> None:
+        """Only the forking thread survives a fork: the queue thread and the
+        workers are gone and the lock may be held.  Work queued in the parent
+        runs there, not here: its copies fail; new threads serve the child."""
+        pending, self.pending = list(self.pending), collections.deque()
+        if self.closed:
+            return
+        self._start()
+        for _, signal, _ in pending:
+            if signal is not None:
+                signal.fail(HalError(f"device '{self.name}': the process forked while this "
+                                     "work was queued; it runs in the parent only"))
 
     def run_segment(self, seg) -> None:
         pool, tracer = self.pool, self.tracer
@@ -135,6 +159,8 @@ class _Queue:
     def help_until(self, fence) -> None:
         """Run ready submissions on the calling thread while ``fence`` is not
         settled (a waiter donates its thread instead of sleeping)."""
+        if not donor.allowed:
+            return
         while not fence.is_settled:
             with self.cond:
                 item = self._take_ready()
@@ -208,7 +234,8 @@ class LocalTaskDevice(CpuDevice):
         only wake up to do the same while the caller sleeps); else queue it."""
         q = self._queue
         with q.cond:
-            here = not q.busy and not q.pending and (wait is None or wait.is_settled)
+            here = not q.busy and not q.pending and (wait is None or wait.is_settled) \
+                and donor.allowed
             if here:
                 q.busy = True
             else:
@@ -220,6 +247,10 @@ class LocalTaskDevice(CpuDevice):
     def help_until(self, fence) -> None:
         """Let a thread about to wait for ``fence`` run queued work meanwhile."""
         self._queue.help_until(fence)
+
+    def _after_fork_in_child(self) -> None:
+        super()._after_fork_in_child()
+        self._queue.after_fork_in_child()
 
     def close(self) -> None:
         """Finish queued work whose waits are met, fail the rest, stop threads."""

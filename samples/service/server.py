@@ -7,12 +7,17 @@ Serves the digits MLP (samples/digits/digits_mlp_b1.mlir, compiled at start,
 or a precompiled ``--vmfb``) to concurrent clients with the standard
 library's ``ThreadingHTTPServer`` (one thread per connection, HTTP/1.1
 keep-alive).  All request threads share ONE loaded module: tensorvm modules
-are safe to call from any number of threads at once.
+are safe to call from any number of threads at once.  (asgi_server.py is the
+asyncio version a deployment would use.)
 
     POST /predict   {"x": [64 numbers]}  ->  {"class": k, "logits": [10 numbers]}
     GET  /health    ->  {"status": "ok", "device": "...", "requests": n}
 
-Bad input gets a 400 with the runtime's message; a failed call a 500.
+Every answer is JSON.  Bad input gets a 400 with a message (not JSON, not 64
+finite float32 numbers, NaN/Infinity, nesting too deep); a POST without
+Content-Length a 411; a body over ``max_body`` bytes a 413 (never read); a
+failed call a 500.  A connection that stalls for ``timeout_s`` mid-request is
+closed; past ``max_connections`` open connections a new one gets a 503.
 """
 from __future__ import annotations
 
@@ -46,39 +51,75 @@ class Model:
 
     def predict(self, x: np.ndarray) -> dict:
         logits = np.asarray(self.module.main(x.reshape(1, N_FEATURES)))[0]
+        self.count()
+        return encode_output(logits)
+
+    def count(self) -> None:
         with self._lock:
             self.requests += 1
-        return {"class": int(np.argmax(logits)), "logits": [float(v) for v in logits]}
+
+
+MAX_BODY_BYTES = 64 * 1024            # a request is ~1.5 KB of JSON
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not a number JSON allows")
 
 
 def parse_input(body: bytes) -> np.ndarray:
-    """The 64 features of a request body (ValueError with a message otherwise)."""
+    """The 64 features of a request body (ValueError with a message otherwise).
+
+    Strict JSON: NaN/Infinity are refused, integers are read as floats (a
+    401-digit integer is then out of float32 range, not an OverflowError),
+    deep nesting is a ValueError, not a RecursionError."""
     try:
-        doc = json.loads(body)
-    except json.JSONDecodeError as e:
+        doc = json.loads(body, parse_constant=_refuse_constant, parse_int=float)
+    except RecursionError:
+        raise ValueError("body is not JSON: nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as e:     # JSONDecodeError is a ValueError
         raise ValueError(f"body is not JSON: {e}") from None
     x = doc.get("x") if isinstance(doc, dict) else doc
     if not isinstance(x, list) or len(x) != N_FEATURES or \
-            not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x):
+            not all(isinstance(v, float) for v in x):
         raise ValueError(f'expected {{"x": [{N_FEATURES} numbers]}}')
+    if not all(-_F32_MAX <= v <= _F32_MAX for v in x):
+        raise ValueError("every feature must be a finite float32 number")
     return np.asarray(x, dtype=np.float32)
+
+
+def encode_output(logits: np.ndarray) -> dict:
+    """The response document; a non-finite logit is null (JSON has no NaN)."""
+    finite = np.isfinite(logits)
+    cls = int(np.argmax(np.where(finite, logits, -np.inf))) if finite.any() else None
+    return {"class": cls, "logits": [float(v) if ok else None for v, ok in zip(logits, finite)]}
 
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"        # keep-alive: one connection per client
     model: Model = None                  # set by make_server
+    max_body = MAX_BODY_BYTES
+    timeout = 10.0                       # socket timeout: a stalled request is dropped
 
     def setup(self):
         super().setup()                  # no Nagle delay between headers and body
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def _send(self, code: int, doc: dict) -> None:
-        body = json.dumps(doc).encode()
+    def _send(self, code: int, doc: dict, close: bool = False) -> None:
+        body = json.dumps(doc, allow_nan=False).encode()
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
+        if close:                        # the rest of the request was not read
+            self.send_header("Connection", "close")
+            self.close_connection = True
         self.end_headers()
         self.wfile.write(body)
+
+    def send_error(self, code, message=None, explain=None):
+        """The stdlib's own errors (bad request line, header too long) as JSON."""
+        self._send(code, {"error": message or self.responses.get(code, ("error",))[0]},
+                   close=True)
 
     def do_GET(self):
         if self.path != "/health":
@@ -86,9 +127,30 @@ class Handler(BaseHTTPRequestHandler):
         self._send(200, {"status": "ok", "device": self.model.device,
                          "requests": self.model.requests})
 
-    def do_POST(self):
-        length = int(self.headers.get("Content-Length") or 0)
+    def _body(self):
+        """The request body, or None after answering why it cannot be read."""
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            return self._send(411, {"error": "chunked bodies are not accepted; send "
+                                             "Content-Length"}, close=True)
+        text = self.headers.get("Content-Length")
+        if text is None:
+            return self._send(411, {"error": "Content-Length required"}, close=True)
+        if not text.strip().isdigit():
+            return self._send(400, {"error": f"Content-Length {text[:40]!r} is not a "
+                                             "non-negative integer"}, close=True)
+        length = int(text)
+        if length > self.max_body:
+            return self._send(413, {"error": f"body of {length} bytes exceeds the "
+                                             f"{self.max_body}-byte limit"}, close=True)
         body = self.rfile.read(length)
+        if len(body) < length:
+            return self._send(400, {"error": "body shorter than Content-Length"}, close=True)
+        return body
+
+    def do_POST(self):
+        body = self._body()
+        if body is None:
+            return
         if self.path != "/predict":
             return self._send(404, {"error": f"no route {self.path}"})
         try:
@@ -104,22 +166,65 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def make_server(model: Model, host="127.0.0.1", port=8000) -> ThreadingHTTPServer:
+class BoundedServer(ThreadingHTTPServer):
+    """``ThreadingHTTPServer`` with at most ``max_connections`` open
+    connections (threads); one more gets a 503 and is closed at once."""
+
+    daemon_threads = True
+    max_connections = 512
+    request_queue_size = 1024            # listen backlog (socketserver's default is 5)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._slots = threading.BoundedSemaphore(self.max_connections)
+
+    def process_request(self, request, client_address):
+        if not self._slots.acquire(blocking=False):
+            body = b'{"error": "too many connections"}'
+            try:
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
+                                b"application/json\r\nConnection: close\r\nContent-Length: "
+                                + str(len(body)).encode() + b"\r\n\r\n" + body)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def handle_error(self, request, client_address):
+        """A client that went away mid-answer is not a server error."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+
+def make_server(model: Model, host="127.0.0.1", port=8000, *, max_body=MAX_BODY_BYTES,
+                timeout_s=10.0, max_connections=512) -> ThreadingHTTPServer:
     """A server bound to (host, port) (port 0: a free one; see server_address)."""
-    handler = type("DigitsHandler", (Handler,), {"model": model})
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    return server
+    handler = type("DigitsHandler", (Handler,), {"model": model, "max_body": max_body,
+                                                  "timeout": timeout_s})
+    server_cls = type("DigitsServer", (BoundedServer,), {"max_connections": max_connections})
+    return server_cls((host, port), handler)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def cli_model(description: str, argv=None):
+    """The command line both servers take, and the Model it names: (args, model)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--device", default="local-task", help="local-task (default) or local-sync")
     ap.add_argument("--vmfb", help="a precompiled module (default: compile the digits MLP now)")
     args = ap.parse_args(argv)
-    model = Model(args.device, pathlib.Path(args.vmfb).read_bytes() if args.vmfb else None)
+    return args, Model(args.device, pathlib.Path(args.vmfb).read_bytes() if args.vmfb else None)
+
+
+def main(argv=None) -> int:
+    args, model = cli_model(__doc__.splitlines()[0], argv)
     server = make_server(model, args.host, args.port)
     host, port = server.server_address[:2]
     print(f"serving digits on http://{host}:{port}/predict ({args.device})", flush=True)

@@ -7,8 +7,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import shutil
-import subprocess
-import tempfile
 import threading
 
 import numpy as np
@@ -21,6 +19,7 @@ from tensorvm.runtime import VmTrap
 from tensorvm.vmfb import assembler
 from tensorvm.vmfb.container import write_module
 from tensorvm.vmfb.model import EntryPoint, ExecutableDef, ExecutableVariant, ModuleDef
+from hand_kernels import SUBMIT_AND_WAIT, shared_object
 from tvm_testing import compiled
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
@@ -61,14 +60,7 @@ loop:
   %more = cmp.lt.s.i32 %i, %count
   cond_br %more, loop, submit
 submit:
-  call.import @hal.command_buffer.finalize(%cb)
-  %f = call.import @hal.fence.create(%dev)
-  %null = const.ref.null
-  call.import @hal.device.queue.execute(%dev, %null, %f, [%cb])
-  %m1 = const.i32 -1
-  %r = call.import @hal.fence.await(%m1, [%f])
-  ret
-}
+  call.import @hal.command_buffer.finalize(%cb)""" + SUBMIT_AND_WAIT + """}
 func @gated(%gate: ref) -> () export {
 entry:
   %m1 = const.i32 -1
@@ -76,17 +68,6 @@ entry:
   ret
 }
 """
-
-
-def _so() -> bytes:
-    cc = os.environ.get("CC", "cc")
-    with tempfile.TemporaryDirectory() as d:
-        src, out = os.path.join(d, "k.c"), os.path.join(d, "k.so")
-        with open(src, "w") as f:
-            f.write(KERNELS)
-        subprocess.run([cc, "-shared", "-fPIC", "-O2", src, "-o", out], check=True,
-                       capture_output=True)
-        return open(out, "rb").read()
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +78,7 @@ def hand_vmfb():
     base = ModuleDef(name="conc")
     base.executables.append(ExecutableDef("k", [ExecutableVariant(
         dev.supported_formats()[0], {"features": []},
-        [EntryPoint("sleepy", 0, 1), EntryPoint("fail_code", 0, 1)], _so())]))
+        [EntryPoint("sleepy", 0, 1), EntryPoint("fail_code", 0, 1)], shared_object(KERNELS))]))
     return write_module(assembler.assemble(ASM, base=base))
 
 
