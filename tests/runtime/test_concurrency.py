@@ -84,7 +84,7 @@ def _so() -> bytes:
         src, out = os.path.join(d, "k.c"), os.path.join(d, "k.so")
         with open(src, "w") as f:
             f.write(KERNELS)
-        subprocess.run([cc, "-shared", "-fPIC", "-O2", src, "-o", out], check=True,
+        subprocess.run([cc, "-shared", "-nostartfiles", "-fPIC", "-O2", src, "-o", out], check=True,
                        capture_output=True)
         return open(out, "rb").read()
 
