@@ -206,10 +206,13 @@ def validate(h) -> dict:
                 _str(t["triple"], vw + ".target.triple")
             if "features" in t:
                 _strs(t["features"], vw + ".target.features")
+            names = set()
             for k, ep in enumerate(_list(v["entry_points"], vw + ".entry_points")):
                 ew = f"{vw}.entry_points[{k}]"
                 _map(ep, ew, ("name", "bindings", "constants"))
-                _str(ep["name"], ew + ".name")
+                if _str(ep["name"], ew + ".name") in names:
+                    _fail(ew + ".name", f"entry point name {ep['name']!r} appears twice")
+                names.add(ep["name"])
                 _int(ep["bindings"], ew + ".bindings", 0, MAX_COUNT)
                 _int(ep["constants"], ew + ".constants", 0, MAX_COUNT)
             _section(v["section"], vw + ".section", sections, "executable")

@@ -9,7 +9,7 @@ Raises ``CompileError`` naming the op and its location.
 from __future__ import annotations
 
 from ..errors import CompileError
-from .types import FunctionType
+from .types import FunctionType, is_integer
 
 _UNARY = ("abs", "cbrt", "ceil", "convert", "cosine", "count_leading_zeros", "exponential",
           "exponential_minus_one", "floor", "imag", "is_finite", "log", "log_plus_one",
@@ -48,7 +48,12 @@ class _Verifier:
         for op in module.body.operations:
             sym = op.attributes.get("sym_name")
             if sym is not None:
-                self.symbols[sym.value] = op
+                name = getattr(sym, "value", None)
+                if name in self.symbols:
+                    first = self.symbols[name].location
+                    _fail(op, f"redefines symbol @{name}" + (f" (first defined at {first})"
+                                                             if first is not None else ""))
+                self.symbols[name] = op
 
     def run(self):
         scopes = [set()]
@@ -147,9 +152,74 @@ class _Verifier:
         if op.results and ty != op.results[0].type:
             _fail(op, f"value has type {ty} but the result is {op.results[0].type}")
 
+    def check_scatter(self, op, func):
+        """The StableHLO constraints on scatter's operands and dimension numbers
+        that the lowering relies on (index in range, sorted/unique, ranks add up)."""
+        n = len(op.results)
+        if n == 0 or len(op.operands) != 2 * n + 1:
+            _fail(op, f"takes N inputs, the indices and N updates for N results; got "
+                      f"{len(op.operands)} operands for {n} results")
+        inputs, indices, updates = op.operands[:n], op.operands[n], op.operands[n + 1:]
+        ranked = (*inputs, indices, *updates)
+        if any(getattr(v.type, "shape", None) is None for v in ranked):
+            _fail(op, "operands must be ranked tensors")
+        if any(v.type.shape != inputs[0].type.shape for v in inputs) or \
+                any(r.type.shape != inputs[0].type.shape for r in op.results):
+            _fail(op, "inputs and results must all have the same shape")
+        if any(u.type.shape != updates[0].type.shape for u in updates):
+            _fail(op, "updates must all have the same shape")
+        if not is_integer(str(getattr(indices.type, "element", ""))):
+            _fail(op, f"scatter_indices must be integers, got {indices.type}")
+        if len(op.regions) != 1 or len(op.regions[0].blocks) != 1 or \
+                len(op.regions[0].blocks[0].arguments) != 2 * n:
+            _fail(op, f"needs one update computation region whose block takes {2 * n} arguments")
+        dn = getattr(op.attr("scatter_dimension_numbers"), "fields", None)
+        if not isinstance(dn, dict):
+            _fail(op, "needs a scatter_dimension_numbers attribute")
+        R, I, U = inputs[0].type.rank, indices.type.rank, updates[0].type.rank
+
+        def dims(key, bound, ordered=False):
+            v = dn.get(key, ())
+            if not isinstance(v, (tuple, list)) or not all(
+                    isinstance(d, int) and not isinstance(d, bool) for d in v):
+                _fail(op, f"{key} must be a list of integers, got {v!r}")
+            v = tuple(v)
+            if any(d < 0 or d >= bound for d in v):
+                _fail(op, f"{key} = {list(v)} has a dimension outside [0, {bound})")
+            if len(set(v)) != len(v) or (ordered and list(v) != sorted(v)):
+                _fail(op, f"{key} = {list(v)} must be {'sorted and ' if ordered else ''}unique")
+            return v
+
+        ivd = dn.get("index_vector_dim", 0)
+        if not isinstance(ivd, int) or isinstance(ivd, bool) or not 0 <= ivd <= I:
+            _fail(op, f"index_vector_dim = {ivd!r} must be in [0, {I}]")
+        uwd = dims("update_window_dims", U, True)
+        inserted = dims("inserted_window_dims", R, True)
+        in_batch = dims("input_batching_dims", R)
+        idx_batch = dims("scatter_indices_batching_dims", I)
+        to_operand = dims("scatter_dims_to_operand_dims", R)
+        if set(inserted) & set(in_batch) or set(to_operand) & set(in_batch):
+            _fail(op, "input_batching_dims overlaps inserted_window_dims or "
+                      "scatter_dims_to_operand_dims")
+        if len(idx_batch) != len(in_batch) or ivd in idx_batch:
+            _fail(op, "scatter_indices_batching_dims must pair with input_batching_dims and "
+                      "exclude index_vector_dim")
+        if R != len(uwd) + len(inserted) + len(in_batch):
+            _fail(op, f"input rank {R} != update_window_dims + inserted_window_dims + "
+                      f"input_batching_dims ({len(uwd)} + {len(inserted)} + {len(in_batch)})")
+        scatter_rank = I - (1 if ivd < I else 0)
+        if U != len(uwd) + scatter_rank:
+            _fail(op, f"updates rank {U} != update_window_dims ({len(uwd)}) + scatter "
+                      f"dimensions of the indices ({scatter_rank})")
+        vec = indices.type.shape[ivd] if ivd < I else 1
+        if isinstance(vec, int) and len(to_operand) != vec:
+            _fail(op, f"scatter_dims_to_operand_dims has {len(to_operand)} entries but the "
+                      f"index vector has {vec}")
+
 
 _CHECKS = {"func.func": _Verifier.check_func, "func.return": _Verifier.check_return,
-           "func.call": _Verifier.check_call, "stablehlo.constant": _Verifier.check_constant}
+           "func.call": _Verifier.check_call, "stablehlo.constant": _Verifier.check_constant,
+           "stablehlo.scatter": _Verifier.check_scatter}
 
 
 def verify_module(module) -> None:
