@@ -136,7 +136,9 @@ def validate(h) -> dict:
     """Check the whole header; return it unchanged (raises VmfbError)."""
     _map(h, "header", ("name", "version", "requirements", "functions", "imports", "globals",
                        "rodata", "executables", "strings", "sections"))
-    _str(h["name"], "name")
+    if not _str(h["name"], "name") or "." in h["name"]:
+        _fail("name", f"module name {h['name']!r} must be non-empty and without '.' "
+                      f"(calls name functions as 'module.function')")
     _int(h["version"], "version", *_I64)
     req = _map(h["requirements"], "requirements")
     for k, v in req.items():

@@ -181,6 +181,15 @@ class BodyEmitter:
         return expr
 
     def _compute(self, op, idx) -> list:
+        """``_compute_op`` with scalar-level UnsupportedOpErrors located at ``op``."""
+        try:
+            return self._compute_op(op, idx)
+        except UnsupportedOpError as e:
+            if e.location is not None or op.location is None:
+                raise
+            raise UnsupportedOpError(e.op_name, e.detail, op.location) from None
+
+    def _compute_op(self, op, idx) -> list:
         name = op.name
         el = op.results[0].type.element if op.results else None
         ct = scalar.ctype(el) if el else None

@@ -163,3 +163,36 @@ def test_two_thousand_chained_adds_compile_and_run():
     m = load_module(compile_str("\n".join(lines)), "local-sync")
     a = np.array([1, 2, 0.5, -1], np.float32)
     np.testing.assert_allclose(np.asarray(m.main(a)), a * (n + 1))
+
+
+# -- found by tools/fuzz_mlir.py: each used to escape as IndexError/KeyError/ValueError,
+# -- a VmfbError from the assembler or a C compiler failure
+@pytest.mark.parametrize("body,match", [
+    ("%0 = stablehlo.sort %a : tensor<4xf32>", "needs a dimension attribute"),
+    ('%0 = "stablehlo.gather"() : () -> tensor<4xf32>', "expects 2 operands"),
+    ('%0 = "stablehlo.dynamic_slice"() {slice_sizes = array<i64: 4>} : () -> tensor<4xf32>',
+     "expects at least 1 operands"),
+    ("%0 = stablehlo.transpose %a, dims = [3] : (tensor<4xf32>) -> tensor<4xf32>",
+     "permutation = \\[3\\] has a dimension outside"),
+    ("%0 = stablehlo.dot_general %a, %a, contracting_dims = [2] x [0] : "
+     "(tensor<4xf32>, tensor<4xf32>) -> tensor<f32>", "lhs_contracting_dimensions"),
+    ("%0 = stablehlo.broadcast_in_dim %i, dims = [0] : (tensor<4xi32>) -> tensor<4xf32>",
+     "changes the element type"),
+    ("%0 = stablehlo.maximum %a, %i : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>",
+     "one element type"),
+    ("%0 = stablehlo.constant dense<0.0> : tensor<99999999999999999999xf32>", "larger than a "
+     "module can address|exceeds"),
+])
+def test_malformed_ops_are_located(body, match):
+    ret = "%0" if "tensor<f32>" not in body else "%a"
+    text = (f"func.func @main(%a: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<4xf32> {{\n"
+            f"  {body}\n  return {ret} : tensor<4xf32>\n}}")
+    with pytest.raises(CompileError, match=r"<input>:2:\d+: (error: )?.*(" + match + ")"):
+        compile_str(text)
+
+
+def test_module_names_with_dots_are_refused():
+    m = container.read_module(compile_str(EXP))
+    m.name = "hal.buffer"
+    with pytest.raises(VmfbError, match="module name 'hal.buffer'"):
+        container.read_module(container.write_module(m))
