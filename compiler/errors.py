@@ -23,4 +23,4 @@ class UnsupportedOpError(CompileError):
         where = f"{location}: " if location is not None else ""
         msg = f"{where}unsupported op '{op_name}'" + (f": {detail}" if detail else "")
         super().__init__(msg)
-        self.op_name = op_name
+        self.op_name, self.detail, self.location = op_name, detail, location

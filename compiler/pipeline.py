@@ -137,6 +137,7 @@ def _check_element_types(module) -> None:
     deep in codegen."""
     from tensorvm.vmfb import element_types
     from .ir.types import TensorType
+    sized = set()
     for op in module.walk():
         args = [a for r in op.regions for b in r.blocks for a in b.arguments]
         for v in (*op.operands, *op.results, *args):
@@ -144,6 +145,25 @@ def _check_element_types(module) -> None:
             if isinstance(t, TensorType) and t.element not in element_types.BY_NAME:
                 kind = "quantized element type" if t.element.startswith("!quant.") else "element type"
                 raise UnsupportedOpError(op.name, f"{kind} {t.element} is not supported", op.location)
+            if isinstance(t, TensorType) and t not in sized:
+                sized.add(t)
+                _check_size(op, t)
+
+
+#: Largest tensor a module may describe: sizes and offsets are i64 in the VM.
+MAX_TENSOR_BYTES = 1 << 62
+
+
+def _check_size(op, t) -> None:
+    """A located error for a tensor type whose byte size does not fit the VM's
+    i64 sizes (a dimension like 10^20 would otherwise fail in the assembler)."""
+    n = 1
+    for d in t.shape:
+        n *= d if isinstance(d, int) else 1
+    if n * 16 > MAX_TENSOR_BYTES:       # 16: the widest element (complex<f64>)
+        where = f"{op.location}: " if op.location is not None else ""
+        raise CompileError(f"{where}error: '{op.name}' uses {t}, larger than a module can "
+                           f"address ({MAX_TENSOR_BYTES} bytes)")
 
 
 class _DumpingPipeline(PassPipeline):

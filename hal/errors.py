@@ -20,6 +20,15 @@ class HalTimeoutError(HalError):
     """A wait did not finish within its timeout."""
 
 
+class ExecutableRejectedError(HalError):
+    """An executable failed the load-time admission check of the trust model
+    (docs/security.md); ``executable`` names it and ``reason`` says why."""
+
+    def __init__(self, message: str, executable: str | None = None, reason: str | None = None):
+        super().__init__(message)
+        self.executable, self.reason = executable, reason
+
+
 def describe(exc: BaseException) -> str:
     """The message a waiter re-raises for ``exc``: HAL errors keep their text,
     anything else is prefixed with its type so the cause stays visible."""

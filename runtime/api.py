@@ -341,23 +341,28 @@ class Instance:
         return get_device(device)
 
     def load_module(self, source, device="local-task", *, timeout_s=None, trace=None,
-                    verify="lazy") -> Module:
+                    verify="lazy", expected_sha256=None) -> Module:
         """Read (``bytes``/path/ModuleDef), verify, link with ``hal`` and run ``__init``.
 
         ``verify="lazy"`` checks the container and the module's tables now and
         each function's bytecode just before its first call (a load costs
-        nothing per instruction); ``"eager"`` checks every function now."""
+        nothing per instruction); ``"eager"`` checks every function now.
+        ``expected_sha256`` pins the module's bytes (vmfb IntegrityError if they
+        differ; docs/security.md)."""
         if verify not in ("lazy", "eager"):
             raise ValueError(f"verify must be 'lazy' or 'eager', got {verify!r}")
         from tensorvm.vmfb.model import ModuleDef
         if isinstance(source, ModuleDef):
+            if expected_sha256 is not None:
+                raise ValueError("expected_sha256 pins a module's bytes; pass the .vmfb path or "
+                                 "bytes, not a ModuleDef")
             mdef = source
         else:
             from tensorvm.vmfb.container import read_module
             if not isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)):
                 raise TypeError(f"load_module takes a path, bytes or ModuleDef, "
                                 f"got {type(source).__name__}")
-            mdef = read_module(source)
+            mdef = read_module(source, expected_sha256=expected_sha256)
         bytecode = BytecodeModule.from_def(mdef, lazy=verify == "lazy")
         dev = self.device(device)
         tracer = _tracer(trace) or self.tracer
@@ -387,13 +392,14 @@ _DEFAULT = Instance()
 
 
 def load_module(path_or_bytes, device="local-task", *, native_modules=(), timeout_s=None,
-                trace=None, verify="lazy") -> Module:
+                trace=None, verify="lazy", expected_sha256=None) -> Module:
     """Load a ``.vmfb`` (path, bytes or ModuleDef) onto ``device`` (URI or Device).
 
     ``timeout_s``: the default wait timeout (60 s unless given); ``trace``: a
     path or Tracer that records queue submissions and dispatches per thread;
     ``verify``: "lazy" (each function's bytecode before its first call) or
-    "eager" (all of it now)."""
+    "eager" (all of it now); ``expected_sha256``: the hex SHA-256 the module's
+    bytes must have (``tensorvm-dump`` prints it)."""
     inst = Instance(native_modules) if native_modules else _DEFAULT
     return inst.load_module(path_or_bytes, device, timeout_s=timeout_s, trace=trace,
-                            verify=verify)
+                            verify=verify, expected_sha256=expected_sha256)

@@ -12,6 +12,7 @@ views keep the mmap alive.  Any defect raises VmfbError naming it.
 """
 from __future__ import annotations
 
+import hashlib
 import mmap
 import os
 import struct
@@ -20,7 +21,7 @@ import zlib
 import msgpack
 
 from . import header as _header
-from .errors import VmfbError
+from .errors import IntegrityError, VmfbError
 from .model import ModuleDef
 
 MAGIC = b"\x89TVMFB\r\n"
@@ -90,12 +91,18 @@ def write_module(module: ModuleDef) -> bytes:
     return bytes(out)
 
 
-def read_module(source, verify_checksums: bool = True) -> ModuleDef:
+def read_module(source, verify_checksums: bool = True, expected_sha256: str | None = None
+                ) -> ModuleDef:
     """Read a module from bytes-like ``source`` or a path (mmap'd read-only).
 
     ``verify_checksums=False`` skips the section CRCs (the prefix and header
     CRCs are always checked: they are small and guard the parser).
+    ``expected_sha256`` (hex) pins the module: IntegrityError unless the bytes
+    have that digest.  A pinned path is read into private memory rather than
+    mapped, so the file cannot change under the checked bytes.
     """
+    if expected_sha256 is not None:
+        return _read_pinned(source, expected_sha256, verify_checksums)
     if isinstance(source, (str, os.PathLike)):
         view = _map_file(source)
     elif isinstance(source, (bytes, bytearray, memoryview, mmap.mmap)):
@@ -107,6 +114,28 @@ def read_module(source, verify_checksums: bool = True) -> ModuleDef:
         raise TypeError(f"read_module takes bytes-like data or a path, "
                         f"not {type(source).__name__}")
     return _read(view, verify_checksums)
+
+
+def sha256_hex(data) -> str:
+    """The hex SHA-256 digest of bytes-like ``data`` (what pinning compares)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read_pinned(source, expected: str, verify_checksums: bool) -> ModuleDef:
+    if not isinstance(expected, str) or len(expected) != 64 or \
+            any(c not in "0123456789abcdefABCDEF" for c in expected):
+        raise ValueError(f"expected_sha256 must be 64 hex digits, got {expected!r}")
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            source = f.read()
+    elif not isinstance(source, (bytes, bytearray, memoryview, mmap.mmap)):
+        raise TypeError(f"read_module takes bytes-like data or a path, "
+                        f"not {type(source).__name__}")
+    got = sha256_hex(source)
+    if got != expected.lower():
+        raise IntegrityError(f"module digest mismatch: SHA-256 is {got}, "
+                             f"expected {expected.lower()}")
+    return read_module(source, verify_checksums)
 
 
 def _map_file(path) -> memoryview:

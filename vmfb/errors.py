@@ -5,6 +5,10 @@ class VmfbError(ValueError):
     """A .vmfb file (or bytes claiming to be one) is malformed or damaged."""
 
 
+class IntegrityError(VmfbError):
+    """A module's bytes do not have the SHA-256 digest the caller pinned."""
+
+
 class VerificationError(VmfbError):
     """Bytecode failed load-time verification."""
 

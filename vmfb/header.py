@@ -137,7 +137,9 @@ def validate(h) -> dict:
     """Check the whole header; return it unchanged (raises VmfbError)."""
     _map(h, "header", ("name", "version", "requirements", "functions", "imports", "globals",
                        "rodata", "executables", "strings", "sections"))
-    _str(h["name"], "name")
+    if not _str(h["name"], "name") or "." in h["name"]:
+        _fail("name", f"module name {h['name']!r} must be non-empty and without '.' "
+                      f"(calls name functions as 'module.function')")
     _int(h["version"], "version", *_I64)
     req = _map(h["requirements"], "requirements")
     for k, v in req.items():
@@ -207,10 +209,13 @@ def validate(h) -> dict:
                 _str(t["triple"], vw + ".target.triple")
             if "features" in t:
                 _strs(t["features"], vw + ".target.features")
+            names = set()
             for k, ep in enumerate(_list(v["entry_points"], vw + ".entry_points")):
                 ew = f"{vw}.entry_points[{k}]"
                 _map(ep, ew, ("name", "bindings", "constants"))
-                _str(ep["name"], ew + ".name")
+                if _str(ep["name"], ew + ".name") in names:
+                    _fail(ew + ".name", f"entry point name {ep['name']!r} appears twice")
+                names.add(ep["name"])
                 _int(ep["bindings"], ew + ".bindings", 0, MAX_COUNT)
                 _int(ep["constants"], ew + ".constants", 0, MAX_COUNT)
                 if ep.get("workgroups") is not None:

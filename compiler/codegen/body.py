@@ -17,6 +17,11 @@ from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseElementsAttr, ints
 from . import scalar
 
+#: Ops whose operands are all read at the result's own index (no broadcast or
+#: remapping): the ones _prefetch walks iteratively.
+_SAME_INDEX = frozenset(shlo.UNARY_ELEMENTWISE) | frozenset(shlo.BINARY_ELEMENTWISE) | {
+    "stablehlo.convert", "stablehlo.compare"}
+
 
 def linearize(idx, shape) -> str:
     """Row-major linear offset of ``idx`` in ``shape`` as a C expression."""
@@ -112,10 +117,42 @@ class BodyEmitter:
         op = v.defining_op
         if op is None:
             raise UnsupportedOpError("block argument", f"{v} is not bound in this kernel")
+        if op.name in _SAME_INDEX:
+            self._prefetch(op, idx)
         exprs = self._compute(op, idx)
         for r, e in zip(op.results, exprs):
             self.scope.cache[(r, idx)] = e
         return exprs[v.index]
+
+    def _pending(self, x, idx):
+        """The elementwise op defining ``x`` if its value at ``idx`` is still to compute."""
+        d = x.defining_op
+        if d is None or d.name not in _SAME_INDEX or x in self.bindings \
+                or self.scope.get((x, idx)) is not None:
+            return None
+        return d
+
+    def _prefetch(self, root, idx) -> None:
+        """Compute the elementwise operands under ``root`` at ``idx`` deepest
+        first, without recursion, in the order the recursive walk would emit
+        them: a chain of thousands of elementwise ops then costs one level of
+        Python stack, not one per op."""
+        stack, seen = [(root, False)], set()
+        while stack:
+            op, ready = stack.pop()
+            if ready:
+                if op is not root and self.scope.get((op.results[0], idx)) is None:
+                    for r, e in zip(op.results, self._compute(op, idx)):
+                        self.scope.cache[(r, idx)] = e
+                continue
+            if id(op) in seen:
+                continue
+            seen.add(id(op))
+            stack.append((op, True))
+            for x in reversed(op.operands):
+                d = self._pending(x, idx)
+                if d is not None and id(d) not in seen:
+                    stack.append((d, False))
 
     def _load(self, v, idx) -> str:
         ptr = self.bindings[v]
@@ -144,6 +181,15 @@ class BodyEmitter:
         return expr
 
     def _compute(self, op, idx) -> list:
+        """``_compute_op`` with scalar-level UnsupportedOpErrors located at ``op``."""
+        try:
+            return self._compute_op(op, idx)
+        except UnsupportedOpError as e:
+            if e.location is not None or op.location is None:
+                raise
+            raise UnsupportedOpError(e.op_name, e.detail, op.location) from None
+
+    def _compute_op(self, op, idx) -> list:
         name = op.name
         el = op.results[0].type.element if op.results else None
         ct = scalar.ctype(el) if el else None

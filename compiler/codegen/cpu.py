@@ -384,7 +384,9 @@ def build_shared_object(source: str, cpu: str = "host") -> tuple[bytes, dict]:
         so_path = os.path.join(tmp, "kernels.so")
         with open(c_path, "w") as f:
             f.write(source)
-        cmd = [cc, "-O3", "-std=gnu11", "-fPIC", "-shared", "-fno-math-errno",
+        # -nostartfiles: no crtbegin/crtend, so no frame_dummy constructor or
+        # .init_array/.fini_array, which the loader's trust check refuses.
+        cmd = [cc, "-O3", "-std=gnu11", "-fPIC", "-shared", "-nostartfiles", "-fno-math-errno",
                "-fno-trapping-math", "-fvisibility=hidden", *flags, *_workarounds(cc),
                c_path, "-o", so_path, "-lm"]
         proc = subprocess.run(cmd, capture_output=True, text=True)

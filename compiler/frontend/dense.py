@@ -18,8 +18,22 @@ _NOT_SKELETON = re.compile(r"[^\[\],()]+")
 _BAD_CHARS = re.compile(r"[^\s\[\],()0-9a-fA-FxX.+\-einftrulsa]")
 
 
+#: Largest constant a literal may declare (its tensor type's byte size): checked
+#: before anything is decoded or materialised, so a huge type is a located
+#: error rather than a MemoryError in a later pass.
+MAX_CONSTANT_BYTES = 1 << 31
+
+
 class DenseError(ValueError):
     """The literal does not fit the tensor type; the message says why."""
+
+
+def check_size(element: str, shape) -> None:
+    """DenseError when a constant of ``shape`` x ``element`` exceeds MAX_CONSTANT_BYTES."""
+    nbytes = _size(shape) * np.dtype(numpy_dtype(element)).itemsize
+    if nbytes > MAX_CONSTANT_BYTES:
+        raise DenseError(f"constant of {nbytes} bytes exceeds the {MAX_CONSTANT_BYTES}-byte "
+                         f"limit on constants")
 
 
 def _skeleton(shape) -> str:
@@ -38,6 +52,7 @@ def _size(shape) -> int:
 
 def decode_hex(hexdigits: str, element: str, shape) -> np.ndarray:
     """A ``dense<"0x...">`` blob: little-endian raw element bytes."""
+    check_size(element, shape)
     try:
         raw = bytes.fromhex(hexdigits)
     except ValueError:
@@ -125,6 +140,7 @@ def convert_values(values: list, element: str) -> np.ndarray:
 
 def decode_literal(body: str, element: str, shape) -> np.ndarray:
     """A ``dense<[...]>`` or splat body to an array of ``shape``."""
+    check_size(element, shape)
     bad = _BAD_CHARS.search(body)
     if bad:
         raise DenseError(f"unexpected {bad.group()!r} in dense literal")
@@ -140,11 +156,12 @@ def decode_literal(body: str, element: str, shape) -> np.ndarray:
             raise DenseError("expected one value in a splat dense literal")
         arr = convert_values(values, element)
         return np.broadcast_to(arr[0], shape)
+    n = _size(shape)
+    if len(values) != n * per:      # first: the skeleton string grows with the shape
+        raise DenseError(f"dense literal has {len(values) // per} values, expected {n} "
+                         f"for the shape {tuple(shape)}")
     if skel != _skeleton(shape):
         raise DenseError(f"dense literal does not match the shape {tuple(shape)}")
-    n = _size(shape)
-    if len(values) != n * per:
-        raise DenseError(f"dense literal has {len(values) // per} values, expected {n}")
     if n == 0:
         return np.zeros(shape, numpy_dtype(element))
     return convert_values(values, element).reshape(shape)

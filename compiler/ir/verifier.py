@@ -9,7 +9,8 @@ Raises ``CompileError`` naming the op and its location.
 from __future__ import annotations
 
 from ..errors import CompileError
-from .types import FunctionType
+from .attributes import ints
+from .types import FunctionType, is_integer
 
 _UNARY = ("abs", "cbrt", "ceil", "convert", "cosine", "count_leading_zeros", "exponential",
           "exponential_minus_one", "floor", "imag", "is_finite", "log", "log_plus_one",
@@ -26,6 +27,22 @@ COUNTS.update({"stablehlo." + n: (2, 1) for n in _BINARY})
 COUNTS.update({"stablehlo.select": (3, 1), "stablehlo.clamp": (3, 1),
                "stablehlo.constant": (0, 1), "stablehlo.iota": (0, 1),
                "stablehlo.concatenate": (None, 1), "func.func": (0, 0)})
+COUNTS.update({"stablehlo.gather": (2, 1), "stablehlo.convolution": (2, 1),
+               "stablehlo.select_and_scatter": (3, 1)})
+# ops taking a variable number of operands, with the fewest they need
+MIN_OPERANDS = {"stablehlo." + n: k for n, k in (
+    ("sort", 1), ("reduce", 2), ("reduce_window", 2), ("concatenate", 1), ("dynamic_slice", 1),
+    ("dynamic_update_slice", 2), ("transpose", 1), ("broadcast_in_dim", 1), ("reverse", 1),
+    ("slice", 1), ("dynamic_broadcast_in_dim", 2), ("dynamic_reshape", 2), ("dynamic_iota", 1),
+    ("real_dynamic_slice", 4), ("dynamic_pad", 5), ("pad", 2), ("map", 1), ("top_k", 1))}
+# binary elementwise ops whose operands and result share one element type
+_SAME_ELEMENT = frozenset("stablehlo." + n for n in (
+    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power",
+    "atan2", "and", "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical"))
+# ops that move elements without changing their type
+_KEEPS_ELEMENT = frozenset("stablehlo." + n for n in (
+    "broadcast_in_dim", "reshape", "transpose", "reverse", "slice", "dynamic_slice",
+    "dynamic_update_slice", "concatenate", "pad", "dynamic_broadcast_in_dim", "dynamic_reshape"))
 # ops whose region blocks must end with stablehlo.return
 _STABLEHLO_REGION_OPS = frozenset("stablehlo." + n for n in (
     "reduce", "while", "if", "case", "sort", "scatter", "map", "reduce_window",
@@ -48,7 +65,12 @@ class _Verifier:
         for op in module.body.operations:
             sym = op.attributes.get("sym_name")
             if sym is not None:
-                self.symbols[sym.value] = op
+                name = getattr(sym, "value", None)
+                if name in self.symbols:
+                    first = self.symbols[name].location
+                    _fail(op, f"redefines symbol @{name}" + (f" (first defined at {first})"
+                                                             if first is not None else ""))
+                self.symbols[name] = op
 
     def run(self):
         scopes = [set()]
@@ -69,6 +91,20 @@ class _Verifier:
                 _fail(op, f"expects {n_in} operands, got {len(op.operands)}")
             if n_out is not None and len(op.results) != n_out:
                 _fail(op, f"expects {n_out} results, got {len(op.results)}")
+        if op.name in _SAME_ELEMENT and len(op.operands) == 2 and op.results:
+            els = {getattr(v.type, "element", None) for v in (*op.operands, op.results[0])}
+            if len(els) != 1:
+                _fail(op, f"operands and result must have one element type, got "
+                          f"{_types(op.operands)} -> {op.results[0].type}")
+        if op.name in _KEEPS_ELEMENT and op.operands and op.results and \
+                getattr(op.operands[0].type, "element", None) != \
+                getattr(op.results[0].type, "element", None):
+            _fail(op, f"changes the element type: {op.operands[0].type} -> {op.results[0].type}")
+        least = MIN_OPERANDS.get(op.name)
+        if least is not None and len(op.operands) < least:
+            _fail(op, f"expects at least {least} operands, got {len(op.operands)}")
+        if op.name in MIN_OPERANDS and len(op.results) < 1:
+            _fail(op, "expects results")
         check = _CHECKS.get(op.name)
         if check is not None:
             check(self, op, func)
@@ -106,6 +142,9 @@ class _Verifier:
         if len(op.regions) != 1:
             _fail(op, f"has {len(op.regions)} regions, expected 1")
         blocks = op.regions[0].blocks
+        vis = op.attributes.get("sym_visibility")
+        if not blocks and (getattr(vis, "value", vis) or "public") != "private":
+            _fail(op, "has no body (only private functions may be declarations)")
         if blocks:
             types = tuple(a.type for a in blocks[0].arguments)
             if types != fty.type.inputs:
@@ -147,9 +186,169 @@ class _Verifier:
         if op.results and ty != op.results[0].type:
             _fail(op, f"value has type {ty} but the result is {op.results[0].type}")
 
+    def check_scatter(self, op, func):
+        """The StableHLO constraints on scatter's operands and dimension numbers
+        that the lowering relies on (index in range, sorted/unique, ranks add up)."""
+        n = len(op.results)
+        if n == 0 or len(op.operands) != 2 * n + 1:
+            _fail(op, f"takes N inputs, the indices and N updates for N results; got "
+                      f"{len(op.operands)} operands for {n} results")
+        inputs, indices, updates = op.operands[:n], op.operands[n], op.operands[n + 1:]
+        ranked = (*inputs, indices, *updates)
+        if any(getattr(v.type, "shape", None) is None for v in ranked):
+            _fail(op, "operands must be ranked tensors")
+        if any(v.type.shape != inputs[0].type.shape for v in inputs) or \
+                any(r.type.shape != inputs[0].type.shape for r in op.results):
+            _fail(op, "inputs and results must all have the same shape")
+        if any(u.type.shape != updates[0].type.shape for u in updates):
+            _fail(op, "updates must all have the same shape")
+        if not is_integer(str(getattr(indices.type, "element", ""))):
+            _fail(op, f"scatter_indices must be integers, got {indices.type}")
+        if len(op.regions) != 1 or len(op.regions[0].blocks) != 1 or \
+                len(op.regions[0].blocks[0].arguments) != 2 * n:
+            _fail(op, f"needs one update computation region whose block takes {2 * n} arguments")
+        dn = getattr(op.attr("scatter_dimension_numbers"), "fields", None)
+        if not isinstance(dn, dict):
+            _fail(op, "needs a scatter_dimension_numbers attribute")
+        R, I, U = inputs[0].type.rank, indices.type.rank, updates[0].type.rank
+
+        def dims(key, bound, ordered=False):
+            v = dn.get(key, ())
+            if not isinstance(v, (tuple, list)) or not all(
+                    isinstance(d, int) and not isinstance(d, bool) for d in v):
+                _fail(op, f"{key} must be a list of integers, got {v!r}")
+            v = tuple(v)
+            if any(d < 0 or d >= bound for d in v):
+                _fail(op, f"{key} = {list(v)} has a dimension outside [0, {bound})")
+            if len(set(v)) != len(v) or (ordered and list(v) != sorted(v)):
+                _fail(op, f"{key} = {list(v)} must be {'sorted and ' if ordered else ''}unique")
+            return v
+
+        ivd = dn.get("index_vector_dim", 0)
+        if not isinstance(ivd, int) or isinstance(ivd, bool) or not 0 <= ivd <= I:
+            _fail(op, f"index_vector_dim = {ivd!r} must be in [0, {I}]")
+        uwd = dims("update_window_dims", U, True)
+        inserted = dims("inserted_window_dims", R, True)
+        in_batch = dims("input_batching_dims", R)
+        idx_batch = dims("scatter_indices_batching_dims", I)
+        to_operand = dims("scatter_dims_to_operand_dims", R)
+        if set(inserted) & set(in_batch) or set(to_operand) & set(in_batch):
+            _fail(op, "input_batching_dims overlaps inserted_window_dims or "
+                      "scatter_dims_to_operand_dims")
+        if len(idx_batch) != len(in_batch) or ivd in idx_batch:
+            _fail(op, "scatter_indices_batching_dims must pair with input_batching_dims and "
+                      "exclude index_vector_dim")
+        if R != len(uwd) + len(inserted) + len(in_batch):
+            _fail(op, f"input rank {R} != update_window_dims + inserted_window_dims + "
+                      f"input_batching_dims ({len(uwd)} + {len(inserted)} + {len(in_batch)})")
+        scatter_rank = I - (1 if ivd < I else 0)
+        if U != len(uwd) + scatter_rank:
+            _fail(op, f"updates rank {U} != update_window_dims ({len(uwd)}) + scatter "
+                      f"dimensions of the indices ({scatter_rank})")
+        vec = indices.type.shape[ivd] if ivd < I else 1
+        if isinstance(vec, int) and len(to_operand) != vec:
+            _fail(op, f"scatter_dims_to_operand_dims has {len(to_operand)} entries but the "
+                      f"index vector has {vec}")
+
+    def _dims(self, op, key, bound, *, length=None, required=True, unique=True):
+        """Attribute ``key`` of ``op`` as ints, each in [0, bound)."""
+        attr = op.attributes.get(key)
+        if attr is None:
+            if required:
+                _fail(op, f"needs a {key} attribute")
+            return ()
+        try:
+            v = ints(attr)
+        except (TypeError, ValueError, AttributeError):
+            _fail(op, f"{key} must be a list of integers, got {attr}")
+        if length is not None and len(v) != length:
+            _fail(op, f"{key} has {len(v)} entries, expected {length}")
+        if bound is not None and any(d < 0 or d >= bound for d in v):
+            _fail(op, f"{key} = {list(v)} has a dimension outside [0, {bound})")
+        if unique and len(set(v)) != len(v):
+            _fail(op, f"{key} = {list(v)} repeats a dimension")
+        return v
+
+    def check_dims(self, op, func):
+        """Dimension attributes of the ops that index by them: present, ints,
+        inside the rank (codegen indexes lists with them)."""
+        name = op.name
+        rank_in = getattr(op.operands[0].type, "rank", None) if op.operands else None
+        rank_out = getattr(op.results[0].type, "rank", None) if op.results else None
+        if rank_in is None and name not in ("stablehlo.iota",):
+            return
+        if name == "stablehlo.transpose":
+            self._dims(op, "permutation", rank_in, length=rank_in)
+        elif name == "stablehlo.broadcast_in_dim":
+            self._dims(op, "broadcast_dimensions", rank_out, length=rank_in)
+        elif name == "stablehlo.concatenate":
+            if op.attributes.get("dimension") is None:
+                _fail(op, "needs a dimension attribute")
+            self._dims(op, "dimension", rank_in, length=1)
+            if any(getattr(v.type, "rank", None) != rank_in for v in op.operands):
+                _fail(op, "operands must all have the same rank")
+        elif name in ("stablehlo.reduce", "stablehlo.reverse"):
+            if name == "stablehlo.reduce" and (len(op.operands) % 2 or not op.regions):
+                _fail(op, "takes N inputs and N init values and one body region")
+            self._dims(op, "dimensions", rank_in)
+        elif name == "stablehlo.sort":
+            self._dims(op, "dimension", rank_in, length=1)
+            if len(op.regions) != 1 or not op.regions[0].blocks:
+                _fail(op, "needs one comparator region")
+        elif name == "stablehlo.iota":
+            self._dims(op, "iota_dimension", rank_out, length=1)
+        elif name == "stablehlo.slice":
+            for key in ("start_indices", "limit_indices"):
+                self._dims(op, key, None, length=rank_in, unique=False)
+            self._dims(op, "strides", None, length=rank_in, unique=False, required=False)
+        elif name == "stablehlo.dynamic_slice":
+            if len(op.operands) != 1 + rank_in:
+                _fail(op, f"takes the operand and {rank_in} start indices, got "
+                          f"{len(op.operands)} operands")
+            self._dims(op, "slice_sizes", None, length=rank_in, unique=False)
+        elif name == "stablehlo.dynamic_update_slice":
+            if len(op.operands) != 2 + rank_in:
+                _fail(op, f"takes the operand, the update and {rank_in} start indices, got "
+                          f"{len(op.operands)} operands")
+        elif name == "stablehlo.compare":
+            if op.attributes.get("comparison_direction") is None:
+                _fail(op, "needs a comparison_direction attribute")
+        elif name in ("stablehlo.dot_general", "stablehlo.gather"):
+            key = "dot_dimension_numbers" if name == "stablehlo.dot_general" else "dimension_numbers"
+            dn = getattr(op.attributes.get(key), "fields", None)
+            if not isinstance(dn, dict):
+                _fail(op, f"needs a {key} attribute")
+            if name == "stablehlo.dot_general":
+                self._dot_dims(op, dn)
+
+    def _dot_dims(self, op, dn):
+        ranks = [getattr(v.type, "rank", None) for v in op.operands]
+        got = {}
+        for side, rank in zip(("lhs", "rhs"), ranks):
+            for kind in ("batching", "contracting"):
+                key = f"{side}_{kind}_dimensions"
+                v = dn.get(key, ())
+                if not isinstance(v, (tuple, list)) or not all(
+                        isinstance(d, int) and not isinstance(d, bool) for d in v):
+                    _fail(op, f"{key} must be a list of integers, got {v!r}")
+                if rank is not None and any(d < 0 or d >= rank for d in v):
+                    _fail(op, f"{key} = {list(v)} has a dimension outside [0, {rank})")
+                got[key] = tuple(v)
+            both = got[f"{side}_batching_dimensions"] + got[f"{side}_contracting_dimensions"]
+            if len(set(both)) != len(both):
+                _fail(op, f"{side} batching and contracting dimensions repeat a dimension")
+        for kind in ("batching", "contracting"):
+            if len(got[f"lhs_{kind}_dimensions"]) != len(got[f"rhs_{kind}_dimensions"]):
+                _fail(op, f"lhs and rhs have different numbers of {kind} dimensions")
+
+
+_DIM_OPS = ("sort", "transpose", "broadcast_in_dim", "concatenate", "reduce", "reverse", "iota", "slice",
+            "dynamic_slice", "dynamic_update_slice", "compare", "dot_general", "gather")
 
 _CHECKS = {"func.func": _Verifier.check_func, "func.return": _Verifier.check_return,
-           "func.call": _Verifier.check_call, "stablehlo.constant": _Verifier.check_constant}
+           "func.call": _Verifier.check_call, "stablehlo.constant": _Verifier.check_constant,
+           "stablehlo.scatter": _Verifier.check_scatter,
+           **{"stablehlo." + n: _Verifier.check_dims for n in _DIM_OPS}}
 
 
 def verify_module(module) -> None:

@@ -199,26 +199,47 @@ class FormDispatchRegions(Pass):
         fused: list = []
         seen = set()
 
-        def visit(v):
-            if v in seen:
-                return
-            seen.add(v)
-            producer = v.defining_op
-            if (v in mat or producer is None or producer.parent is not block
-                    or producer.name in REGION_OPS or HOST_ATTR in producer.attributes):
-                captures.append(v)
-                return
+        in_fused = set()
+
+        def inputs(producer):
             skip = shape_operands(producer)     # read on the host, not in the kernel
             for i, operand in enumerate(producer.operands):
                 if i not in skip:
-                    visit(operand)
+                    yield operand
             for region in producer.regions:
                 for inner in region.blocks[0].operations:
                     for operand in inner.operands:
                         if _outside(operand, producer):
-                            visit(operand)
-            if producer not in fused:
-                fused.append(producer)
+                            yield operand
+
+        def visit(start):
+            """Depth-first over the producers of ``start`` (captures in
+            pre-order, fused ops in post-order), with an explicit stack so a
+            chain of any length fits."""
+            work = [(start, None)]
+            while work:
+                v, pending = work[-1]
+                if pending is None:
+                    work.pop()
+                    if v in seen:
+                        continue
+                    seen.add(v)
+                    producer = v.defining_op
+                    if (v in mat or producer is None or producer.parent is not block
+                            or producer.name in REGION_OPS or HOST_ATTR in producer.attributes):
+                        captures.append(v)
+                        continue
+                    work.append((v, inputs(producer)))
+                    continue
+                operand = next(pending, None)
+                if operand is not None:
+                    work.append((operand, None))
+                    continue
+                work.pop()
+                producer = v.defining_op
+                if id(producer) not in in_fused:
+                    in_fused.add(id(producer))
+                    fused.append(producer)
 
         skip = shape_operands(root)
         for i, operand in enumerate(root.operands):

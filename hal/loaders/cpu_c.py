@@ -8,7 +8,8 @@ executable ABI of internals §5::
 
     int entry(const tvm_dispatch_state_t* state, uint32_t wg_begin, uint32_t wg_end);
 
-Every entry point has that one signature, so loading needs no C declarations:
+Before mapping, the bytes pass elf_check (docs/security.md): nothing in an
+accepted object runs at ``dlopen``.  Every entry point has that one signature, so loading needs no C declarations:
 symbols are looked up with ``dlsym`` and cast to one function-pointer type of
 cffi's C-level FFI, whose type parser is built in.  Parsing per-executable
 ``cdef`` text through pycparser cost ~40 ms on the first load of a process and
@@ -34,7 +35,8 @@ import weakref
 
 import _cffi_backend
 
-from ..errors import HalError
+from ..errors import ExecutableRejectedError, HalError
+from . import elf_check
 from ..executable import Executable
 
 #: cffi's C-level FFI: built-in C types only, no cdef parser behind it.
@@ -140,6 +142,11 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
     for e in entry_points:
         if not _IDENT.match(e) or e in _C_KEYWORDS or keyword.iskeyword(e):
             raise HalError(f"executable '{name}': entry point name {e!r} is not a C identifier")
+    try:
+        elf_check.check(data)
+    except elf_check.ElfRejected as e:
+        raise ExecutableRejectedError(f"executable '{name}' ({format}) rejected at load: {e}",
+                                      executable=name, reason=str(e)) from None
     fd = os.memfd_create("tensorvm-" + re.sub(r"[^A-Za-z0-9_.-]", "_", str(name))[:200],
                          os.MFD_CLOEXEC)
     try:

@@ -12,12 +12,13 @@ the kernel allows; the kernel strides its threads over the workgroup's work.
 from __future__ import annotations
 
 import hashlib
+import re
 import warnings
 
 import numpy as np
 
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
-from ..errors import HalError
+from ..errors import ExecutableRejectedError, HalError
 from ..executable import Executable
 
 FORMAT = "opencl-c"
@@ -76,6 +77,24 @@ def _build_log(exc) -> str:
     return text.strip() or "(the OpenCL compiler gave no log)"
 
 
+#: ``#include``/``#import`` (also spelt with the ``%:`` digraph, comments or line
+#: splices between ``#`` and the name) anywhere in the text, even inside string
+#: literals: a conservative match, our generated kernels never include.
+_INCLUDE = re.compile(r"(?:#|%:)(?:\s|/\*.*?\*/)*(?:include|import)", re.S)
+
+
+def check_source(name: str, text: str) -> None:
+    """Refuse OpenCL C that would read other files while it builds (the trust
+    model, docs/security.md): ``#include`` reaches any path the process can read."""
+    m = _INCLUDE.search(text.replace("\\\n", "").replace("\\\r\n", ""))
+    if m:
+        line = text.count("\n", 0, m.start()) + 1
+        raise ExecutableRejectedError(
+            f"executable '{name}' (opencl-c) rejected at load: its source includes another "
+            f"file (near line {line}); modules must be self-contained",
+            executable=name, reason="#include in OpenCL source")
+
+
 def build_program(device, name: str, source: bytes):
     """The cl.Program for ``source`` on ``device``, built once per physical
     device (the cache is shared by every HAL device on it)."""
@@ -91,6 +110,7 @@ def build_program(device, name: str, source: bytes):
         except UnicodeDecodeError as e:
             raise HalError(f"executable '{name}': opencl-c data is not UTF-8 OpenCL C "
                            f"source (byte {e.start})") from None
+        check_source(name, text)
         try:
             with warnings.catch_warnings():     # compiler chatter on success is not news
                 warnings.simplefilter("ignore", cl.CompilerWarning)

@@ -1,13 +1,21 @@
-"""``tensorvm-dump``: what a .vmfb holds — functions and signatures,
-executables with formats and sizes, and the disassembled host code.
+"""``tensorvm-dump``: what a .vmfb holds — its SHA-256 digest (for
+``load_module(..., expected_sha256=...)``), functions and signatures,
+executables with formats, sizes and digests, and the disassembled host code.
 
     tensorvm-dump m.vmfb [--extract DIR] [--no-disassembly]
+
+``--extract`` writes each variant as a new file directly inside DIR: names
+from the module are reduced to ``[A-Za-z0-9_.-]`` (no separators, no leading
+dot), files are created exclusively and symlinks are never followed, so a
+hostile module cannot write outside DIR or through a planted link.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import hashlib
 import os
+import re
 import sys
 
 from tensorvm.vmfb import container
@@ -18,6 +26,45 @@ _EXT = {"opencl-c": ".cl", "cuda-ptx": ".ptx"}
 
 def _extension(fmt: str) -> str:
     return ".so" if fmt.startswith("cpu-c-") else _EXT.get(fmt, ".bin")
+
+
+def _file_sha256(path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def safe_name(name: str) -> str:
+    """``name`` as one plain file name: characters outside ``[A-Za-z0-9_.-]``
+    become ``_`` and leading dots are dropped (no ``..``, no hidden files)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".")[:200] or "executable"
+
+
+def extract(m, directory: str) -> list:
+    """Write every executable variant of ``m`` into ``directory``; returns the
+    paths.  OSError (e.g. FileExistsError) if a file is already there."""
+    os.makedirs(directory, exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    written, used = [], set()
+    try:
+        for e in m.executables:
+            for i, v in enumerate(e.variants):
+                base = safe_name(f"{e.name}_{i}_{v.format}{_extension(v.format)}")
+                name, n = base, 1
+                while name in used:          # distinct names that sanitise alike
+                    n += 1
+                    name = f"{n}_{base}"
+                used.add(name)
+                fd = os.open(name, flags, 0o644, dir_fd=dfd)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(bytes(v.data))
+                written.append(os.path.join(directory, name))
+    finally:
+        os.close(dfd)
+    return written
 
 
 def main(argv=None) -> int:
@@ -32,6 +79,7 @@ def main(argv=None) -> int:
         print(f"tensorvm-dump: error: {e}", file=sys.stderr)
         return 1
     print(f"module @{m.name} (format version {m.version})")
+    print(f"sha256 {_file_sha256(args.module)}")
     print("\nfunctions:")
     for f in m.functions:
         if not f.exported or f.name.startswith("__"):
@@ -48,18 +96,19 @@ def main(argv=None) -> int:
         for v in e.variants:
             print(f"  {e.name}: {v.format} {json.dumps(v.target, sort_keys=True)} "
                   f"{len(v.data)} bytes, {len(v.entry_points)} entry points")
+            print(f"    sha256 {hashlib.sha256(v.data).hexdigest()}")
             for i, ep in enumerate(v.entry_points):
                 print(f"    [{i}] {ep.name} ({ep.bindings} bindings, {ep.constants} constants)")
     total = sum(len(r.data) for r in m.rodata)
     print(f"\nrodata: {len(m.rodata)} constants, {total} bytes")
     if args.extract:
-        os.makedirs(args.extract, exist_ok=True)
-        for e in m.executables:
-            for i, v in enumerate(e.variants):
-                path = os.path.join(args.extract, f"{e.name}_{i}_{v.format}{_extension(v.format)}")
-                with open(path, "wb") as f:
-                    f.write(bytes(v.data))
+        try:
+            for path in extract(m, args.extract):
                 print(f"wrote {path}")
+        except OSError as e:
+            print(f"tensorvm-dump: error: cannot extract into {args.extract}: {e} "
+                  f"(existing files and symlinks are never overwritten)", file=sys.stderr)
+            return 1
     if not args.no_disassembly:
         from tensorvm.vmfb.disasm import disassemble_module
         print("\n" + disassemble_module(m, max_rodata_bytes=0))

@@ -72,12 +72,13 @@ def have_cc() -> bool:
 
 @functools.lru_cache(maxsize=None)
 def compile_so(source: str = SOURCE) -> bytes:
-    """Compile C source to shared-object bytes (cc -shared -fPIC -O2)."""
+    """Compile C source to shared-object bytes (cc -shared -nostartfiles -fPIC -O2:
+    no constructors, as the loader's trust check requires)."""
     with tempfile.TemporaryDirectory() as d:
         src, out = os.path.join(d, "k.c"), os.path.join(d, "k.so")
         with open(src, "w") as f:
             f.write(source)
-        subprocess.run([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O2", src, "-o", out],
+        subprocess.run([os.environ.get("CC", "cc"), "-shared", "-nostartfiles", "-fPIC", "-O2", src, "-o", out],
                        check=True, capture_output=True)
         with open(out, "rb") as f:
             return f.read()

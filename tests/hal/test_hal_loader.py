@@ -34,8 +34,15 @@ def test_registry():
 
 
 def test_bad_shared_object(dev):
-    with pytest.raises(hal.HalError, match="not a loadable shared object.*/proc/self/fd"):
+    with pytest.raises(hal.ExecutableRejectedError, match="junk.*not an ELF object"):
         dev.load_executable("junk", FMT, b"definitely not ELF", ["x"], {})
+
+
+@needs_cc
+def test_unloadable_shared_object_names_the_loader_error(dev):
+    good = _ret(0)      # EI_VERSION 0: passes the ELF admission check, dlopen refuses it
+    with pytest.raises(hal.HalError, match="not a loadable shared object.*/proc/self/fd"):
+        dev.load_executable("v0", FMT, good[:6] + b"\0" + good[7:], ["answer"], {})
 
 
 def test_wrong_format_lists_supported(dev):
