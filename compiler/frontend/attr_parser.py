@@ -312,7 +312,7 @@ class AttrParserMixin(TypeParserMixin):
                 self.advance()
                 self.expect("=", f"after field '{key.text}' of #{name}")
                 fields[key.text] = self.parse_struct_value()
-                if not self.accept(","):
+                if not self.accept(",") or self.tok.text == ">":   # MLIR allows a trailing comma
                     break
             self.expect(">", f"to close #{name}<...>", alt="','")
         return A.StructAttr(name, fields)

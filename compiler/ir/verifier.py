@@ -144,8 +144,19 @@ class _Verifier:
         ty = getattr(value, "type", None)
         if ty is None:
             _fail(op, "needs a value attribute")
-        if op.results and ty != op.results[0].type:
+        if op.results and ty != op.results[0].type and not _quantized_storage(ty, op.results[0].type):
             _fail(op, f"value has type {ty} but the result is {op.results[0].type}")
+
+
+def _quantized_storage(value_type, result_type) -> bool:
+    """A quantized constant holds its storage values: ``dense<..> : tensor<2xi8>``
+    for ``tensor<2x!quant.uniform<i8:f32, ..>>``."""
+    el = getattr(result_type, "element", "")
+    if not el.startswith("!quant."):
+        return False
+    storage = el.split("<", 1)[1].split(":", 1)[0].split("<", 1)[0].strip()
+    return getattr(value_type, "shape", None) == result_type.shape and \
+        value_type.element in (storage, storage.removeprefix("s"))
 
 
 _CHECKS = {"func.func": _Verifier.check_func, "func.return": _Verifier.check_return,
