@@ -72,6 +72,7 @@ class _Verifier:
         check = _CHECKS.get(op.name)
         if check is not None:
             check(self, op, func)
+        _spec_constraints(op)
         if op.name == "func.func":
             func = op
             scopes = [set()]          # functions are isolated from above
@@ -146,6 +147,12 @@ class _Verifier:
             _fail(op, "needs a value attribute")
         if op.results and ty != op.results[0].type and not _quantized_storage(ty, op.results[0].type):
             _fail(op, f"value has type {ty} but the result is {op.results[0].type}")
+
+
+def _spec_constraints(op) -> None:
+    """The StableHLO spec's per-op constraints (ir/op_constraints.py)."""
+    from .op_constraints import check_op
+    check_op(op)
 
 
 def _quantized_storage(value_type, result_type) -> bool:

@@ -1,0 +1,758 @@
+"""The StableHLO spec's per-op constraints (shapes, dims attributes, element
+types) on parsed IR: ``check_op(op)`` raises a located ``CompileError`` when
+an op breaks one.  Structure (dominance, terminators, counts) stays in
+``verifier.py``; this module is what the spec's "Constraints" sections and
+the dialect's type constraints say.
+
+Dynamic dims (``None``) are compatible with any size, so a rule only rejects
+what is wrong for every size.  Ops without a rule here are not checked.
+"""
+from __future__ import annotations
+
+from ..errors import CompileError
+from .attributes import DenseElementsAttr, StructAttr, ints
+from .types import TensorType, is_complex, is_float, is_integer
+
+_S = "stablehlo."
+
+
+def _fail(op, message: str):
+    where = f"{op.location}: " if op.location is not None else ""
+    raise CompileError(f"{where}error: '{op.name}' op {message}")
+
+
+def _shape(v):
+    return v.type.shape if isinstance(v.type, TensorType) else None
+
+
+def _el(v) -> str:
+    return v.type.element if isinstance(v.type, TensorType) else ""
+
+
+def _compat(a, b) -> bool:
+    return a is None or b is None or a == b
+
+
+def _compat_shapes(a, b) -> bool:
+    return a is not None and b is not None and len(a) == len(b) and all(map(_compat, a, b))
+
+
+def _compat_type(a, b) -> bool:
+    if isinstance(a, TensorType) and isinstance(b, TensorType):
+        return a.element == b.element and _compat_shapes(a.shape, b.shape)
+    return a == b
+
+
+def _compat_types(xs, ys) -> bool:
+    xs, ys = list(xs), list(ys)
+    return len(xs) == len(ys) and all(map(_compat_type, xs, ys))
+
+
+def _attr_ints(op, key, default=()):
+    a = op.attributes.get(key)
+    return default if a is None else ints(a)
+
+
+def _expect_result(op, dims, index=0):
+    """Result ``index`` must be compatible with the inferred ``dims``."""
+    got = _shape(op.results[index])
+    if got is not None and not _compat_shapes(got, tuple(dims)):
+        want = "x".join("?" if d is None else str(d) for d in dims)
+        _fail(op, f"inferred shape '[{want}]' is incompatible with return type of operation "
+                  f"'{op.results[index].type}' (failed to infer returned types)")
+
+
+def _in_range(op, what, dims, rank):
+    for d in dims:
+        if not 0 <= d < rank:
+            _fail(op, f"{what} contains invalid value {d} for rank {rank}")
+    if len(set(dims)) != len(dims):
+        _fail(op, f"{what} should not have duplicates")
+
+
+# -- element types -------------------------------------------------------------------
+def _quant(el: str) -> bool:
+    return el.startswith("!quant.")
+
+
+def _per_axis(el: str) -> bool:
+    return _quant(el) and "{" in el
+
+
+_FLOAT_OR_COMPLEX = ("cbrt", "cosine", "sine", "tan", "tanh", "exponential", "exponential_minus_one",
+                     "log", "log_plus_one", "logistic", "rsqrt", "sqrt", "atan2")
+_FLOAT = ("ceil", "floor", "round_nearest_afz", "round_nearest_even", "is_finite")
+_INTEGER = ("popcnt", "count_leading_zeros", "shift_left", "shift_right_arithmetic",
+            "shift_right_logical")
+_INT_OR_BOOL = ("and", "or", "xor", "not")
+_SAME_TYPE = ("add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power",
+              "negate", "sign", "and", "or", "xor", "not", "popcnt", "count_leading_zeros",
+              "shift_left", "shift_right_arithmetic", "shift_right_logical", "atan2") \
+    + _FLOAT_OR_COMPLEX[:-1] + _FLOAT[:-1]
+# Ops on which the spec allows per-tensor quantization only.
+_NO_PER_AXIS = frozenset(_S + n for n in _SAME_TYPE + _FLOAT + (
+    "abs", "clamp", "compare", "select", "pad", "slice", "dynamic_slice", "dynamic_update_slice",
+    "reverse", "reduce_precision", "cholesky", "collective_permute", "reduce_scatter",
+    "select_and_scatter", "batch_norm_grad", "batch_norm_inference", "batch_norm_training",
+    "reduce", "reduce_window", "sort")) - {_S + "add"}
+
+
+def _kind_ok(kind: str, el: str) -> bool:
+    if _quant(el):
+        return kind not in ("integer", "int_or_bool")
+    if kind == "float_or_complex":
+        return is_float(el) or is_complex(el)
+    if kind == "float":
+        return is_float(el)
+    if kind == "integer":
+        return is_integer(el) and el != "i1"
+    return is_integer(el)          # int_or_bool: i1 is an integer type here
+
+
+def _elementwise(op):
+    name = op.short_name
+    tensors = [v for v in list(op.operands) + list(op.results) if isinstance(v.type, TensorType)]
+    shapes = [_shape(v) for v in tensors]
+    for v, s in zip(tensors[1:], shapes[1:]):
+        if not _compat_shapes(shapes[0], s):
+            _fail(op, f"requires compatible shapes for all operands and results, got "
+                      f"'{tensors[0].type}' and '{v.type}'")
+    kind = ("float_or_complex" if name in _FLOAT_OR_COMPLEX else "float" if name in _FLOAT else
+            "integer" if name in _INTEGER else "int_or_bool" if name in _INT_OR_BOOL else None)
+    if kind is not None:
+        for i, v in enumerate(op.operands):
+            if not _kind_ok(kind, _el(v)):
+                _fail(op, f"operand #{i} must be ranked tensor of {kind.replace('_', ' ')} "
+                          f"values, but got '{v.type}'")
+    if name == "is_finite" and op.results and _el(op.results[0]) != "i1":
+        _fail(op, f"result #0 must be ranked tensor of bool values, but got '{op.results[0].type}'")
+    if name in _SAME_TYPE:
+        els = {_el(v) for v in tensors}
+        if len(els) > 1 and not any(_quant(e) for e in els):
+            _fail(op, "requires the same element type for all operands and results")
+
+
+def _per_axis_check(op):
+    for i, v in enumerate(list(op.operands) + list(op.results)):
+        if _per_axis(_el(v)):
+            what = f"operand #{i}" if i < len(op.operands) else f"result #{i - len(op.operands)}"
+            _fail(op, f"{what} must be ranked tensor of per-tensor quantized or non-quantized "
+                      f"values, but got '{v.type}'")
+
+
+# -- shape rules ---------------------------------------------------------------------
+def _broadcast_in_dim(op):
+    xs, rs = _shape(op.operands[0]), _shape(op.results[0])
+    dims = _attr_ints(op, "broadcast_dimensions")
+    if xs is None or rs is None:
+        return
+    if len(dims) != len(xs):
+        _fail(op, f"broadcast_dimensions size ({len(dims)}) does not match operand rank ({len(xs)})")
+    _in_range(op, "broadcast_dimensions", dims, len(rs))
+    for i, d in enumerate(dims):
+        if xs[i] is not None and rs[d] is not None and xs[i] not in (1, rs[d]):
+            _fail(op, f"size of operand dimension {i} ({xs[i]}) is not equal to 1 or size of "
+                      f"result dimension {d} ({rs[d]})")
+
+
+def _transpose(op):
+    xs = _shape(op.operands[0])
+    perm = _attr_ints(op, "permutation")
+    if xs is None:
+        return
+    if sorted(perm) != list(range(len(xs))):
+        _fail(op, f"permutation {list(perm)} is not a permutation of the operand dimensions")
+    _expect_result(op, [xs[p] for p in perm])
+
+
+def _reverse(op):
+    xs = _shape(op.operands[0])
+    if xs is not None:
+        _in_range(op, "dimensions", _attr_ints(op, "dimensions"), len(xs))
+        _expect_result(op, xs)
+
+
+def _concatenate(op):
+    shapes = [_shape(v) for v in op.operands]
+    if not shapes or any(s is None for s in shapes):
+        return
+    dim = _attr_ints(op, "dimension", (0,))[0]
+    rank = len(shapes[0])
+    if not 0 <= dim < rank:
+        _fail(op, f"dimension {dim} is out-of-bounds for input rank {rank}")
+    out = list(shapes[0])
+    for i, s in enumerate(shapes[1:], start=1):
+        if len(s) != rank:
+            _fail(op, f"operands (0) and ({i}) do not match rank")
+        for k in range(rank):
+            if k != dim and not _compat(out[k], s[k]):
+                _fail(op, f"shapes of operand (0) and ({i}) are not compatible at non-concat "
+                          f"index {k}")
+            if k != dim and out[k] is None:
+                out[k] = s[k]
+        out[dim] = None if out[dim] is None or s[dim] is None else out[dim] + s[dim]
+    _expect_result(op, out)
+
+
+def _slice(op):
+    xs = _shape(op.operands[0])
+    if xs is None:
+        return
+    start, limit = _attr_ints(op, "start_indices"), _attr_ints(op, "limit_indices")
+    strides = _attr_ints(op, "strides", (1,) * len(xs))
+    if not len(start) == len(limit) == len(strides) == len(xs):
+        _fail(op, f"the number of elements in start_indices ({len(start)}), limit_indices "
+                  f"({len(limit)}) and strides ({len(strides)}) must match the operand rank {len(xs)}")
+    out = []
+    for k, (a, b, s, d) in enumerate(zip(start, limit, strides, xs)):
+        if a < 0 or s <= 0 or b < a or (d is not None and b > d):
+            _fail(op, f"invalid slice [{a}:{b}:{s}] of dimension {k} (size {d})")
+        out.append(-(-(b - a) // s))
+    _expect_result(op, out)
+
+
+def _pad(op):
+    xs = _shape(op.operands[0])
+    if xs is None:
+        return
+    lo, hi = _attr_ints(op, "edge_padding_low"), _attr_ints(op, "edge_padding_high")
+    interior = _attr_ints(op, "interior_padding")
+    if _shape(op.operands[1]) not in (None, ()):
+        _fail(op, f"padding value type should be a rank-0 tensor, is rank {len(_shape(op.operands[1]))}")
+    if not len(lo) == len(hi) == len(interior) == len(xs):
+        _fail(op, f"edge_padding_low, edge_padding_high and interior_padding must have "
+                  f"{len(xs)} elements (the operand rank)")
+    if any(i < 0 for i in interior):
+        _fail(op, "Interior padding cannot be negative")
+    out = []
+    for d, a, b, i in zip(xs, lo, hi, interior):
+        n = None if d is None else a + b + d + max(d - 1, 0) * i
+        if n is not None and n < 0:
+            _fail(op, f"Padding result in negative size for dimension {len(out)}")
+        out.append(n)
+    _expect_result(op, out)
+
+
+def _dynamic_slice(op):
+    xs = _shape(op.operands[0])
+    if xs is None:
+        return
+    sizes = _attr_ints(op, "slice_sizes")
+    if len(op.operands) - 1 != len(xs):
+        _fail(op, f"has mismatched number of start indices ({len(op.operands) - 1}) and the "
+                  f"rank of operand ({len(xs)})")
+    for i, v in enumerate(op.operands[1:], start=1):
+        if _shape(v) not in (None, ()):
+            _fail(op, f"start indices must be 0-dimensional tensors (operand #{i})")
+    if len(sizes) != len(xs):
+        _fail(op, f"has mismatched number of slice sizes ({len(sizes)}) and the rank of operand "
+                  f"({len(xs)})")
+    for k, (s, d) in enumerate(zip(sizes, xs)):
+        if s < 0 or (d is not None and s > d):
+            _fail(op, f"has slice size {s} of dimension {k} out of the bounds of the operand ({d})")
+    _expect_result(op, sizes)
+
+
+def _dynamic_update_slice(op):
+    xs, us = _shape(op.operands[0]), _shape(op.operands[1])
+    if xs is None or us is None:
+        return
+    if len(us) != len(xs):
+        _fail(op, f"update rank ({len(us)}) does not match operand rank ({len(xs)})")
+    if len(op.operands) - 2 != len(xs):
+        _fail(op, f"expects number of start_indices ({len(op.operands) - 2}) to match the rank "
+                  f"of operand ({len(xs)})")
+    for k, (u, d) in enumerate(zip(us, xs)):
+        if u is not None and d is not None and u > d:
+            _fail(op, f"expects size at dimension {k} of update to be in range [0, {d}], got {u}")
+    _expect_result(op, xs)
+
+
+def _iota(op):
+    rs = _shape(op.results[0])
+    d = _attr_ints(op, "iota_dimension", (0,))[0]
+    if rs is not None and not 0 <= d < max(len(rs), 1):
+        _fail(op, "iota dimension cannot go beyond the output rank")
+
+
+def _reshape(op):
+    xs, rs = _shape(op.operands[0]), _shape(op.results[0])
+    if xs is None or rs is None or None in xs or None in rs:
+        return
+    n = m = 1
+    for d in xs:
+        n *= d
+    for d in rs:
+        m *= d
+    if n != m:
+        _fail(op, f"number of output elements ({m}) doesn't match expected number of elements ({n})")
+
+
+def _get_dimension_size(op):
+    xs = _shape(op.operands[0])
+    d = _attr_ints(op, "dimension", (0,))[0]
+    if xs is not None and not 0 <= d < len(xs):
+        _fail(op, f"requires dimension attribute in range [0, {len(xs)}); found ({d})")
+
+
+def _select(op):
+    ps, ts, fs = (_shape(v) for v in op.operands[:3])
+    if ts is None or fs is None:
+        return
+    if not _compat_shapes(ts, fs):
+        _fail(op, "requires compatible types for non-predicate operands")
+    if ps not in (None, ()) and not _compat_shapes(ps, ts):
+        _fail(op, "requires the same shape for all operands")
+    if _el(op.operands[0]) != "i1":
+        _fail(op, f"operand #0 must be ranked tensor of bool values, but got '{op.operands[0].type}'")
+    _expect_result(op, ts)
+
+
+def _clamp(op):
+    ms, xs, Ms = (_shape(v) for v in op.operands[:3])
+    if xs is None:
+        return
+    for name, s in (("min", ms), ("max", Ms)):
+        if s not in (None, ()) and not _compat_shapes(s, xs):
+            _fail(op, f"{name} shape {list(s)} is not scalar and is not compatible to operand "
+                      f"shape {list(xs)}")
+    _expect_result(op, xs)
+
+
+def _fft(op):
+    xs = _shape(op.operands[0])
+    if xs is None:
+        return
+    n = _attr_ints(op, "fft_length")
+    kind = getattr(op.attributes.get("fft_type"), "value", "FFT")
+    if not 1 <= len(n) <= 3:
+        _fail(op, f"fft_length must contain 1 to 3 elements, got {len(n)}")
+    if len(xs) < len(n):
+        _fail(op, f"operand rank must not be less than fft rank of {len(n)} for operand of type "
+                  f"{op.operands[0].type}")
+    x_el, r_el = _el(op.operands[0]), _el(op.results[0])
+    if kind in ("FFT", "IFFT"):
+        if not is_complex(x_el):
+            _fail(op, f"{kind} takes a complex tensor as input, but is given {op.operands[0].type}")
+        _expect_result(op, xs)
+        return
+    tail = xs[len(xs) - len(n):]
+    if kind == "RFFT":
+        if not is_float(x_el):
+            _fail(op, f"RFFT requires floating point input, got {op.operands[0].type}")
+        for a, b in zip(tail, n):
+            if a is not None and a != b:
+                _fail(op, f"RFFT requires innermost dimensions match fft_length. Got: "
+                          f"{list(tail)} but wanted {list(n)}")
+        if r_el and not is_complex(r_el):
+            _fail(op, "RFFT produces a complex tensor")
+        _expect_result(op, list(xs[:-1]) + [n[-1] // 2 + 1])
+        return
+    if not is_complex(x_el):                       # IRFFT
+        _fail(op, f"IRFFT takes a complex tensor as input, but is given {op.operands[0].type}")
+    want = list(n[:-1]) + [n[-1] // 2 + 1]
+    for a, b in zip(tail, want):
+        if a is not None and a != b:
+            _fail(op, f"IRFFT requires non-final dimensions match fft_length and final "
+                      f"dimension match fft_length[-1] / 2 + 1. Got: {list(tail)} but wanted {want}")
+    _expect_result(op, list(xs[:len(xs) - len(n)]) + list(n))
+
+
+def _gather_dims(op):
+    a = op.attributes.get("dimension_numbers")
+    f = a.fields if isinstance(a, StructAttr) else {}
+    g = {k: tuple(f.get(k, ())) for k in ("offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+                                          "start_indices_batching_dims", "start_index_map")}
+    g["index_vector_dim"] = f.get("index_vector_dim", 0)
+    return g
+
+
+def _gather(op):
+    xs, ix = _shape(op.operands[0]), _shape(op.operands[1])
+    if xs is None or ix is None:
+        return
+    g = _gather_dims(op)
+    if op.name == _S + "gather":
+        sizes = _attr_ints(op, "slice_sizes")
+    else:
+        src = op.operands[2].defining_op
+        value = src.attributes.get("value") if src is not None and src.name == _S + "constant" else None
+        sizes = ints(value) if isinstance(value, DenseElementsAttr) else None
+    ivd = g["index_vector_dim"]
+    if not 0 <= ivd <= len(ix):
+        _fail(op, f"index_vector_dim {ivd} is out of bounds for start indices with rank {len(ix)}")
+    offs, coll, obatch = g["offset_dims"], g["collapsed_slice_dims"], g["operand_batching_dims"]
+    if list(offs) != sorted(set(offs)):
+        _fail(op, "expects offset_dims to be sorted and not to have duplicates")
+    if list(coll) != sorted(set(coll)):
+        _fail(op, "expects collapsed_slice_dims to be sorted and not to have duplicates")
+    _in_range(op, "collapsed_slice_dims", coll, len(xs))
+    _in_range(op, "operand_batching_dims", obatch, len(xs))
+    if set(coll) & set(obatch):
+        _fail(op, "has overlapping collapsed_slice_dims and operand_batching_dims")
+    _in_range(op, "start_indices_batching_dims", g["start_indices_batching_dims"], len(ix))
+    if ivd in g["start_indices_batching_dims"]:
+        _fail(op, "expects start_indices_batching_dims not to contain index_vector_dim")
+    if len(obatch) != len(g["start_indices_batching_dims"]):
+        _fail(op, "operand_batching_dims and start_indices_batching_dims must have the same size")
+    _in_range(op, "start_index_map", g["start_index_map"], len(xs))
+    if set(g["start_index_map"]) & set(obatch):
+        _fail(op, "has overlapping start_index_map and operand_batching_dims")
+    index_size = ix[ivd] if ivd < len(ix) else 1
+    if index_size is not None and len(g["start_index_map"]) != index_size:
+        _fail(op, f"start_index_map size ({len(g['start_index_map'])}) is not equal to size of "
+                  f"index dimension ({ivd}) of start_indices ({index_size})")
+    if sizes is None:
+        return
+    if len(sizes) != len(xs):
+        _fail(op, f"slice_sizes size ({len(sizes)}) not equal to (implied) operand rank ({len(xs)})")
+    for k, (s, d) in enumerate(zip(sizes, xs)):
+        if s < 0 or (d is not None and s > d):
+            _fail(op, f"slice size ({s}) is out of bounds for operand dimension ({d}) at index {k}")
+    for k in tuple(coll) + tuple(obatch):
+        if sizes[k] > 1:
+            _fail(op, f"slice_sizes collapsed dimension {k} should <= 1 but got {sizes[k]}")
+    window = [s for k, s in enumerate(sizes) if k not in coll and k not in obatch]
+    if len(window) != len(offs):
+        _fail(op, f"offset_dims size ({len(offs)}) plus collapse_slice_dims size ({len(coll)}) "
+                  f"plus operand_batching_dims size ({len(obatch)}) is not equal to operand rank "
+                  f"({len(xs)})")
+    batch = [d for k, d in enumerate(ix) if k != ivd]
+    rank = len(batch) + len(offs)
+    _in_range(op, "offset_dims", offs, rank)
+    out, bi, wi = [], iter(batch), iter(window)
+    for k in range(rank):
+        out.append(next(wi) if k in offs else next(bi))
+    _expect_result(op, out)
+
+
+def _dot_general(op):
+    ls, rs = _shape(op.operands[0]), _shape(op.operands[1])
+    a = op.attributes.get("dot_dimension_numbers")
+    if ls is None or rs is None or not isinstance(a, StructAttr):
+        return
+    f = a.fields
+    lb, rb = tuple(f.get("lhs_batching_dimensions", ())), tuple(f.get("rhs_batching_dimensions", ()))
+    lc, rc = tuple(f.get("lhs_contracting_dimensions", ())), tuple(f.get("rhs_contracting_dimensions", ()))
+    if len(lb) != len(rb):
+        _fail(op, "lhs and rhs should have the same number of batching dimensions")
+    if len(lc) != len(rc):
+        _fail(op, "lhs and rhs should have the same number of contracting dimensions")
+    for what, dims, rank in (("lhs_batching_dimensions", lb, len(ls)), ("rhs_batching_dimensions", rb, len(rs)),
+                             ("lhs_contracting_dimensions", lc, len(ls)),
+                             ("rhs_contracting_dimensions", rc, len(rs))):
+        _in_range(op, what, dims, rank)
+    if set(lb) & set(lc) or set(rb) & set(rc):
+        _fail(op, "has duplicated dimension from batching and contracting dimensions")
+    for x, y in list(zip(lb, rb)) + list(zip(lc, rc)):
+        if not _compat(ls[x], rs[y]):
+            _fail(op, f"lhs dimension {x} ({ls[x]}) and rhs dimension {y} ({rs[y]}) should match")
+    pc = op.attributes.get("precision_config")
+    if pc is not None and len(getattr(pc, "elements", ())) > 2:
+        _fail(op, "expects precision config to be empty or have <= 2 elements.")
+    out = [ls[d] for d in lb] + [d for k, d in enumerate(ls) if k not in lb and k not in lc] \
+        + [d for k, d in enumerate(rs) if k not in rb and k not in rc]
+    _expect_result(op, out)
+
+
+def _reduce(op):
+    n = len(op.operands) // 2
+    shapes = [_shape(v) for v in op.operands[:n]]
+    if not n or any(s is None for s in shapes):
+        return
+    for i, s in enumerate(shapes[1:], start=1):
+        if not _compat_shapes(shapes[0], s):
+            _fail(op, f"expects all inputs to have compatible shapes. Shape at input-index {i} is "
+                      f"not compatible with shape at input-index 0")
+    dims = _attr_ints(op, "dimensions")
+    _in_range(op, "dimensions", dims, len(shapes[0]))
+    if op.regions and op.regions[0].blocks:
+        args = op.regions[0].blocks[0].arguments
+        if len(args) != 2 * n:
+            _fail(op, f"Reduction-region must take {2 * n} parameters, but takes {len(args)} parameter(s)")
+        term = op.regions[0].blocks[0].terminator
+        if term is not None and len(term.operands) != n:
+            _fail(op, f"Reduction-region here must produce {n} tensors, but produces "
+                      f"{len(term.operands)} instead")
+    out = [d for k, d in enumerate(shapes[0]) if k not in dims]
+    for i in range(min(n, len(op.results))):
+        _expect_result(op, out, i)
+
+
+def _window(op, rank, prefix="window_dimensions"):
+    """Window attributes of reduce_window / select_and_scatter: sizes and positivity."""
+    win = _attr_ints(op, prefix)
+    if len(win) != rank:
+        _fail(op, f"expects window-dimensions size == input rank, but got window-dimensions size: "
+                  f"{len(win)} and input: {rank}")
+    out = []
+    for key, label in (("window_strides", "stride"), ("base_dilations", "base dilation factor"),
+                       ("window_dilations", "window dilation factor")):
+        vals = _attr_ints(op, key, (1,) * rank)
+        if len(vals) != rank:
+            _fail(op, f"expects {key.replace('_', '-')} to have same dimension-size as size of "
+                      f"window dimensions ({rank}), but got: {len(vals)}.")
+        for k, v in enumerate(vals):
+            if v <= 0:
+                _fail(op, f"expects window to have positive {label} for {k}-th window dimension, "
+                          f"but got {v}.")
+        out.append(vals)
+    for k, v in enumerate(win):
+        if v <= 0:
+            _fail(op, f"expects window to have positive value for {k}-th window dimension, but got {v}.")
+    pad = op.attributes.get("padding")
+    pads = [(0, 0)] * rank
+    if isinstance(pad, DenseElementsAttr):
+        shape = tuple(pad.array.shape)
+        if shape != (rank, 2) and not (rank == 0 and pad.array.size == 0):
+            _fail(op, f"expects padding-entries to have same dimension-size as size of window "
+                      f"dimensions ({rank}), but got: {shape[0] if shape else 0}.")
+        pads = [tuple(int(x) for x in row) for row in pad.array.reshape(-1, 2)] if rank else []
+    return win, out[0], out[1], out[2], pads
+
+
+def _window_output(xs, win, strides, base, wdil, pads):
+    out = []
+    for d, w, s, b, wd, (lo, hi) in zip(xs, win, strides, base, wdil, pads):
+        if d is None:
+            out.append(None)
+            continue
+        dilated = (d - 1) * b + 1 if d else 0
+        padded = dilated + lo + hi
+        eff = (w - 1) * wd + 1
+        out.append(max(0, (padded - eff) // s + 1) if padded >= eff else 0)
+    return out
+
+
+def _reduce_window(op):
+    n = len(op.operands) // 2
+    shapes = [_shape(v) for v in op.operands[:n]]
+    if not n or any(s is None for s in shapes):
+        return
+    win, strides, base, wdil, pads = _window(op, len(shapes[0]))
+    for i, s in enumerate(shapes[1:], start=1):
+        if not _compat_shapes(shapes[0], s):
+            _fail(op, f"expects all inputs to have compatible shapes. Shape at input-index {i} is "
+                      f"not compatible with shape at input-index 0")
+    out = _window_output(shapes[0], win, strides, base, wdil, pads)
+    for i in range(min(n, len(op.results))):
+        _expect_result(op, out, i)
+
+
+def _select_and_scatter(op):
+    xs, ss = _shape(op.operands[0]), _shape(op.operands[1])
+    if xs is None or ss is None:
+        return
+    rank = len(xs)
+    win = _attr_ints(op, "window_dimensions", (1,) * rank)
+    strides = _attr_ints(op, "window_strides", (1,) * rank)
+    if len(win) != rank or len(strides) != rank:
+        _fail(op, f"window_dimensions and window_strides must have {rank} elements (the operand rank)")
+    for k, (w, s) in enumerate(zip(win, strides)):
+        if w <= 0 or s <= 0:
+            _fail(op, f"expects window to have positive value for {k}-th window dimension")
+    pad = op.attributes.get("padding")
+    pads = [(0, 0)] * rank
+    if isinstance(pad, DenseElementsAttr):
+        if tuple(pad.array.shape) != (rank, 2):
+            _fail(op, f"expects the shape of padding-attribute to be {{{rank}, 2}}, but got "
+                      f"{{{', '.join(map(str, pad.array.shape))}}}.")
+        pads = [tuple(int(x) for x in row) for row in pad.array.reshape(-1, 2)]
+    want = _window_output(xs, win, strides, (1,) * rank, (1,) * rank, pads)
+    if not _compat_shapes(ss, tuple(want)):
+        _fail(op, f"expects source-type to be {list(want)}, but got {op.operands[1].type}")
+    if _shape(op.operands[2]) not in (None, ()):
+        _fail(op, "init value must be a 0-dimensional tensor")
+    _expect_result(op, xs)
+
+
+def _convolution(op):
+    xs, ks = _shape(op.operands[0]), _shape(op.operands[1])
+    a = op.attributes.get("dimension_numbers")
+    if xs is None or ks is None or not isinstance(a, StructAttr):
+        return
+    f = a.fields
+    if len(xs) != len(ks):
+        _fail(op, f"expects convolution arguments to have same number of dimensions. Got: "
+                  f"{op.operands[0].type} and {op.operands[1].type}.")
+    n = len(xs)
+    ins = (f.get("input_batch_dimension"), f.get("input_feature_dimension")) + tuple(f.get("input_spatial_dimensions", ()))
+    kern = (f.get("kernel_input_feature_dimension"), f.get("kernel_output_feature_dimension")) + \
+        tuple(f.get("kernel_spatial_dimensions", ()))
+    outs = (f.get("output_batch_dimension"), f.get("output_feature_dimension")) + \
+        tuple(f.get("output_spatial_dimensions", ()))
+    if None in ins + kern + outs:
+        return
+    spatial = len(ins) - 2
+    if not len(kern) - 2 == len(outs) - 2 == spatial:
+        _fail(op, f"expects the same size for input, kernel and output spatial-dimensions, but got "
+                  f"{spatial}, {len(kern) - 2}, and {len(outs) - 2} resp.")
+    for what, dims in (("input", ins), ("kernel", kern), ("output", outs)):
+        if len(dims) != n or any(not 0 <= d < n for d in dims) or len(set(dims)) != len(dims):
+            _fail(op, f"expects input, kernel, and output dimension-numbers to be in-range [0, {n}) "
+                      f"and unique ({what})")
+    for key in ("window_strides", "lhs_dilation", "rhs_dilation"):
+        vals = _attr_ints(op, key, (1,) * spatial)
+        if len(vals) != spatial:
+            _fail(op, f"expects {key} to have {spatial} elements (the spatial rank), got {len(vals)}")
+        if any(v <= 0 for v in vals):
+            _fail(op, f"expects {key} to be positive, got {list(vals)}")
+    fgc = _attr_ints(op, "feature_group_count", (1,))[0]
+    bgc = _attr_ints(op, "batch_group_count", (1,))[0]
+    if fgc <= 0 or bgc <= 0:
+        _fail(op, f"expects feature_group_count ({fgc}) and batch_group_count ({bgc}) to be positive")
+    if fgc > 1 and bgc > 1:
+        _fail(op, "expects batch_group_count and feature_group_count not to be both greater than 1")
+    in_f, k_in, k_out = xs[ins[1]], ks[kern[0]], ks[kern[1]]
+    if in_f is not None and k_in is not None and in_f != k_in * fgc:
+        _fail(op, f"expects input feature dimension ({in_f}) / feature_group_count = kernel input "
+                  f"feature dimension ({k_in}). Got feature_group_count = {fgc}.")
+    if k_out is not None and (k_out % fgc or k_out % bgc):
+        _fail(op, f"expects output feature dimension size ({k_out}) to be a multiple of "
+                  f"feature_group_count and batch_group_count")
+
+
+def _while(op):
+    types = [v.type for v in op.operands]
+    if not _compat_types((r.type for r in op.results), types):
+        _fail(op, "expects the result types to match the operand types")
+    for i, region in enumerate(op.regions[:2]):
+        if not region.blocks:
+            continue
+        block = region.blocks[0]
+        if not _compat_types((a.type for a in block.arguments), types):
+            _fail(op, f"expect operands to be compatible with {('condition', 'body')[i]} block "
+                      f"arguments")
+        term = block.terminator
+        if term is None:
+            continue
+        got = [v.type for v in term.operands]
+        if i == 0 and (len(got) != 1 or got[0] != TensorType((), "i1")):
+            _fail(op, "expect condition block return a zero-ranked tensor of i1")
+        if i == 1 and not _compat_types(got, types):
+            _fail(op, "expect operands to be compatible with body block return types")
+
+
+def _branches(op):
+    want = [r.type for r in op.results]
+    pred = op.operands[0] if op.operands else None
+    if pred is not None:
+        el = "i1" if op.name == _S + "if" else "i32"
+        if pred.type != TensorType((), el):
+            _fail(op, f"operand should be a rank-0 tensor of {el}, got {pred.type}")
+    for i, region in enumerate(op.regions):
+        if not region.blocks:
+            continue
+        block = region.blocks[0]
+        if block.arguments:
+            _fail(op, f"expect branch {i} to have no arguments")
+        term = block.terminator
+        if term is not None and not _compat_types((v.type for v in term.operands), want):
+            _fail(op, f"branch {i} returns {[str(v.type) for v in term.operands]}, the op's results "
+                      f"are {[str(t) for t in want]}")
+
+
+def _sort(op):
+    shapes = [_shape(v) for v in op.operands]
+    if not shapes or any(s is None for s in shapes):
+        return
+    for s in shapes[1:]:
+        if not _compat_shapes(shapes[0], s):
+            _fail(op, "requires the same shape for all operands")
+    d = _attr_ints(op, "dimension", (-1,))[0]
+    rank = len(shapes[0])
+    if not -rank <= d < max(rank, 1):
+        _fail(op, f"dimension attribute value must be in range [-{rank}, {rank}), but found {d}")
+    if op.regions and op.regions[0].blocks:
+        args = op.regions[0].blocks[0].arguments
+        if len(args) != 2 * len(shapes):
+            _fail(op, f"comparator block should have {2 * len(shapes)} arguments")
+        term = op.regions[0].blocks[0].terminator
+        if term is not None and [v.type for v in term.operands] != [TensorType((), "i1")]:
+            _fail(op, "comparator must return a tensor<i1>")
+
+
+def _triangular_solve(op):
+    a, b = _shape(op.operands[0]), _shape(op.operands[1])
+    if a is None or b is None:
+        return
+    if len(a) < 2:
+        _fail(op, f"operand 'a' must have rank >= 2, but got {op.operands[0].type}")
+    if not _compat(a[-1], a[-2]):
+        _fail(op, f"two minor dimensions of operand 'a' must have equal size, but got "
+                  f"{op.operands[0].type}")
+    if len(b) != len(a):
+        _fail(op, f"operands must have equal rank, but got {op.operands[0].type} and {op.operands[1].type}")
+    left = bool(getattr(op.attributes.get("left_side"), "value", False))
+    k = b[-2] if left else b[-1]
+    if not _compat(k, a[-1]):
+        _fail(op, f"shared dimension of operands 'a' and 'b' does not match, but got "
+                  f"{op.operands[0].type} and {op.operands[1].type}")
+    if not _compat_shapes(a[:-2], b[:-2]):
+        _fail(op, f"batch dimensions of the operands must match, but got {op.operands[0].type} and "
+                  f"{op.operands[1].type}")
+    _expect_result(op, b)
+
+
+def _cholesky(op):
+    a = _shape(op.operands[0])
+    if a is None:
+        return
+    if len(a) < 2:
+        _fail(op, f"argument 'a' must have rank >= 2, got shape {list(a)}")
+    if not _compat(a[-1], a[-2]):
+        _fail(op, f"minor dimensions of 'a' must have equal size, got shape {list(a)}")
+    _expect_result(op, a)
+
+
+def _batch_norm(op):
+    xs = _shape(op.operands[0])
+    if xs is None:
+        return
+    fi = _attr_ints(op, "feature_index", (0,))[0]
+    if not 0 <= fi < len(xs):
+        _fail(op, f"expects feature_index to be smaller than the rank of operand type; got "
+                  f"feature_index {fi}, and rank {len(xs)}.")
+    vectors = op.operands[1:4] if op.name == _S + "batch_norm_grad" else op.operands[1:]
+    for v in vectors:
+        s = _shape(v)
+        if s is not None and (len(s) != 1 or not _compat(s[0], xs[fi])):
+            _fail(op, f"expects the size of scale/offset/mean/variance ({v.type}) to equal the "
+                      f"feature dimension of the operand ({xs[fi]})")
+    _expect_result(op, xs)
+
+
+RULES = {}
+for _n in set(_SAME_TYPE + _FLOAT + ("abs", "compare", "complex", "real", "imag", "convert",
+                                      "bitcast_convert", "reduce_precision")) - {"bitcast_convert"}:
+    RULES[_S + _n] = _elementwise
+RULES.pop(_S + "convert", None)
+RULES.update({
+    _S + "broadcast_in_dim": _broadcast_in_dim, _S + "transpose": _transpose, _S + "reverse": _reverse,
+    _S + "concatenate": _concatenate, _S + "slice": _slice, _S + "pad": _pad,
+    _S + "dynamic_slice": _dynamic_slice, _S + "dynamic_update_slice": _dynamic_update_slice,
+    _S + "iota": _iota, _S + "reshape": _reshape, _S + "get_dimension_size": _get_dimension_size,
+    _S + "select": _select, _S + "clamp": _clamp, _S + "fft": _fft, _S + "gather": _gather,
+    _S + "dynamic_gather": _gather, _S + "dot_general": _dot_general, _S + "reduce": _reduce,
+    _S + "reduce_window": _reduce_window, _S + "select_and_scatter": _select_and_scatter,
+    _S + "convolution": _convolution, _S + "dynamic_conv": _convolution, _S + "while": _while,
+    _S + "if": _branches, _S + "case": _branches, _S + "sort": _sort,
+    _S + "triangular_solve": _triangular_solve, _S + "cholesky": _cholesky,
+    _S + "batch_norm_inference": _batch_norm, _S + "batch_norm_training": _batch_norm,
+    _S + "batch_norm_grad": _batch_norm,
+})
+
+
+def check_op(op) -> None:
+    """Raise CompileError (located at ``op``) if ``op`` breaks a spec constraint."""
+    if op.name in _NO_PER_AXIS:
+        _per_axis_check(op)
+    rule = RULES.get(op.name)
+    if rule is None:
+        return
+    try:
+        rule(op)
+    except CompileError:
+        raise
+    except (IndexError, TypeError, ValueError, AttributeError, KeyError) as e:
+        _fail(op, f"has malformed operands or attributes ({type(e).__name__}: {e})")
