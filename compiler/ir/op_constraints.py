@@ -146,6 +146,8 @@ def _broadcast_in_dim(op):
     dims = _attr_ints(op, "broadcast_dimensions")
     if xs is None or rs is None:
         return
+    if _el(op.operands[0]) != _el(op.results[0]) and not _quant(_el(op.results[0])):
+        _fail(op, "expects operand and result to have compatible element type")
     if len(dims) != len(xs):
         _fail(op, f"broadcast_dimensions size ({len(dims)}) does not match operand rank ({len(xs)})")
     _in_range(op, "broadcast_dimensions", dims, len(rs))
@@ -722,6 +724,213 @@ def _batch_norm(op):
     _expect_result(op, xs)
 
 
+# -- regions and collectives ---------------------------------------------------------
+def _promotable(src: str, dst: str) -> bool:
+    """Whether a reduction may accumulate ``src`` elements in ``dst`` (same kind, not narrower)."""
+    if src == dst or (_quant(src) and _quant(dst)):
+        return True
+    from .types import bit_width
+    for kind in (is_float, is_complex):
+        if kind(src) and kind(dst):
+            return bit_width(dst) >= bit_width(src)
+    if is_integer(src) and is_integer(dst) and src.startswith("ui") == dst.startswith("ui"):
+        return bit_width(dst) >= bit_width(src)
+    return False
+
+
+def _reduction_region(op, region, inputs, inits):
+    """The body of a reduction (reduce, reduce_window, all_reduce, reduce_scatter,
+    select_and_scatter): 2N arguments, N tensor results typed like the
+    accumulator arguments, shaped like the init values, element types
+    promotable from the inputs'."""
+    if not region.blocks:
+        return
+    block, n = region.blocks[0], len(inputs)
+    args = block.arguments
+    if len(args) != 2 * n:
+        _fail(op, f"Reduction-region must take {2 * n} parameters, but takes {len(args)} parameter(s)")
+    term = block.terminator
+    rets = list(term.operands) if term is not None else []
+    if not rets:
+        _fail(op, "The reduction-region expected to return some value(s)")
+    if len(rets) != n:
+        _fail(op, f"Reduction-region here must produce {n} tensors, but produces {len(rets)} instead")
+    for i, r in enumerate(rets):
+        if not isinstance(r.type, TensorType):
+            _fail(op, f"Reduction-region here must produce tensor-typed result(s), but produces "
+                      f"'{r.type}' instead")
+    for i, r in enumerate(rets):
+        for k in (i, n + i):
+            if not _compat_type(args[k].type, r.type):
+                _fail(op, f"The type of reduction-region's parameter at index {k} is different than "
+                          f"the corresponding result type: '{args[k].type}' vs '{r.type}'")
+        init = inits[i] if inits is not None else TensorType((), _el(r))
+        if not _compat_shapes(_shape(r), init.shape):
+            _fail(op, f"The shape of reduction-region's result type at index {i} differs from the op's "
+                      f"corresponding init-value type: '{r.type}' vs '{init}'")
+        if not _promotable(_el(inputs[i]), _el(r)):
+            _fail(op, f"The element-type of reduction-region's result type at index {i} is expected "
+                      f"to be promotable from the op's corresponding init-value element-type: "
+                      f"'{_el(inputs[i])}', but got '{_el(r)}'")
+        if inits is not None and not _promotable(init.element, _el(r)):
+            _fail(op, f"The element-type of reduction-region's argument at index {n + i} is expected "
+                      f"to be promotable from '{init.element}', but got '{_el(r)}'")
+
+
+def _reduce_regions(op):
+    if op.name == _S + "select_and_scatter":
+        src, init = op.operands[1], op.operands[2]
+        if len(op.regions) == 2:
+            _select_region(op, op.regions[0], op.operands[0])
+            _reduction_region(op, op.regions[1], [src], [init.type])
+        return
+    if op.name in (_S + "reduce", _S + "reduce_window"):
+        n = len(op.operands) // 2
+        if not n:
+            _fail(op, "requires at least 1 input value")
+        inputs, inits = op.operands[:n], [v.type for v in op.operands[n:]]
+    else:           # all_reduce / reduce_scatter: one 2-argument body applied to each operand
+        inputs, inits = op.operands[:1], None
+    if op.regions:
+        _reduction_region(op, op.regions[0], inputs, inits)
+
+
+def _select_region(op, region, operand):
+    if not region.blocks:
+        return
+    block = region.blocks[0]
+    want = TensorType((), _el(operand))
+    if len(block.arguments) != 2:
+        _fail(op, f"expects the select-region to take 2 parameters, but takes {len(block.arguments)}")
+    for i, a in enumerate(block.arguments):
+        if not _compat_type(a.type, want):
+            _fail(op, f"expects the type of select-region's parameter at index {i} to be '{want}', "
+                      f"but got '{a.type}'")
+    rets = list(block.terminator.operands) if block.terminator is not None else []
+    if len(rets) != 1:
+        _fail(op, f"expects select-region to return single value, but got: {len(rets)}")
+    if rets[0].type != TensorType((), "i1"):
+        _fail(op, f"expects the return-type of select-region to be tensor<i1>, but got: '{rets[0].type}'")
+
+
+def _replica_groups(op):
+    groups = op.attributes.get("replica_groups")
+    if isinstance(groups, DenseElementsAttr):
+        arr = groups.array
+        if arr.ndim != 2:
+            _fail(op, "replica groups should be a rank 2 tensor")
+        ids = [int(x) for x in arr.reshape(-1) if int(x) != -1 or op.name != _S + "all_reduce"]
+        if arr.size == 0 and op.name in (_S + "all_reduce", _S + "reduce_scatter", _S + "all_gather"):
+            _fail(op, "replica groups cannot be empty")
+        seen = set()
+        for r in ids:
+            if r < 0:
+                _fail(op, f"Invalid replica id {r}")
+            if r in seen:
+                _fail(op, f"replica id #{r} seen more than once")
+            seen.add(r)
+        for r in range(len(seen)):
+            if r not in seen:
+                _fail(op, f"replica id #{r} not seen in replica groups")
+    handle = op.attributes.get("channel_handle")
+    if isinstance(handle, StructAttr) and op.attributes.get("use_global_device_ids") is not None:
+        h = handle.fields.get("handle", 0)
+        h = getattr(h, "value", h)
+        if isinstance(h, int) and h <= 0:
+            _fail(op, f"channel_id must be positive when useGlobalDeviceIds is set but got: {h}")
+
+
+def _collective(op):
+    _replica_groups(op)
+    if op.name in (_S + "all_reduce", _S + "reduce_scatter"):
+        _reduce_regions(op)
+    if op.name == _S + "reduce_scatter" and op.operands and op.results:
+        xs, rs = _shape(op.operands[0]), _shape(op.results[0])
+        d = _attr_ints(op, "scatter_dimension", (0,))[0]
+        if xs is None or rs is None:
+            return
+        if d < 0:
+            _fail(op, "op attribute 'scatter_dimension' failed to satisfy constraint: 64-bit signless "
+                      "integer attribute whose value is non-negative")
+        if len(xs) != len(rs):
+            _fail(op, "operand and result should have same rank")
+        if d >= len(xs):
+            _fail(op, "scatter dim should be less than operand/result rank")
+        if rs[d] == 0:
+            _fail(op, "result dimension size at scatter_dimension cannot be zero")
+        if xs[d] == 0:
+            _fail(op, "operand dimension size at scatter_dimension cannot be zero")
+        if xs[d] is not None and rs[d] is not None and xs[d] % rs[d]:
+            _fail(op, f"operand scatter dimension has size {xs[d]}, expected to be a multiple of "
+                      f"result scatter dimension size {rs[d]}")
+        for k, (a, b) in enumerate(zip(xs, rs)):
+            if k != d and not _compat(a, b):
+                _fail(op, f"non scatter dimensions should be same for operand ({a}) and result ({b})")
+        if op.regions and op.regions[0].blocks and op.regions[0].blocks[0].terminator is not None:
+            rets = op.regions[0].blocks[0].terminator.operands
+            if len(rets) == 1 and _el(rets[0]) != _el(op.results[0]):
+                _fail(op, f"result element-type is expected to be '{_el(rets[0])}', but got "
+                          f"'{_el(op.results[0])}'")
+
+
+def _rng(op):
+    a, b, shape = op.operands[:3]
+    for i, v in enumerate((a, b)):
+        if _shape(v) not in (None, ()):
+            _fail(op, f"operand #{i} must be 0D tensor of values, but got '{v.type}'")
+    ss = _shape(shape)
+    if ss is None or len(ss) != 1 or ss[0] is None:
+        _fail(op, f"operand #2 must be statically shaped 1-dimensional tensor of integer values, "
+                  f"but got '{shape.type}'")
+    src = shape.defining_op
+    value = src.attributes.get("value") if src is not None and src.name == _S + "constant" else None
+    if isinstance(value, DenseElementsAttr):
+        _expect_result(op, ints(value))
+
+
+def _map(op):
+    shapes = [_shape(v) for v in op.operands]
+    if not shapes or any(s is None for s in shapes):
+        return
+    for s in shapes[1:]:
+        if not _compat_shapes(shapes[0], s):
+            _fail(op, "expects all operands to have the same shape")
+    if list(_attr_ints(op, "dimensions")) != list(range(len(shapes[0]))):
+        _fail(op, "requires monotonically increasing dimension numbers covering all operand "
+                  "dimensions")
+    if op.regions and op.regions[0].blocks:
+        block = op.regions[0].blocks[0]
+        if len(block.arguments) != len(op.operands):
+            _fail(op, f"expects number of operands to match the arity of map computation, but got: "
+                      f"{len(op.operands)} and {len(block.arguments)}")
+        for i, (a, v) in enumerate(zip(block.arguments, op.operands)):
+            if not _compat_type(a.type, TensorType((), _el(v))):
+                _fail(op, f"expects computation parameter {i} to be a 0-d tensor of the operand's "
+                          f"element type, got '{a.type}'")
+        rets = list(block.terminator.operands) if block.terminator is not None else []
+        if len(rets) != 1 or _shape(rets[0]) != ():
+            _fail(op, "computation must return a single 0-d tensor")
+        _expect_result(op, shapes[0])
+
+
+def _dynamic_broadcast_in_dim(op):
+    _broadcast_in_dim(op)
+    out = _shape(op.operands[1])
+    rs = _shape(op.results[0])
+    if out is None or len(out) != 1 or out[0] is None:
+        _fail(op, f"op operand #1 must be statically shaped 1-dimensional tensor, got '{op.operands[1].type}'")
+    if rs is not None and out[0] != len(rs):
+        _fail(op, f"result rank ({len(rs)}) does not match the output_dimensions length ({out[0]})")
+    xs = _shape(op.operands[0])
+    exp = _attr_ints(op, "known_expanding_dimensions")
+    non = _attr_ints(op, "known_nonexpanding_dimensions")
+    if len(set(exp) | set(non)) != len(exp) + len(non):
+        _fail(op, "duplicate expansion hint for at least one operand dimension")
+    for d in tuple(exp) + tuple(non):
+        if xs is not None and not 0 <= d < len(xs):
+            _fail(op, f"hint for expanding dimension {d} does not refer to a valid operand dimension")
+
+
 RULES = {}
 for _n in set(_SAME_TYPE + _FLOAT + ("abs", "compare", "complex", "real", "imag", "convert",
                                       "bitcast_convert", "reduce_precision")) - {"bitcast_convert"}:
@@ -740,7 +949,12 @@ RULES.update({
     _S + "triangular_solve": _triangular_solve, _S + "cholesky": _cholesky,
     _S + "batch_norm_inference": _batch_norm, _S + "batch_norm_training": _batch_norm,
     _S + "batch_norm_grad": _batch_norm,
+    _S + "all_reduce": _collective, _S + "reduce_scatter": _collective, _S + "all_gather": _replica_groups,
+    _S + "all_to_all": _replica_groups, _S + "rng": _rng, _S + "map": _map,
+    _S + "dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim,
 })
+for _n in ("reduce", "reduce_window", "select_and_scatter"):
+    RULES[_S + _n] = (lambda shape_rule: lambda op: (_reduce_regions(op), shape_rule(op)))(RULES[_S + _n])
 
 
 def check_op(op) -> None:
