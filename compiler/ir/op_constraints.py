@@ -931,6 +931,285 @@ def _dynamic_broadcast_in_dim(op):
             _fail(op, f"hint for expanding dimension {d} does not refer to a valid operand dimension")
 
 
+def _symbol(op, name):
+    """The op of the enclosing module with ``sym_name`` == name, or None."""
+    top = op
+    while top.parent is not None and top.parent.parent is not None and top.parent.parent.parent is not None:
+        top = top.parent.parent.parent
+    block = top.parent
+    for o in (block.operations if block is not None else ()):
+        sym = o.attributes.get("sym_name")
+        if sym is not None and getattr(sym, "value", sym) == name:
+            return o
+    return None
+
+
+_NAMESPACED = __import__("re").compile(r"^[A-Za-z_][\w$]*(\.[\w$]+)+$")
+
+
+def _composite(op):
+    name = getattr(op.attributes.get("name"), "value", "")
+    if not _NAMESPACED.match(name):
+        _fail(op, f"name must be a valid namespaced op name, got '{name}'")
+    ref = op.attributes.get("decomposition")
+    callee = getattr(ref, "name", None)
+    if callee is None:
+        return
+    target = _symbol(op, callee)
+    fty = getattr(target.attributes.get("function_type"), "type", None) if target is not None else None
+    if fty is None:
+        _fail(op, f"'{callee}' does not reference a valid function")
+    if len(op.operands) != len(fty.inputs):
+        _fail(op, f"has {len(op.operands)} operand(s), but decomposition has {len(fty.inputs)}")
+    for i, (v, t) in enumerate(zip(op.operands, fty.inputs)):
+        if v.type != t:
+            _fail(op, f"operand at index {i} has type '{v.type}', but decomposition has type '{t}'")
+    if len(op.results) != len(fty.results):
+        _fail(op, f"has {len(op.results)} result(s), but decomposition has {len(fty.results)}")
+    for i, (v, t) in enumerate(zip(op.results, fty.results)):
+        if v.type != t:
+            _fail(op, f"result at index {i} has type '{v.type}', but decomposition has type '{t}'")
+
+
+def _non_negative(op, *keys):
+    for key in keys:
+        v = _attr_ints(op, key, (0,))
+        if v and v[0] < 0:
+            _fail(op, f"op attribute '{key}' failed to satisfy constraint: 64-bit signless integer "
+                      f"attribute whose value is non-negative")
+
+
+def _all_to_all(op):
+    _replica_groups(op)
+    _non_negative(op, "split_dimension", "concat_dimension")
+    count = _attr_ints(op, "split_count", (1,))[0]
+    if count <= 0:
+        _fail(op, "op attribute 'split_count' failed to satisfy constraint: 64-bit signless integer "
+                  "attribute whose value is positive")
+    split = _attr_ints(op, "split_dimension", (0,))[0]
+    concat = _attr_ints(op, "concat_dimension", (0,))[0]
+    if len(op.operands) != len(op.results):
+        _fail(op, "op requires the same number of operands and results")
+    for i, (x, r) in enumerate(zip(op.operands, op.results)):
+        xs = _shape(x)
+        if _el(x) != _el(r):
+            _fail(op, f"op requires the same element type for operand and result at index {i}")
+        if xs is None:
+            continue
+        if split >= len(xs) or concat >= len(xs):
+            _fail(op, f"AllToAll split_dimension {split} / concat_dimension {concat} is out-of-bounds "
+                      f"for input rank {len(xs)}")
+        if xs[split] is not None and xs[split] % count:
+            _fail(op, f"split dimension has size {xs[split]}, expected to be a multiple of "
+                      f"split_count {count}")
+        out = list(xs)
+        out[split] = None if xs[split] is None else xs[split] // count
+        out[concat] = None if out[concat] is None else out[concat] * count
+        _expect_result(op, out, i)
+
+
+def _all_gather(op):
+    _replica_groups(op)
+    _non_negative(op, "all_gather_dim")
+    d = _attr_ints(op, "all_gather_dim", (0,))[0]
+    for x, r in zip(op.operands, op.results):
+        xs, rs = _shape(x), _shape(r)
+        if xs is None or rs is None:
+            continue
+        if d >= len(xs):
+            _fail(op, "all_gather_dim must be a valid index of operand")
+        if xs[d] == 0:
+            _fail(op, "dimension size of operand at 'all_gather_dim' cannot be zero")
+        if len(xs) != len(rs):
+            _fail(op, "operand and result must have the same rank")
+        if any(k != d and not _compat(a, b) for k, (a, b) in enumerate(zip(xs, rs))):
+            _fail(op, "operand and result should have the same shape except for the dimension size "
+                      "at 'all_gather_dim'")
+        if xs[d] and rs[d] is not None and rs[d] % xs[d]:
+            _fail(op, f"result gather dimension has size {rs[d]}, expected to be a multiple of "
+                      f"operand gather dimension size {xs[d]}")
+
+
+def _bitcast_convert(op):
+    from .types import bit_width
+    x, r = op.operands[0], op.results[0]
+    xs, rs, xe, re_ = _shape(x), _shape(r), _el(x), _el(r)
+    if xs is None or rs is None or _quant(xe) or _quant(re_):
+        return
+    if is_complex(xe) != is_complex(re_):
+        _fail(op, "cannot convert between real and complex types")
+    wx, wr = bit_width(xe), bit_width(re_)
+    if wx == wr:
+        if not _compat_shapes(xs, rs):
+            _fail(op, "operand and result shapes must match except for the innermost dimension of "
+                      "the shape with the smaller element type")
+        return
+    small, large, ws, wl = (rs, xs, wr, wx) if wr < wx else (xs, rs, wx, wr)
+    if len(small) != len(large) + 1:
+        _fail(op, f"rank of smaller element type ({len(small)}) should be 1 more than rank of larger "
+                  f"element type ({len(large)}), but {len(small)} != {len(large)} + 1.")
+    if not _compat_shapes(small[:-1], large):
+        _fail(op, "operand and result shapes must match except for the innermost dimension of the "
+                  "shape with the smaller element type")
+    if small[-1] is not None and small[-1] * ws != wl:
+        _fail(op, f"requires compatible bit widths. Got: '{x.type}' and '{r.type}', but "
+                  f"{ws} * {small[-1]} != {wl}.")
+
+
+def _reduce_precision(op):
+    e = _attr_ints(op, "exponent_bits", (1,))[0]
+    m = _attr_ints(op, "mantissa_bits", (0,))[0]
+    if not 0 < e < 2 ** 31:
+        _fail(op, "op attribute 'exponent_bits' failed to satisfy constraint: 32-bit signless "
+                  "integer attribute whose value is positive")
+    if not 0 <= m < 2 ** 31:
+        _fail(op, "op attribute 'mantissa_bits' failed to satisfy constraint: 32-bit signless "
+                  "integer attribute whose value is non-negative")
+    _elementwise(op)
+
+
+def _dot(op):
+    ls, rs = _shape(op.operands[0]), _shape(op.operands[1])
+    if ls is None or rs is None:
+        return
+    if len(ls) not in (1, 2) or len(rs) not in (1, 2):
+        _fail(op, "expected both lhs/rhs ranks to be either 1 or 2")
+    if not _compat(ls[-1], rs[0]):
+        _fail(op, f"expected lhs dimension {len(ls) - 1} ({ls[-1]}) to match rhs dimension 0 ({rs[0]})")
+    pc = op.attributes.get("precision_config")
+    if pc is not None and len(getattr(pc, "elements", ())) > 2:
+        _fail(op, "'precision_config' failed to satisfy constraint")
+    _expect_result(op, list(ls[:-1]) + list(rs[1:]))
+
+
+def _const_ints(v):
+    src = v.defining_op
+    value = src.attributes.get("value") if src is not None and src.name == _S + "constant" else None
+    return ints(value) if isinstance(value, DenseElementsAttr) else None
+
+
+def _output_shape_operand(op, index):
+    """Checks of an ``output_shape`` operand (1-D, static, one entry per result dim)."""
+    v, rs = op.operands[index], _shape(op.results[0])
+    ss = _shape(v)
+    if ss is None or len(ss) != 1 or ss[0] is None:
+        _fail(op, f"op operand #{index} must be statically shaped 1-dimensional tensor, got '{v.type}'")
+    if rs is not None and ss[0] != len(rs):
+        _fail(op, f"result should have a rank equal to the number of elements in output_shape")
+    dims = _const_ints(v)
+    if dims is not None and rs is not None:
+        if not _compat_shapes(rs, tuple(d if d >= 0 else -1 for d in dims)) or any(d < 0 for d in dims):
+            _fail(op, f"output shape {list(dims)} is incompatible with return type of operation "
+                      f"'{op.results[0].type}'")
+    return dims
+
+
+def _dynamic_reshape(op):
+    x = op.operands[0]
+    if _el(x) != _el(op.results[0]) and not _quant(_el(x)):
+        _fail(op, "expects operand and result to have compatible element type")
+    dims = _output_shape_operand(op, 1)
+    xs, rs = _shape(x), _shape(op.results[0])
+    if xs is not None and None not in xs:
+        n = 1
+        for d in xs:
+            n *= d
+        if rs is not None and None not in rs:
+            m = 1
+            for d in rs:
+                m *= d
+            if m != n:
+                _fail(op, f"number of output elements ({m}) doesn't match expected number of elements ({n})")
+        if dims is not None and all(d >= 0 for d in dims):
+            m = 1
+            for d in dims:
+                m *= d
+            if m != n:
+                _fail(op, f"output_shape is incompatible with input type of operation: input has {n} "
+                          f"elements, but output_shape has {m}")
+
+
+def _dynamic_iota(op):
+    _non_negative(op, "iota_dimension")
+    _iota(op)
+    _output_shape_operand(op, 0)
+
+
+def _set_dimension_size(op):
+    _non_negative(op, "dimension")
+    xs = _shape(op.operands[0])
+    d = _attr_ints(op, "dimension", (0,))[0]
+    if xs is None:
+        return
+    if d >= len(xs):
+        _fail(op, f"requires dimension attribute in range [0, {len(xs)}); found ({d})")
+    if _shape(op.operands[1]) not in (None, ()):
+        _fail(op, "size operand must be a 0-dimensional tensor")
+    out = list(xs)
+    size = _const_ints(op.operands[1])
+    out[d] = size[0] if size else None
+    _expect_result(op, out)
+
+
+def _dot_algorithm(op):
+    alg = op.attributes.get("algorithm")
+    if not isinstance(alg, StructAttr):
+        return
+    pc = op.attributes.get("precision_config")
+    if pc is not None and any(getattr(e, "value", "DEFAULT") != "DEFAULT" for e in getattr(pc, "elements", ())):
+        _fail(op, "must specify DEFAULT precision config when algorithm is set.")
+
+
+def _dot_general_all(op):
+    _dot_general(op)
+    _dot_algorithm(op)
+
+
+def _conv_window(op):
+    """Padding, window reversal and element types of convolution / dynamic_conv."""
+    a = op.attributes.get("dimension_numbers")
+    xs, ks = _shape(op.operands[0]), _shape(op.operands[1])
+    if not isinstance(a, StructAttr) or xs is None or ks is None:
+        return
+    spatial = len(a.fields.get("input_spatial_dimensions", ()))
+    pad = op.attributes.get("padding")
+    if isinstance(pad, DenseElementsAttr) and pad.array.size:
+        shape = tuple(pad.array.shape)
+        if len(shape) != 2 or shape[1] != 2:
+            _fail(op, f"expects the shape of padding-attribute to be {{N, 2}}, but got "
+                      f"{{{', '.join(map(str, shape))}}}.")
+        if shape[0] != spatial:
+            _fail(op, f"expects padding-entries to have same dimension-size as size of window "
+                      f"dimensions ({spatial}), but got: {shape[0]}.")
+    if op.name == _S + "dynamic_conv" and len(op.operands) > 2:
+        ps = _shape(op.operands[2])
+        if ps is not None and ps != (spatial, 2):
+            _fail(op, f"expects padding to be of shape [{spatial}, 2], but got [{', '.join(map(str, ps))}]")
+    rev = op.attributes.get("window_reversal")
+    if rev is not None:
+        n = len(getattr(rev, "values", ()) or getattr(rev, "elements", ()) or
+                (rev.array.reshape(-1) if isinstance(rev, DenseElementsAttr) else ()))
+        if n != spatial:
+            _fail(op, f"expects window-reversal to have same dimension-size as size of window "
+                      f"dimensions ({spatial}), but got: {n}.")
+    bgc = _attr_ints(op, "batch_group_count", (1,))[0]
+    b = a.fields.get("input_batch_dimension")
+    if isinstance(b, int) and 0 <= b < len(xs) and xs[b] is not None and bgc > 0 and xs[b] % bgc:
+        _fail(op, f"expects input batch dimension ({xs[b]}) to be divisible by batch_group_count. "
+                  f"Got batch_group_count = {bgc}.")
+    pc = op.attributes.get("precision_config")
+    if pc is not None and len(getattr(pc, "elements", ())) > 2:
+        _fail(op, "expects precision config to be empty or have <= 2 elements.")
+    le, ke = _el(op.operands[0]), _el(op.operands[1])
+    if le != ke and not (_quant(le) or _quant(ke)):
+        _fail(op, f"expects lhs and rhs to have compatible element type. Got: '{le}' and '{ke}'")
+
+
+def _conv_all(op):
+    _conv_window(op)
+    _convolution(op)
+
+
 RULES = {}
 for _n in set(_SAME_TYPE + _FLOAT + ("abs", "compare", "complex", "real", "imag", "convert",
                                       "bitcast_convert", "reduce_precision")) - {"bitcast_convert"}:
@@ -949,9 +1228,13 @@ RULES.update({
     _S + "triangular_solve": _triangular_solve, _S + "cholesky": _cholesky,
     _S + "batch_norm_inference": _batch_norm, _S + "batch_norm_training": _batch_norm,
     _S + "batch_norm_grad": _batch_norm,
-    _S + "all_reduce": _collective, _S + "reduce_scatter": _collective, _S + "all_gather": _replica_groups,
-    _S + "all_to_all": _replica_groups, _S + "rng": _rng, _S + "map": _map,
+    _S + "all_reduce": _collective, _S + "reduce_scatter": _collective, _S + "rng": _rng, _S + "map": _map,
     _S + "dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim,
+    _S + "composite": _composite, _S + "all_to_all": _all_to_all, _S + "all_gather": _all_gather,
+    _S + "bitcast_convert": _bitcast_convert, _S + "reduce_precision": _reduce_precision,
+    _S + "dot": _dot, _S + "dynamic_reshape": _dynamic_reshape, _S + "dynamic_iota": _dynamic_iota,
+    _S + "set_dimension_size": _set_dimension_size, _S + "dot_general": _dot_general_all,
+    _S + "convolution": _conv_all, _S + "dynamic_conv": _conv_all,
 })
 for _n in ("reduce", "reduce_window", "select_and_scatter"):
     RULES[_S + _n] = (lambda shape_rule: lambda op: (_reduce_regions(op), shape_rule(op)))(RULES[_S + _n])
