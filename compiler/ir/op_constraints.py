@@ -829,7 +829,7 @@ def _replica_groups(op):
             if r in seen:
                 _fail(op, f"replica id #{r} seen more than once")
             seen.add(r)
-        for r in range(len(seen)):
+        for r in range(len(seen)) if op.name in (_S + "all_reduce", _S + "reduce_scatter", _S + "all_gather") else ():
             if r not in seen:
                 _fail(op, f"replica id #{r} not seen in replica groups")
     handle = op.attributes.get("channel_handle")
@@ -1210,6 +1210,84 @@ def _conv_all(op):
     _convolution(op)
 
 
+def _dynamic_root(op):
+    """collective_broadcast / collective_reduce: data operands, plus a root
+    operand (rank-1 i32, one entry per data operand) with has_dynamic_root."""
+    kind = op.short_name
+    dynamic = op.attributes.get("has_dynamic_root") is not None and \
+        getattr(op.attributes.get("has_dynamic_root"), "value", True) is not False
+    if not dynamic and not op.operands:
+        _fail(op, f"{kind} requires at least one data operand")
+    if dynamic:
+        if len(op.operands) < 2:
+            _fail(op, f"{kind} with has_dynamic_root=true requires at least two operands (data + root)")
+        root = op.operands[-1]
+        if _shape(root) is None or len(_shape(root)) != 1 or _el(root) != "i32":
+            _fail(op, f"last operand of {kind} with has_dynamic_root=true must be a rank-1 i32 tensor")
+        if _shape(root)[0] not in (None, len(op.operands) - 1):
+            _fail(op, f"last operand of {kind} with has_dynamic_root=true must have the same number "
+                      f"of elements as data operands")
+    _replica_groups(op)
+    if kind == "collective_reduce" and op.regions:
+        data = op.operands[:-1] if dynamic else op.operands
+        _reduction_region(op, op.regions[0], data[:1], None)
+
+
+def _collective_permute(op):
+    pairs = op.attributes.get("source_target_pairs")
+    if not isinstance(pairs, DenseElementsAttr):
+        return
+    arr = pairs.array
+    if arr.ndim != 2:
+        _fail(op, f"expect source_target_pairs attribute to be of rank 2, but got rank {arr.ndim}")
+    if arr.shape[1] != 2:
+        _fail(op, f"expect source_target_pairs attribute of shape (N, 2), but got "
+                  f"({', '.join(map(str, arr.shape))})")
+    if (arr < 0).any():
+        _fail(op, "replica ids in source_target_pairs must be >= 0")
+    for col, what in ((0, "sources"), (1, "targets")):
+        ids = [int(x) for x in arr[:, col]]
+        if len(set(ids)) != len(ids):
+            _fail(op, f"duplicate {what} not allowed")
+
+
+def _token_results(op):
+    """infeed / recv: tensors then one token; infeed's layout per tensor result."""
+    from .types import TokenType
+    res = [r.type for r in op.results]
+    if not res:
+        _fail(op, "result is expected to be at least of size 1, but got 0")
+    if any(not isinstance(t, TensorType) for t in res[:-1]):
+        bad = next(t for t in res[:-1] if not isinstance(t, TensorType))
+        _fail(op, f"all elements of result types, except the last element, are expected to be of "
+                  f"tensor type, but got '{bad}'")
+    if not isinstance(res[-1], TokenType):
+        _fail(op, f"last element of result types is expected to be of token type, but got '{res[-1]}'")
+    layout = op.attributes.get("layout")
+    if op.short_name == "infeed" and layout is not None:
+        items = getattr(layout, "elements", ())
+        if len(items) != len(res) - 1:
+            _fail(op, f"layout-attribute size must be {len(res) - 1} (which is the number of "
+                      f"op-results - 1 (for token result)), but got {len(items)}")
+        for item in items:
+            if not hasattr(item, "elements"):
+                _fail(op, f"layout-attribute expected to have elements of type array, but got {item}")
+            for leaf in item.elements:
+                if not isinstance(getattr(leaf, "value", None), int):
+                    _fail(op, f"layout-attribute's leaf elements are expected to be of type integer, "
+                              f"but got {leaf}")
+    if op.short_name == "recv":
+        handle = op.attributes.get("channel_handle")
+        host = getattr(op.attributes.get("is_host_transfer"), "value", False)
+        ctype = handle.fields.get("type") if isinstance(handle, StructAttr) else None
+        ctype = getattr(ctype, "value", ctype)
+        if isinstance(ctype, int):
+            if not host and ctype != 1:
+                _fail(op, "channel_type should be DEVICE_TO_DEVICE when is_host_transfer is false")
+            if host and ctype != 3:
+                _fail(op, "channel_type should be HOST_TO_DEVICE when is_host_transfer is true")
+
+
 RULES = {}
 for _n in set(_SAME_TYPE + _FLOAT + ("abs", "compare", "complex", "real", "imag", "convert",
                                       "bitcast_convert", "reduce_precision")) - {"bitcast_convert"}:
@@ -1235,6 +1313,9 @@ RULES.update({
     _S + "dot": _dot, _S + "dynamic_reshape": _dynamic_reshape, _S + "dynamic_iota": _dynamic_iota,
     _S + "set_dimension_size": _set_dimension_size, _S + "dot_general": _dot_general_all,
     _S + "convolution": _conv_all, _S + "dynamic_conv": _conv_all,
+    _S + "collective_broadcast": _dynamic_root, _S + "collective_reduce": _dynamic_root,
+    _S + "collective_permute": _collective_permute, _S + "infeed": _token_results,
+    _S + "recv": _token_results,
 })
 for _n in ("reduce", "reduce_window", "select_and_scatter"):
     RULES[_S + _n] = (lambda shape_rule: lambda op: (_reduce_regions(op), shape_rule(op)))(RULES[_S + _n])

@@ -35,3 +35,15 @@ def test_dims_attributes_and_element_types():
              "%a: tensor<4xi32>", "must be ranked tensor of float values")
     _rejects("  %0 = stablehlo.add %a, %b : (tensor<4xf32>, tensor<5xf32>) -> tensor<4xf32>",
              "%a: tensor<4xf32>, %b: tensor<5xf32>", "compatible shapes")
+
+
+def test_reduction_regions_and_collectives():
+    body = ('  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : '
+            '(tensor<4xf32>, tensor<f32>) -> tensor<f32>')
+    _verify(body, "%a: tensor<4xf32>, %z: tensor<f32>")
+    _rejects('  %0 = "stablehlo.reduce"(%a, %z) ({\n  ^bb0(%x: tensor<f32>):\n    stablehlo.return %x : tensor<f32>\n'
+             '  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>',
+             "%a: tensor<4xf32>, %z: tensor<f32>", "must take 2 parameters")
+    _rejects('  %0 = "stablehlo.collective_permute"(%a) {source_target_pairs = dense<[[0, 1], [0, 2]]> : '
+             'tensor<2x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>', "%a: tensor<4xf32>",
+             "duplicate sources")
