@@ -176,7 +176,9 @@ def _reverse(op):
 
 def _concatenate(op):
     shapes = [_shape(v) for v in op.operands]
-    if not shapes or any(s is None for s in shapes):
+    if not shapes:
+        _fail(op, "expected 1 or more operands, but found 0")
+    if any(s is None for s in shapes):
         return
     dim = _attr_ints(op, "dimension", (0,))[0]
     rank = len(shapes[0])
@@ -1288,6 +1290,116 @@ def _token_results(op):
                 _fail(op, "channel_type should be HOST_TO_DEVICE when is_host_transfer is true")
 
 
+# -- quantized types -------------------------------------------------------------------
+_QUANT = __import__("re").compile(
+    r"^!quant\.uniform<\s*(?P<storage>u?s?i\d+)(?:<(?P<min>-?\d+):(?P<max>-?\d+)>)?\s*:\s*"
+    r"(?P<expressed>\w+)\s*(?::\s*(?P<axis>-?\d+))?\s*,\s*(?P<params>.*)>$", __import__("re").S)
+
+
+def _quant_params(el: str):
+    """(storage, lo, hi, expressed, axis or None, [(scale, zero point)]) of a
+    ``!quant.uniform`` element type, or None when it is not one we read."""
+    m = _QUANT.match(el)
+    if m is None:
+        return None
+    storage = m.group("storage")
+    bits = int(storage.lstrip("usi"))
+    unsigned = storage.startswith("u")
+    lo = int(m.group("min")) if m.group("min") else (0 if unsigned else -(1 << (bits - 1)))
+    hi = int(m.group("max")) if m.group("max") else ((1 << bits) - 1 if unsigned else (1 << (bits - 1)) - 1)
+    text = m.group("params").strip()
+    if text.startswith("{"):
+        text = text.strip("{} ")
+    params = []
+    for item in (x for x in text.split(",") if x.strip()):
+        scale, _, zp = item.strip().partition(":")
+        params.append((float(scale), int(zp) if zp.strip() else 0))
+    axis = int(m.group("axis")) if m.group("axis") is not None else None
+    return storage, lo, hi, m.group("expressed"), axis, params
+
+
+def _quant_types(op):
+    """Every quantized operand/result type is well formed: zero points within the
+    storage range, the quantized dimension inside the shape, one scale per slice."""
+    for i, v in enumerate(list(op.operands) + list(op.results)):
+        el = _el(v)
+        if not _quant(el):
+            continue
+        q = _quant_params(el)
+        if q is None:
+            continue
+        storage, lo, hi, expressed, axis, params = q
+        what = f"operand #{i}" if i < len(op.operands) else f"result #{i - len(op.operands)}"
+        bad = any(not lo <= zp <= hi for _, zp in params)
+        shape = _shape(v)
+        if axis is not None and shape is not None:
+            bad = bad or not 0 <= axis < len(shape) or \
+                (shape[axis] is not None and len(params) != shape[axis])
+        if bad:
+            _fail(op, f"{what} must be ranked tensor of well-formed quantized values, but got '{v.type}'")
+
+
+def _same_quant(op, x, r):
+    """Shape ops keep the quantization of their operand (per-tensor: same scale
+    and zero point; per-axis: the same scales on the moved axis)."""
+    qx, qr = _quant_params(_el(x)), _quant_params(_el(r))
+    if qx is None or qr is None:
+        return
+    if qx[4] is None and qr[4] is None:
+        if qx[5] != qr[5]:
+            _fail(op, "expect same quantization scale and zero_point")
+        return
+    if (qx[4] is None) != (qr[4] is None):
+        _fail(op, "expect same quantization scale and zero_point")
+    axis_x, axis_r = qx[4], qr[4]
+    if op.name == _S + "transpose":
+        perm = _attr_ints(op, "permutation")
+        if axis_r < len(perm) and perm[axis_r] != axis_x:
+            _fail(op, f"operand quantization_dimension {axis_x} is not same as permutation[{axis_r}] = "
+                      f"{perm[axis_r]}")
+    if op.name == _S + "broadcast_in_dim":
+        dims = _attr_ints(op, "broadcast_dimensions")
+        if axis_x < len(dims) and dims[axis_x] != axis_r:
+            _fail(op, f"result quantization_dimension {axis_r} not same as broadcast_dimensions"
+                      f"[{axis_x}] = {dims[axis_x]}")
+        if len(qx[5]) == len(qr[5]):
+            for k, ((sx, zx), (sr, zr)) in enumerate(zip(qx[5], qr[5])):
+                if sx != sr:
+                    _fail(op, f"mismatch result scale {k} ({sr:e}) and operand scale {k} ({sx:e})")
+                if zx != zr:
+                    _fail(op, f"mismatch result zero_point {k} ({zr}) and operand zero_point {k} ({zx})")
+        return
+    if qx[5] != qr[5] and len(qx[5]) == len(qr[5]):
+        _fail(op, "expect same quantization scales and zero_points")
+    if op.name == _S + "reshape":
+        xs, rs = _shape(x), _shape(r)
+        if xs is not None and rs is not None and axis_r < len(rs) and axis_x < len(xs):
+            if xs[axis_x] != rs[axis_r]:
+                _fail(op, "expect same quantization dimension size for operand and result")
+            before = [1, 1]
+            for k, (shape, axis) in enumerate(((xs, axis_x), (rs, axis_r))):
+                for d in shape[:axis]:
+                    before[k] = None if d is None or before[k] is None else before[k] * d
+            if None not in before and before[0] != before[1]:
+                _fail(op, "product of dimensions before quantization dimension must match between "
+                          "operand and result")
+
+
+def _uniform_quantize(op):
+    x, r = op.operands[0], op.results[0]
+    q = _quant_params(_el(r))
+    if q is not None and not _quant(_el(x)) and q[3] != _el(x):
+        _fail(op, f"Expressed type of result expected to be '{_el(x)}', but got '{q[3]}'")
+
+
+def _shape_op(rule):
+    def check(op):
+        if op.operands and op.results:
+            _same_quant(op, op.operands[0], op.results[0])
+        rule(op)
+    return check
+
+
 RULES = {}
 for _n in set(_SAME_TYPE + _FLOAT + ("abs", "compare", "complex", "real", "imag", "convert",
                                       "bitcast_convert", "reduce_precision")) - {"bitcast_convert"}:
@@ -1315,8 +1427,10 @@ RULES.update({
     _S + "convolution": _conv_all, _S + "dynamic_conv": _conv_all,
     _S + "collective_broadcast": _dynamic_root, _S + "collective_reduce": _dynamic_root,
     _S + "collective_permute": _collective_permute, _S + "infeed": _token_results,
-    _S + "recv": _token_results,
+    _S + "recv": _token_results, _S + "uniform_quantize": _uniform_quantize,
 })
+for _n in ("reshape", "transpose", "broadcast_in_dim"):
+    RULES[_S + _n] = _shape_op(RULES[_S + _n])
 for _n in ("reduce", "reduce_window", "select_and_scatter"):
     RULES[_S + _n] = (lambda shape_rule: lambda op: (_reduce_regions(op), shape_rule(op)))(RULES[_S + _n])
 
@@ -1325,6 +1439,8 @@ def check_op(op) -> None:
     """Raise CompileError (located at ``op``) if ``op`` breaks a spec constraint."""
     if op.name in _NO_PER_AXIS:
         _per_axis_check(op)
+    if op.name.startswith(_S):
+        _quant_types(op)
     rule = RULES.get(op.name)
     if rule is None:
         return
