@@ -560,6 +560,9 @@ class GeneralFunction:
         elif len(op.results) == 1 and op.result in self.host:
             from .host_ops import emit_host_op
             self.env[op.result] = emit_host_op(self, op)
+        elif name == "stablehlo.reshape" and isinstance(self.env.get(op.operands[0]), Host):
+            # A host value reshaped for a device consumer: same elements, uploaded.
+            self.env[op.result] = self.to_device(Host(self.env[op.operands[0]].regs, op.result.type))
         else:
             raise UnsupportedOpError(name, "in host code", op.location)
 

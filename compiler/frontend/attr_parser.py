@@ -289,7 +289,7 @@ class AttrParserMixin(TypeParserMixin):
             else:
                 return self.parse_struct_body(name)
         except Exception as e:          # not a form we model: keep it verbatim
-            if name in STRUCT_DEFAULTS or name == "stablehlo.conv":
+            if name in STRUCT_DEFAULTS or name in ("stablehlo.conv", "stablehlo.dot_algorithm"):
                 raise
             del e
         self.restore(save)
@@ -304,6 +304,7 @@ class AttrParserMixin(TypeParserMixin):
         if name == "stablehlo.conv":
             self.advance()
         fields = dict(STRUCT_DEFAULTS.get(name, {}))
+        start = self.tok
         if not self.accept(">"):
             while True:
                 key = self.tok
@@ -312,10 +313,22 @@ class AttrParserMixin(TypeParserMixin):
                 self.advance()
                 self.expect("=", f"after field '{key.text}' of #{name}")
                 fields[key.text] = self.parse_struct_value()
-                if not self.accept(","):
+                if not self.accept(",") or self.tok.text == ">":   # MLIR allows a trailing comma
                     break
             self.expect(">", f"to close #{name}<...>", alt="','")
+        if name == "stablehlo.dot_algorithm":
+            self.check_dot_algorithm(fields, start)
         return A.StructAttr(name, fields)
+
+    def check_dot_algorithm(self, fields, tok):
+        """DotAlgorithmAttr's own rule, checked where the attribute is written."""
+        for key, label in (("lhs_component_count", "lhs component count"),
+                           ("rhs_component_count", "rhs component count"),
+                           ("num_primitive_operations", "num primitive operations")):
+            v = fields.get(key, 1)
+            v = getattr(v, "value", v)
+            if isinstance(v, int) and v <= 0:
+                raise self.error(f"{label} must be positive", tok)
 
     def parse_struct_value(self):
         t = self.tok

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..ir import attributes as A
-from ..ir.types import FunctionType
+from ..ir.types import FunctionType, TupleType
 from .attr_parser import STRUCT_DEFAULTS
 from .region_forms import RegionFormsMixin
 
@@ -222,6 +222,8 @@ class OpFormsMixin(RegionFormsMixin):
         return types, None
 
     def parse_default_form(self, name, name_tok, loc, nres, regions=()):
+        if self.tok.text == "(" and not regions:      # a bare name with the generic body
+            return self.parse_generic_body(name, loc)
         attrs = {}
         if self.tok.text == "{":
             attrs.update(self.parse_dict().entries)
@@ -240,9 +242,26 @@ class OpFormsMixin(RegionFormsMixin):
             rtypes = outs
             operands = self.resolve_operands(toks, types)
         else:
+            self.check_type_list(name, name_tok, toks, types)
             operands = self.resolve_operands(toks)
             rtypes = self.infer_results(name, name_tok, nres, types, attrs)
         return self.make_op(name, operands, rtypes, attrs, regions, loc)
+
+    def check_type_list(self, name, name_tok, toks, types) -> None:
+        """The type lists of the pretty forms that MLIR's parsers constrain:
+        ``select`` takes (predicate, value) types, ``tuple`` one tuple type
+        with one element per operand."""
+        if types is None:
+            return
+        if name == _S + "select" and len(types) != 2:
+            raise self.error(f"custom op '{name}' expected functional type or list of two types",
+                             name_tok)
+        if name == _S + "tuple":
+            if len(types) != 1 or not isinstance(types[0], TupleType):
+                raise self.error(f"custom op '{name}' expected tuple type", name_tok)
+            if len(types[0].types) != len(toks):
+                raise self.error(f"custom op '{name}' number of operands and types do not match: "
+                                 f"got {len(toks)} operands and {len(types[0].types)} types", name_tok)
 
     def infer_results(self, name, name_tok, nres, types, attrs) -> list:
         if types is None:

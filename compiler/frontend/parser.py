@@ -77,7 +77,14 @@ class Parser(OpFormsMixin, AttrParserMixin):
             return self.advance()
         want = f"{alt} or '{text}'" if alt else f"'{text}'"
         got = "end of input" if t.kind == "eof" else f"'{t.text}'"
-        raise self.error(f"expected {want} {context}".rstrip() + f", got {got}", t)
+        raise self.error(f"expected {want} {context}".rstrip() + f", got {got}", self.wrong_token_pos(t))
+
+    def wrong_token_pos(self, t) -> int:
+        """Where a missing token is reported: as MLIR does, at the end of the
+        previous token when the current one is on a later line (or at EOF)."""
+        if t.kind == "eof" or self.lex.text.count("\n", self.prev_end, t.pos):
+            return self.prev_end
+        return t.pos
 
     def error(self, message: str, tok) -> ParseError:
         pos = tok if isinstance(tok, int) else tok.pos
@@ -283,7 +290,11 @@ class Parser(OpFormsMixin, AttrParserMixin):
 
     def parse_generic_op(self, loc) -> Operation:
         name_tok = self.advance()
-        name = name_tok.text[1:-1]
+        return self.parse_generic_body(name_tok.text[1:-1], loc)
+
+    def parse_generic_body(self, name, loc) -> Operation:
+        """After the op name: ``(operands) <{props}> (regions) {attrs} : type``
+        (also after a bare name, e.g. ``stablehlo.constant() {value = ...}``)."""
         self.expect("(", f"to start the operands of '{name}'")
         toks = self.parse_operand_list()
         if self.tok.text == "[":

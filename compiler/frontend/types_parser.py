@@ -9,6 +9,8 @@ from ..ir import attributes as A
 
 ELEMENT_TYPES = frozenset(INTEGER_TYPES + FLOAT_TYPES + COMPLEX_TYPES + ("index",))
 _DIMS = re.compile(r"\s*((?:(?:\?|\d+)\s*x\s*)*)")
+_BOUNDS = re.compile(r"#stablehlo\.(?:type_extensions<\s*bounds\s*=\s*\[([^\]]*)\]|bounds<([^>]*))\s*>$")
+_QUANT_FLOAT = re.compile(r"(?<![\w.])-?(?:\d+\.\d*(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)")
 _TYPE_START = frozenset(("tensor", "tuple", "complex", "none", "vector", "memref"))
 
 
@@ -62,7 +64,10 @@ class TypeParserMixin:
         if t.text in self.type_aliases and self.tok.text != "<":
             return self.type_aliases[t.text]
         if self.tok.text == "<" and self.tok.pos == t.end:
-            return OpaqueType(t.text + self.raw_angle(current_is_open=True))
+            text = t.text + self.raw_angle(current_is_open=True)
+            if text.startswith("!quant."):       # one spelling per type: 2.0 == 2.000000e+00
+                text = _QUANT_FLOAT.sub(lambda m: f"{float(m.group(0)):e}", text)
+            return OpaqueType(text)
         if t.text in ("!stablehlo.token", "!chlo.token"):
             return TokenType()
         raise self.error(f"unknown type '{t.text}'", t)
@@ -118,9 +123,38 @@ class TypeParserMixin:
             raise self.error(f"unknown type '{self.lex.text[start.pos:close + 1]}'", el) from None
         encoding = None
         if self.accept(","):
-            encoding = A.OpaqueAttr(self.raw_attribute_text())
+            enc_tok = self.tok
+            encoding = A.OpaqueAttr(self.encoding_text())
+            self.check_bounds(shape, encoding.text, enc_tok)
         self.expect(">", "to close tensor type", alt="','")
         return TensorType(shape, element, encoding)
+
+    def check_bounds(self, shape, text, tok) -> None:
+        """``#stablehlo.type_extensions<bounds = [..]>``: one bound per dim, a
+        static dim takes ``?`` (StableHLO's TypeExtensionsAttr rule)."""
+        m = _BOUNDS.match(text)
+        if m is None:
+            return
+        bounds = [b.strip() for b in (m.group(1) or m.group(2) or "").split(",") if b.strip()]
+        if len(bounds) != len(shape):
+            raise self.error(f"Bounds length is {len(bounds)}, expected to be equal to rank"
+                             f"({len(shape)}) of the tensor", tok)
+        for i, (d, b) in enumerate(zip(shape, bounds)):
+            if d is not None and b != "?":
+                raise self.error(f"Static dimension {i} cannot have a bound, use "
+                                 "ShapedType::kDynamic to indicate a missing bound", tok)
+
+    def encoding_text(self) -> str:
+        """A tensor encoding's source text, an attribute alias replaced by what
+        it stands for (so a printed type needs no alias definitions)."""
+        text = self.raw_attribute_text()
+        alias = self.attr_aliases.get(text)
+        if alias is None:
+            return text
+        if isinstance(alias, A.OpaqueAttr):
+            return alias.text
+        from ..ir.printer import attr_str
+        return attr_str(alias)
 
     def raw_attribute_text(self) -> str:
         """Consume one attribute and return its source text (whitespace kept)."""

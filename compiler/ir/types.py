@@ -102,7 +102,7 @@ class TensorType(Type):
 
     def __str__(self) -> str:
         dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
-        enc = f", {self.encoding}" if self.encoding is not None else ""
+        enc = f", {getattr(self.encoding, 'text', self.encoding)}" if self.encoding is not None else ""
         return f"tensor<{dims}{self.element}{enc}>"
 
 

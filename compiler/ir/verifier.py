@@ -108,6 +108,7 @@ class _Verifier:
         check = _CHECKS.get(op.name)
         if check is not None:
             check(self, op, func)
+        _spec_constraints(op)
         if op.name == "func.func":
             func = op
             scopes = [set()]          # functions are isolated from above
@@ -183,7 +184,7 @@ class _Verifier:
         ty = getattr(value, "type", None)
         if ty is None:
             _fail(op, "needs a value attribute")
-        if op.results and ty != op.results[0].type:
+        if op.results and ty != op.results[0].type and not _quantized_storage(ty, op.results[0].type):
             _fail(op, f"value has type {ty} but the result is {op.results[0].type}")
 
     def check_scatter(self, op, func):
@@ -344,6 +345,23 @@ class _Verifier:
 
 _DIM_OPS = ("sort", "transpose", "broadcast_in_dim", "concatenate", "reduce", "reverse", "iota", "slice",
             "dynamic_slice", "dynamic_update_slice", "compare", "dot_general", "gather")
+
+def _spec_constraints(op) -> None:
+    """The StableHLO spec's per-op constraints (ir/op_constraints.py)."""
+    from .op_constraints import check_op
+    check_op(op)
+
+
+def _quantized_storage(value_type, result_type) -> bool:
+    """A quantized constant holds its storage values: ``dense<..> : tensor<2xi8>``
+    for ``tensor<2x!quant.uniform<i8:f32, ..>>``."""
+    el = getattr(result_type, "element", "")
+    if not el.startswith("!quant."):
+        return False
+    storage = el.split("<", 1)[1].split(":", 1)[0].split("<", 1)[0].strip()
+    return getattr(value_type, "shape", None) == result_type.shape and \
+        value_type.element in (storage, storage.removeprefix("s"))
+
 
 _CHECKS = {"func.func": _Verifier.check_func, "func.return": _Verifier.check_return,
            "func.call": _Verifier.check_call, "stablehlo.constant": _Verifier.check_constant,

@@ -158,7 +158,8 @@ def buffer_view_assert(state, view, name, type_id, dims):
     if not isinstance(view, BufferView):
         got = "null" if view is None else type(view).__name__
         raise InvalidArgumentError(f"argument '{arg}': expected {expected}, got {got}")
-    if view.shape != tuple(dims) or view.dtype != element_types.numpy_dtype(et):
+    if len(view.shape) != len(dims) or any(d not in (-1, s) for d, s in zip(dims, view.shape)) \
+            or view.dtype != _dtype_of(type_id):    # the cache above may not hold this type yet
         raise InvalidArgumentError(f"argument '{arg}': expected {expected}, got "
                                    f"{_tensor_type(view.shape, _dtype_name(view.dtype))}")
 

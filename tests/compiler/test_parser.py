@@ -138,8 +138,8 @@ def test_types():
     ty = c.results[0].type
     assert isinstance(ty, TupleType) and isinstance(ty.types[1], TokenType)
     assert ty.types[0] == TensorType((None, 3), "f32")
-    (c,) = one('%0 = "test.t"() : () -> tensor<?x3xf32, #stablehlo.bounds<?, 3>>')
-    assert c.results[0].type.encoding == A.OpaqueAttr("#stablehlo.bounds<?, 3>")
+    (c,) = one('%0 = "test.t"() : () -> tensor<?x3xf32, #stablehlo.bounds<3, ?>>')
+    assert c.results[0].type.encoding == A.OpaqueAttr("#stablehlo.bounds<3, ?>")
 
 
 def test_locations_and_aliases_are_skipped():
@@ -233,3 +233,25 @@ def test_deep_nesting_is_a_clear_error():
 def test_error_positions(text, line, col, message):
     e = _err(text)
     assert (e.line, e.column) == (line, col) and message in e.reason, str(e)
+
+
+def test_mlir_printer_spellings():
+    """Forms MLIR's printer/parser accept: trailing comma in a struct attr, a
+    bare op name with the generic body, an aliased encoding, quant spellings."""
+    m = parse_module("""module attributes {g = #stablehlo.gather<offset_dims = [1], index_vector_dim = 1,>} {}""")
+    assert m.attributes["g"].fields["offset_dims"] == (1,)
+    (c,) = one('%0 = stablehlo.constant() {value = dense<[1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>')
+    assert c.name == "stablehlo.constant" and list(c.attributes["value"].array) == [1, 2]
+    m = parse_module('#SV = #sparse.enc<{a = 1}>\nfunc.func @f(%a: tensor<1xf32, #SV>) {\n  return\n}')
+    assert str(m.functions[0].regions[0].blocks[0].arguments[0].type) == "tensor<1xf32, #sparse.enc<{a = 1}>>"
+    (q,) = one('%0 = "test.t"() : () -> tensor<2x!quant.uniform<i8:f32, 2.0:15>>')
+    assert q.results[0].type.element == "!quant.uniform<i8:f32, 2.000000e+00:15>"
+
+
+def test_missing_token_reported_at_end_of_previous_line():
+    with pytest.raises(ParseError) as e:
+        parse_module("func.func @f(%a: tensor<1xf64>) {\n  %0 = stablehlo.tuple %a : (tensor<1xf64>)\n"
+                     "  return\n}")
+    assert (e.value.line, e.value.column) == (2, 44)
+    with pytest.raises(ParseError, match="Static dimension 0 cannot have a bound"):
+        parse_module("func.func @f(%a: tensor<3xf32, #stablehlo.bounds<3>>) {\n  return\n}")

@@ -184,6 +184,9 @@ def _run_file(args):
     if suite == "dynamic":
         import dynamic_suite
         return dynamic_suite.run_file(path, device)
+    if suite == "verify":
+        import verify_suite
+        return verify_suite.run_file(path, device)
     return [run_testdata_file(path, device)]
 
 
@@ -211,6 +214,10 @@ def summarize(results: list[Result], suite: str = "testdata") -> str:
     if suite == "dynamic":
         import dynamic_suite
         return dynamic_suite.summarize(results)
+    if suite == "verify":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import verify_suite
+        return verify_suite.summarize(results)
     counts = Counter(r.status for r in results)
     total = len(results)
     unit = "cases" if suite == "interpret" else "files"
@@ -239,7 +246,7 @@ def summarize(results: list[Result], suite: str = "testdata") -> str:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("suite", choices=["testdata", "interpret", "dynamic"])
+    p.add_argument("suite", choices=["testdata", "interpret", "dynamic", "verify"])
     p.add_argument("--device", default="local-sync")
     p.add_argument("--jobs", type=int, default=None)
     p.add_argument("--filter", default="", help="regular expression on file names")
@@ -252,7 +259,7 @@ def main(argv=None) -> int:
     results = run_suite(files, args.device, args.jobs, args.suite)
     if args.verbose:
         for r in results:
-            if r.status != "pass":
+            if r.status not in ("pass", "roundtrip", "rejected"):
                 print(f"{r.status:12s} {r.file}: {r.message}")
     print(summarize(results, args.suite))
     if args.json:

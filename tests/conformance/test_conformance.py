@@ -1,7 +1,7 @@
 """StableHLO's conformance suites as regression tests.
 
-``testdata_passing.txt`` / ``interpret_passing.txt`` / ``dynamic_passing.txt``
-list what passes; each marked sweep runs its whole suite (in parallel
+``testdata_passing.txt`` / ``interpret_passing.txt`` / ``dynamic_passing.txt`` /
+``verify_passing.txt`` list what passes; each marked sweep runs its whole suite (in parallel
 processes), prints the summary and fails if a listed entry no longer passes.
 The unmarked tests run a small spread of passing entries, so every run of the
 fast suite touches each suite.
@@ -91,7 +91,7 @@ needs_interpret = pytest.mark.skipif(not INTERPRET.is_dir() or shutil.which("cc"
                                      reason="needs ../shared/conformance/interpret and a C compiler")
 INTERPRET_SAMPLE = ["add.mlir:6", "check.mlir:6", "convolution.mlir:0", "fft.mlir:0", "sort.mlir:0",
                     "while.mlir:0", "case.mlir:0", "reduce_window.mlir:0", "scatter.mlir:0",
-                    "triangular_solve.mlir:0", "convert.mlir:5", "complex.mlir:0"]
+                    "triangular_solve.mlir:0", "convert.mlir:5", "complex.mlir:0", "probe.mlir:8"]
 
 
 def _listed(path: Path) -> list[str]:
@@ -119,6 +119,29 @@ def test_interpret_sample(case):
     text = interpret_suite.split_cases(path.read_text())[int(index)]
     r = interpret_suite.run_case(str(path), int(index), text)
     assert r is not None and r.status == "pass", f"{case}: {r and r.status}: {r and r.message}"
+
+
+def test_by_design_needs_the_designed_error():
+    """A by-design case counts as such only for the UnsupportedOpError its reason names."""
+    import interpret_suite as s
+    assert s.designed_error("all_reduce", "stablehlo.all_reduce", "unsupported op 'stablehlo.all_reduce'")
+    assert not s.designed_error("all_reduce", "stablehlo.reshape", "unsupported op 'stablehlo.reshape'")
+    assert s.designed_error("f4E2M1FN", "stablehlo.constant", "element type f4E2M1FN is not supported")
+    assert not s.designed_error("i4", "stablehlo.constant", "element type i64 is not supported")
+    assert s.designed_error("stablehlo.token", "stablehlo.infeed", "unsupported op 'stablehlo.infeed'")
+
+
+@needs_interpret
+def test_serialized_eq_compares_the_probed_value():
+    """expect_serialized_eq reads what the probe recorded at that iteration: a wrong iteration fails."""
+    import interpret_suite
+    path = INTERPRET / "probe.mlir"
+    cases = interpret_suite.split_cases(path.read_text())
+    index = next(i for i, c in enumerate(cases) if "@probe_iterations" in c)
+    assert interpret_suite.run_case(str(path), index, cases[index]).status == "pass"
+    wrong = cases[index].replace("iter = 1", "iter = 0")
+    r = interpret_suite.run_case(str(path), index, wrong)
+    assert r.status == "fail" and "expect_serialized_eq" in r.message, r
 
 
 @needs_interpret
@@ -163,3 +186,30 @@ def test_dynamic_sweep(tmp_path):
     uncompared = [f"{r.file}: {r.status}: {r.message}" for r in results
                   if r.file in frozen and r.status != "pass"]
     assert not uncompared, "programs with committed references not matched:\n" + "\n".join(uncompared)
+
+
+# -- verify: StableHLO's parser/printer/verifier tests, one entry per case ("file.mlir:N") --
+VERIFY = runner.SUITES / "verify"
+VERIFY_PASSING = HERE / "verify_passing.txt"
+needs_verify = pytest.mark.skipif(not VERIFY.is_dir(), reason="needs ../shared/conformance/verify")
+
+
+def test_verify_annotations_name_file_lines():
+    import verify_suite
+    text = "// RUN: x\n\n// -----\n\nfunc.func @f() {\n  // expected-error @+1 {{bad}}\n  %0 = x\n" \
+           "  %1 = y // expected-error {{worse}}\n}\n"
+    (_, _), (first, case) = verify_suite.split_cases(text)
+    assert first == 4
+    assert verify_suite.expected_lines(first, case) == [(7, "bad"), (8, "worse")]
+
+
+@needs_verify
+@pytest.mark.conformance
+def test_verify_sweep(tmp_path):
+    import verify_suite
+    results = runner.run_suite(sorted(VERIFY.glob("*.mlir")), suite="verify", jobs=1)
+    ok = verify_suite.VALID_OK + verify_suite.INVALID_OK
+    ok = ok + tuple("other-dialect:" + s for s in ok)
+    _check_sweep(results, _listed(VERIFY_PASSING), tmp_path, "verify", ok=ok)
+    crashes = [f"{r.file}: {r.message}" for r in results if r.status.endswith("crash")]
+    assert not crashes, "every failure must be a typed, located error:\n" + "\n".join(crashes[:20])
