@@ -105,10 +105,10 @@ class _Verifier:
             _fail(op, f"expects at least {least} operands, got {len(op.operands)}")
         if op.name in MIN_OPERANDS and len(op.results) < 1:
             _fail(op, "expects results")
+        _spec_constraints(op)         # the spec's wording first (the verify suite's)
         check = _CHECKS.get(op.name)
         if check is not None:
             check(self, op, func)
-        _spec_constraints(op)
         if op.name == "func.func":
             func = op
             scopes = [set()]          # functions are isolated from above
