@@ -1400,6 +1400,70 @@ def _shape_op(rule):
     return check
 
 
+def _custom_call(op):
+    """Layouts, output/operand aliases and backend_config of custom_call."""
+    from .attributes import DictAttr, StringAttr
+    from .types import TupleType
+    ol, rl = op.attributes.get("operand_layouts"), op.attributes.get("result_layouts")
+    if (ol is None) != (rl is None):
+        _fail(op, "Layout attributes should be specified for either both operands and results or none.")
+    if ol is not None:
+        results = [r.type for r in op.results]
+        if len(results) == 1 and isinstance(results[0], TupleType):
+            results = list(results[0].types)
+        for what, types, layouts in (("operand", [v.type for v in op.operands], ol),
+                                     ("result", results, rl)):
+            items = getattr(layouts, "elements", ())
+            if len(types) != len(items):
+                _fail(op, f"Number of {what}s must match the number of {what} layouts, "
+                          f"{len(types)} != {len(items)}")
+            for i, (t, lay) in enumerate(zip(types, items)):
+                if isinstance(t, TupleType):
+                    _fail(op, "Tuple types are not fully supported with layout constraints yet")
+                perm = ints(lay) if isinstance(lay, DenseElementsAttr) else ()
+                if not isinstance(t, TensorType):
+                    if perm:
+                        _fail(op, f"Only tensor types can have non-empty layout: {what} #{i} of type "
+                                  f"'{t}' has layout {list(perm)}")
+                    continue
+                if sorted(perm) != list(range(t.rank)):
+                    _fail(op, f"incorrect layout {list(perm)} for type '{t}', layout must be a "
+                              f"permutation of [0, {t.rank})")
+    aliases = op.attributes.get("output_operand_aliases")
+    for alias in getattr(aliases, "elements", ()):
+        if not isinstance(alias, StructAttr):
+            continue
+        f = alias.fields
+        idx = f.get("operand_index", 0)
+        idx = getattr(idx, "value", idx)
+        if not 0 <= idx < len(op.operands):
+            _fail(op, f"expects operandIndex in the output_operand_alias attribute to be in range "
+                      f"[0, {len(op.operands)}); got: {idx}.")
+
+        def walk(t, path, what):
+            for k in path:
+                if not isinstance(t, TupleType) or not 0 <= k < len(t.types):
+                    _fail(op, f"{what} in the output_operand_alias attribute out of bounds")
+                t = t.types[k]
+            return t
+        out_types = [r.type for r in op.results]
+        out = out_types[0] if len(out_types) == 1 else TupleType(tuple(out_types))
+        o = walk(out, tuple(f.get("output_tuple_indices", ())), "output_tuple_indices")
+        x = walk(op.operands[idx].type, tuple(f.get("operand_tuple_indices", ())), "operand_tuple_indices")
+        if o != x:
+            _fail(op, f"shapes mismatch in the output_operand_alias attribute: operand part has type "
+                      f"'{x}' and output part has type '{o}'")
+    version = getattr(op.attributes.get("api_version"), "value", None)
+    config = op.attributes.get("backend_config")
+    if config is not None and isinstance(version, int):
+        if version == 4 and not isinstance(config, DictAttr):
+            _fail(op, "backend_config for api_version API_VERSION_TYPED_FFI must be a dictionary attribute.")
+        if version in (1, 2, 3) and not isinstance(config, StringAttr):
+            names = {1: "API_VERSION_ORIGINAL", 2: "API_VERSION_STATUS_RETURNING",
+                     3: "API_VERSION_STATUS_RETURNING_UNIFIED"}
+            _fail(op, f"backend_config for api_version {names[version]} must be a string attribute.")
+
+
 RULES = {}
 for _n in set(_SAME_TYPE + _FLOAT + ("abs", "compare", "complex", "real", "imag", "convert",
                                       "bitcast_convert", "reduce_precision")) - {"bitcast_convert"}:
@@ -1428,6 +1492,7 @@ RULES.update({
     _S + "collective_broadcast": _dynamic_root, _S + "collective_reduce": _dynamic_root,
     _S + "collective_permute": _collective_permute, _S + "infeed": _token_results,
     _S + "recv": _token_results, _S + "uniform_quantize": _uniform_quantize,
+    _S + "custom_call": _custom_call,
 })
 for _n in ("reshape", "transpose", "broadcast_in_dim"):
     RULES[_S + _n] = _shape_op(RULES[_S + _n])

@@ -401,7 +401,9 @@ class _OpPrinter:
                 else:
                     return None
         ins = [v.type for v in op.operands]
-        if all(t == results[0] for t in ins):
+        if name == "stablehlo.select" and all(t == results[0] for t in ins[1:]):
+            sig = f"{type_str(ins[0])}, {type_str(results[0])}"     # MLIR's (pred, result) form
+        elif all(t == results[0] for t in ins):
             sig = type_str(results[0])
         else:
             sig = type_str(FunctionType(tuple(ins), tuple(results)))

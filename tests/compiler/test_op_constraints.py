@@ -47,3 +47,13 @@ def test_reduction_regions_and_collectives():
     _rejects('  %0 = "stablehlo.collective_permute"(%a) {source_target_pairs = dense<[[0, 1], [0, 2]]> : '
              'tensor<2x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>', "%a: tensor<4xf32>",
              "duplicate sources")
+
+
+def test_custom_call_layouts_and_quantized_types():
+    _rejects('  %0 = "stablehlo.custom_call"(%a) {call_target_name = "foo", operand_layouts = '
+             '[dense<[0, 2]> : tensor<2xindex>], result_layouts = [dense<[0]> : tensor<1xindex>]} : '
+             '(tensor<2x3xf32>) -> tensor<4xf32>', "%a: tensor<2x3xf32>", "incorrect layout")
+    _rejects("  %0 = stablehlo.add %a, %a : tensor<2x!quant.uniform<i8:f32, 1.0:300>>",
+             "%a: tensor<2x!quant.uniform<i8:f32, 1.0:300>>", "well-formed quantized")
+    _verify("  %0 = stablehlo.add %a, %a : tensor<2x!quant.uniform<i8:f32, 1.0:-30>>",
+            "%a: tensor<2x!quant.uniform<i8:f32, 1.0:-30>>")
