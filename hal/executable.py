@@ -59,6 +59,9 @@ class Executable:
         self.format = format
         self.entry_points = list(entry_points)
         self.layouts = (None,) * len(self.entry_points)   # set by Device.load_executable
+        # seconds of the last whole single-thread run per (entry, workgroups):
+        # local-task splits a dispatch over workers only when that was long
+        self.run_times = {}
 
     def entry_name(self, ordinal: int) -> str:
         """Name of entry point ``ordinal``; HalError when out of range."""

@@ -43,7 +43,7 @@ def _total(cmd: Dispatch) -> int:
 class DispatchPacket:
     """One dispatch with its native state prebuilt."""
 
-    __slots__ = ("fn", "state", "total", "executable", "entry", "_keep")
+    __slots__ = ("fn", "state", "total", "executable", "entry", "_keep", "times", "key")
 
     def __init__(self, cmd: Dispatch):
         exe = cmd.executable
@@ -57,6 +57,7 @@ class DispatchPacket:
         consts = ffi.new(_U32_ARRAY, cmd.constants or [0])
         self.state = new_state(addrs, lens, consts, cmd.workgroups)
         self._keep = (addrs, lens, consts, storages, exe)
+        self.times, self.key = exe.run_times, (cmd.entry, self.total)   # see local_task
 
     @property
     def name(self) -> str:
@@ -102,7 +103,7 @@ class IndirectDispatch:
         p = DispatchPacket.__new__(DispatchPacket)
         p.executable, p.entry, p.fn, p.total = self.executable, self.entry, self.fn, self.total
         p.state = new_state(carr, self.lens, self.consts, self.wg)
-        p._keep = (carr, self)
+        p._keep, p.times, p.key = (carr, self), self.executable.run_times, (self.entry, self.total)
         return p, carr
 
 class HostOp:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import collections
 import os
 import threading
+import time
 import weakref
 
 from ..device import donor
@@ -42,6 +43,10 @@ from .cpu_program import DispatchPacket
 from .worker_pool import SegmentJob, WorkerPool, run_traced
 
 DEFAULT_INLINE_THRESHOLD = 4
+# A dispatch whose whole run took less than this stays on one thread: waking
+# pool threads (a futex wake and the GIL for each) costs tens of microseconds.
+DEFAULT_SPLIT_US = 60.0
+_clock = time.perf_counter
 _POLL_S = 0.25      # how often a blocked queue thread checks for close()
 
 
@@ -58,10 +63,11 @@ class _Queue:
     """Queue-thread state; holds no reference to the device (so it can be
     garbage collected and shut the threads down)."""
 
-    def __init__(self, name, workers, inline_threshold):
+    def __init__(self, name, workers, inline_threshold, split_us=DEFAULT_SPLIT_US):
         self.name = name
         self.workers = workers
         self.inline_threshold = max(1, inline_threshold)
+        self.split_s = max(0.0, float(split_us)) * 1e-6
         self.pending = collections.deque()     # (wait, signal, work)
         self.closed = False
         self.tracer = None
@@ -91,21 +97,32 @@ class _Queue:
                                      "work was queued; it runs in the parent only"))
 
     def run_segment(self, seg) -> None:
-        pool, tracer = self.pool, self.tracer
-        items = []
+        pool, tracer, split_s = self.pool, self.tracer, self.split_s
+        items, whole_s = [], 0.0
         for op in seg:
-            if pool is not None and type(op) is DispatchPacket and op.total >= self.inline_threshold:
-                items.extend((op, r) for r in _ranges(op.total, min(self.workers, op.total)))
-            else:
-                items.append((op, None))
-        if len(items) == 1:
-            op, rng = items[0]
-            if tracer is not None:
-                run_traced(tracer, op, rng)
-            elif rng is None:
-                op.run_all()
-            else:
-                op.run(*rng)
+            if type(op) is DispatchPacket:
+                solo = op.times.get(op.key)     # its last whole run on one thread, if any
+                if solo is not None:
+                    whole_s += solo
+                # split a dispatch once it has run whole and took long enough
+                # to pay for waking the workers
+                if pool is not None and op.total >= self.inline_threshold and \
+                        (split_s == 0 or (solo is not None and solo >= split_s)):
+                    items.extend((op, r) for r in _ranges(op.total, min(self.workers, op.total)))
+                    continue
+            items.append((op, None))
+        if len(items) == 1 or pool is None or (whole_s < split_s and len(items) == len(seg)):
+            for op, rng in items:          # here, in order: a hand-off would cost more
+                if tracer is not None:
+                    run_traced(tracer, op, rng)
+                elif rng is not None:
+                    op.run(*rng)
+                elif type(op) is DispatchPacket:
+                    t0 = _clock()
+                    op.run_all()
+                    op.times[op.key] = _clock() - t0
+                else:
+                    op.run_all()
             return
         job = SegmentJob(items, tracer)
         for _ in range(min(len(items), self.workers) - 1):
@@ -201,12 +218,12 @@ class LocalTaskDevice(CpuDevice):
     """CPU device with an asynchronous queue and a worker pool."""
 
     def __init__(self, workers=None, inline_threshold: int = DEFAULT_INLINE_THRESHOLD,
-                 name: str = "local-task"):
+                 name: str = "local-task", split_us: float = DEFAULT_SPLIT_US):
         super().__init__(name)
         self.workers = int(workers or os.cpu_count() or 1)
         if self.workers < 1:
             raise HalError(f"local-task needs at least 1 worker, got {workers}")
-        self._queue = _Queue(name, self.workers, inline_threshold)
+        self._queue = _Queue(name, self.workers, inline_threshold, split_us)
         self._finalizer = weakref.finalize(self, self._queue.shutdown)
 
     @property

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(not have_cc(), reason="no C compiler for the tes
 
 @pytest.fixture
 def dev4():
-    d = hal.create_device("local-task://4")
+    d = hal.create_device("local-task://4", split_us=0)     # split from the first run
     yield d
     d.close()
 
@@ -24,18 +24,32 @@ def _load(d):
     return d.load_executable("k", d.supported_formats()[0], compile_so(), ENTRIES, {})
 
 
-def _record_tids(d, exe, workgroups):
+def _record_tids(d, exe, workgroups, runs=1):
+    """(thread id per workgroup, native calls per run) of ``runs``
+    submissions of one recorded dispatch of ``record_tid`` (2 ms a call)."""
     tids = d.allocator.allocate(8 * workgroups)
     calls = d.allocator.allocate(4)
     cb = d.create_command_buffer()
     cb.dispatch(exe, exe.entry_ordinal("record_tid"), (workgroups, 1, 1), [],
                 [(tids, 0, None), (calls, 0, None)])
     cb.finalize()
-    f = d.create_fence()
-    d.queue_execute(None, f, [cb])
-    f.wait(5)
-    return (np.frombuffer(tids.read(), np.int64),
-            int(np.frombuffer(calls.read(), np.uint32)[0]))
+    per_run = []
+    for _ in range(runs):
+        calls.write(0, np.zeros(1, np.uint32).tobytes())
+        f = d.create_fence()
+        d.queue_execute(None, f, [cb])
+        f.wait(5)
+        per_run.append(int(np.frombuffer(calls.read(), np.uint32)[0]))
+    return np.frombuffer(tids.read(), np.int64), (per_run[0] if runs == 1 else per_run)
+
+
+@pytest.mark.parametrize("split_us,expected", [(60.0, [1, 4, 4]), (1e9, [1, 1, 1])])
+def test_dispatches_split_once_measured_long_enough(split_us, expected):
+    """A dispatch runs whole on its first submission; later ones split it
+    over the workers only if that run took at least ``split_us`` (2 ms here)."""
+    with hal.create_device("local-task://4", split_us=split_us) as d:
+        _, calls = _record_tids(d, _load(d), 64, runs=3)
+        assert calls == expected
 
 
 def test_workgroups_spread_over_workers_one_call_each(dev4):
