@@ -78,6 +78,21 @@ class DispatchPacket:
         if self.total:
             self.run(0, self.total)
 
+    # -- run times, for local-task's split decision --------------------------
+    def timing(self):
+        """[seconds of a whole run on one thread, seconds split over workers]
+        (running means; None until measured), shared by every dispatch of
+        this entry point with this workgroup count."""
+        rec = self.times.get(self.key)
+        if rec is None:
+            rec = self.times[self.key] = [None, None]
+        return rec
+
+    def note(self, slot: int, seconds: float) -> None:
+        rec = self.timing()
+        old = rec[slot]
+        rec[slot] = seconds if old is None else 0.5 * (old + seconds)
+
 
 class IndirectDispatch:
     """A dispatch with slot bindings: the template of a bound packet."""

@@ -46,6 +46,9 @@ DEFAULT_INLINE_THRESHOLD = 4
 # A dispatch whose whole run took less than this stays on one thread: waking
 # pool threads (a futex wake and the GIL for each) costs tens of microseconds.
 DEFAULT_SPLIT_US = 60.0
+# ...and splitting continues only while a split run takes under this share
+# of a whole one (on a loaded or hyperthreaded machine it may not pay at all).
+SPLIT_GAIN = 0.85
 _clock = time.perf_counter
 _POLL_S = 0.25      # how often a blocked queue thread checks for close()
 
@@ -98,17 +101,19 @@ class _Queue:
 
     def run_segment(self, seg) -> None:
         pool, tracer, split_s = self.pool, self.tracer, self.split_s
-        items, whole_s = [], 0.0
+        items, whole_s, split_one = [], 0.0, None
         for op in seg:
             if type(op) is DispatchPacket:
-                solo = op.times.get(op.key)     # its last whole run on one thread, if any
+                solo, split = op.timing() if split_s else (None, None)
                 if solo is not None:
                     whole_s += solo
-                # split a dispatch once it has run whole and took long enough
-                # to pay for waking the workers
-                if pool is not None and op.total >= self.inline_threshold and \
-                        (split_s == 0 or (solo is not None and solo >= split_s)):
+                # split once a whole run took long enough to pay for waking the
+                # workers, and for as long as splitting was measured to pay
+                if pool is not None and op.total >= self.inline_threshold and (
+                        split_s == 0 or (solo is not None and solo >= split_s and
+                                         (split is None or split < SPLIT_GAIN * solo))):
                     items.extend((op, r) for r in _ranges(op.total, min(self.workers, op.total)))
+                    split_one = op if len(seg) == 1 else None
                     continue
             items.append((op, None))
         if len(items) == 1 or pool is None or (whole_s < split_s and len(items) == len(seg)):
@@ -120,17 +125,20 @@ class _Queue:
                 elif type(op) is DispatchPacket:
                     t0 = _clock()
                     op.run_all()
-                    op.times[op.key] = _clock() - t0
+                    op.note(0, _clock() - t0)
                 else:
                     op.run_all()
             return
         job = SegmentJob(items, tracer)
+        t0 = _clock()
         for _ in range(min(len(items), self.workers) - 1):
             pool.submit(job)
         job.work()
         job.wait()
         if job.error is not None:
             raise job.error
+        if split_one is not None and split_s:
+            split_one.note(1, _clock() - t0)
 
     def run_programs(self, programs) -> None:
         try:

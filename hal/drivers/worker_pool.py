@@ -53,7 +53,7 @@ class SegmentJob:
                             if type(op) is DispatchPacket:     # measured: see local_task
                                 t0 = _clock()
                                 op.run_all()
-                                op.times[op.key] = _clock() - t0
+                                op.note(0, _clock() - t0)
                             else:
                                 op.run_all()
                         else:
@@ -82,7 +82,7 @@ def run_traced(tracer, op, rng) -> None:
             c0 = _clock()
             op.run_all()
             if type(op) is DispatchPacket:
-                op.times[op.key] = _clock() - c0
+                op.note(0, _clock() - c0)
         else:
             op.run(*rng)
     finally:
