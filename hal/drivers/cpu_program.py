@@ -80,12 +80,13 @@ class DispatchPacket:
 
     # -- run times, for local-task's split decision --------------------------
     def timing(self):
-        """[seconds of a whole run on one thread, seconds split over workers]
-        (running means; None until measured), shared by every dispatch of
-        this entry point with this workgroup count."""
+        """[seconds of a whole run on one thread, seconds split over workers,
+        seconds of its segment run over workers] (running means; None until
+        measured), shared by every dispatch of this entry point with this
+        workgroup count."""
         rec = self.times.get(self.key)
         if rec is None:
-            rec = self.times[self.key] = [None, None]
+            rec = self.times[self.key] = [None, None, None]
         return rec
 
     def note(self, slot: int, seconds: float) -> None:

@@ -101,10 +101,12 @@ class _Queue:
 
     def run_segment(self, seg) -> None:
         pool, tracer, split_s = self.pool, self.tracer, self.split_s
-        items, whole_s, split_one = [], 0.0, None
+        items, whole_s, split_one, lead = [], 0.0, None, None
         for op in seg:
             if type(op) is DispatchPacket:
-                solo, split = op.timing() if split_s else (None, None)
+                solo, split, _ = rec = op.timing() if split_s else (None, None, None)
+                if lead is None:
+                    lead, lead_op = rec, op  # the segment's first dispatch keeps its record
                 if solo is not None:
                     whole_s += solo
                 # split once a whole run took long enough to pay for waking the
@@ -116,7 +118,9 @@ class _Queue:
                     split_one = op if len(seg) == 1 else None
                     continue
             items.append((op, None))
-        if len(items) == 1 or pool is None or (whole_s < split_s and len(items) == len(seg)):
+        alone = len(items) == len(seg) and (whole_s < split_s or (
+            lead is not None and lead[2] is not None and lead[2] >= SPLIT_GAIN * whole_s))
+        if len(items) == 1 or pool is None or alone:
             for op, rng in items:          # here, in order: a hand-off would cost more
                 if tracer is not None:
                     run_traced(tracer, op, rng)
@@ -137,8 +141,11 @@ class _Queue:
         job.wait()
         if job.error is not None:
             raise job.error
-        if split_one is not None and split_s:
-            split_one.note(1, _clock() - t0)
+        if split_s:
+            if split_one is not None:
+                split_one.note(1, _clock() - t0)
+            elif len(items) == len(seg) and lead is not None:
+                lead_op.note(2, _clock() - t0)   # independent dispatches side by side
 
     def run_programs(self, programs) -> None:
         try:
