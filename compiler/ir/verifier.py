@@ -39,6 +39,10 @@ MIN_OPERANDS = {"stablehlo." + n: k for n, k in (
 _SAME_ELEMENT = frozenset("stablehlo." + n for n in (
     "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power",
     "atan2", "and", "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical"))
+# ops with a fixed number of regions, each needing a body block
+_REGIONS = {"stablehlo." + n: k for n, k in (
+    ("while", 2), ("if", 2), ("reduce", 1), ("sort", 1), ("scatter", 1), ("reduce_window", 1),
+    ("select_and_scatter", 2), ("map", 1))}
 # ops that move elements without changing their type
 _KEEPS_ELEMENT = frozenset("stablehlo." + n for n in (
     "broadcast_in_dim", "reshape", "transpose", "reverse", "slice", "dynamic_slice",
@@ -100,6 +104,10 @@ class _Verifier:
                 getattr(op.operands[0].type, "element", None) != \
                 getattr(op.results[0].type, "element", None):
             _fail(op, f"changes the element type: {op.operands[0].type} -> {op.results[0].type}")
+        regions = _REGIONS.get(op.name)
+        if regions is not None and (len(op.regions) != regions
+                                    or any(not r.blocks for r in op.regions)):
+            _fail(op, f"needs {regions} region(s) with a body, got {len(op.regions)}")
         least = MIN_OPERANDS.get(op.name)
         if least is not None and len(op.operands) < least:
             _fail(op, f"expects at least {least} operands, got {len(op.operands)}")

@@ -168,7 +168,7 @@ def test_two_thousand_chained_adds_compile_and_run():
 # -- found by tools/fuzz_mlir.py: each used to escape as IndexError/KeyError/ValueError,
 # -- a VmfbError from the assembler or a C compiler failure
 @pytest.mark.parametrize("body,match", [
-    ("%0 = stablehlo.sort %a : tensor<4xf32>", "needs a dimension attribute"),
+    ("%0 = stablehlo.sort %a : tensor<4xf32>", "needs 1 region"),
     ('%0 = "stablehlo.gather"() : () -> tensor<4xf32>', "expects 2 operands"),
     ('%0 = "stablehlo.dynamic_slice"() {slice_sizes = array<i64: 4>} : () -> tensor<4xf32>',
      "expects at least 1 operands"),
@@ -196,3 +196,12 @@ def test_module_names_with_dots_are_refused():
     m.name = "hal.buffer"
     with pytest.raises(VmfbError, match="module name 'hal.buffer'"):
         container.read_module(container.write_module(m))
+
+
+def test_while_without_regions_is_located():
+    text = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.while"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"""
+    with pytest.raises(CompileError, match=r"<input>:2:\d+: error: 'stablehlo.while' needs 2 region"):
+        compile_str(text)
