@@ -8,6 +8,8 @@ Raises ``CompileError`` naming the op and its location.
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import CompileError
 from .attributes import ints
 from .types import FunctionType, is_integer
@@ -51,6 +53,9 @@ _KEEPS_ELEMENT = frozenset("stablehlo." + n for n in (
 _STABLEHLO_REGION_OPS = frozenset("stablehlo." + n for n in (
     "reduce", "while", "if", "case", "sort", "scatter", "map", "reduce_window",
     "select_and_scatter", "all_reduce", "reduce_scatter"))
+
+
+_SYMBOL = re.compile(r"[\x21-\x7e]+")
 
 
 def _fail(op, message: str):
@@ -108,6 +113,10 @@ class _Verifier:
         if regions is not None and (len(op.regions) != regions
                                     or any(not r.blocks for r in op.regions)):
             _fail(op, f"needs {regions} region(s) with a body, got {len(op.regions)}")
+        if op.name == "stablehlo.while":
+            term = op.regions[0].blocks[0].terminator
+            if term is None or len(term.operands) != 1:
+                _fail(op, "cond region must return one i1 value")
         least = MIN_OPERANDS.get(op.name)
         if least is not None and len(op.operands) < least:
             _fail(op, f"expects at least {least} operands, got {len(op.operands)}")
@@ -147,6 +156,9 @@ class _Verifier:
             _fail(op, "needs a function_type attribute")
         if "sym_name" not in op.attributes:
             _fail(op, "needs a sym_name attribute")
+        name = getattr(op.attributes["sym_name"], "value", None)
+        if not isinstance(name, str) or not _SYMBOL.fullmatch(name):
+            _fail(op, f"symbol name {name!r} must be non-empty printable ASCII")
         if len(op.regions) != 1:
             _fail(op, f"has {len(op.regions)} regions, expected 1")
         blocks = op.regions[0].blocks

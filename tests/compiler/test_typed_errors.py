@@ -205,3 +205,23 @@ def test_while_without_regions_is_located():
 }"""
     with pytest.raises(CompileError, match=r"<input>:2:\d+: error: 'stablehlo.while' needs 2 region"):
         compile_str(text)
+
+
+def test_found_by_the_3000_mutant_mlir_run():
+    with pytest.raises(CompileError, match=r"<input>:1:1: .*symbol name 'ma\u00e9' must be"):
+        compile_str(EXP.strip().replace("@main", "@ma\u00e9"))
+    deep = ("scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = "
+            + "[" * 400 + "1" + "]" * 400 + ">")
+    with pytest.raises(ParseError, match="nested deeper than"):
+        compile_str(_scatter(deep))
+    loop = """func.func @main(%x: tensor<i32>) -> tensor<i32> {
+  %r = stablehlo.while(%i = %x) : tensor<i32>
+    cond {
+      stablehlo.return
+    } do {
+      stablehlo.return %i : tensor<i32>
+    }
+  return %r : tensor<i32>
+}"""
+    with pytest.raises(CompileError, match=r"<input>:2:\d+: .*cond region must return one i1"):
+        compile_str(loop)
