@@ -310,7 +310,15 @@ class _Verifier:
         elif name in ("stablehlo.reduce", "stablehlo.reverse"):
             if name == "stablehlo.reduce" and (len(op.operands) % 2 or not op.regions):
                 _fail(op, "takes N inputs and N init values and one body region")
-            self._dims(op, "dimensions", rank_in)
+            dims = self._dims(op, "dimensions", rank_in)
+            if name == "stablehlo.reduce":
+                want = [d for k, d in enumerate(op.operands[0].type.shape) if k not in dims]
+                for r in op.results:
+                    got = getattr(r.type, "shape", None)
+                    if got is not None and (len(got) != len(want) or any(
+                            a is not None and b is not None and a != b for a, b in zip(got, want))):
+                        _fail(op, f"result {r.type} does not match the input "
+                                  f"{op.operands[0].type} reduced over dimensions {list(dims)}")
         elif name == "stablehlo.sort":
             self._dims(op, "dimension", rank_in, length=1)
             if len(op.regions) != 1 or not op.regions[0].blocks:

@@ -225,3 +225,13 @@ def test_found_by_the_3000_mutant_mlir_run():
 }"""
     with pytest.raises(CompileError, match=r"<input>:2:\d+: .*cond region must return one i1"):
         compile_str(loop)
+
+
+def test_reduce_result_shape_must_match_its_dimensions():
+    text = """func.func @main(%x: tensor<3x5xf32>) -> tensor<3xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [] : (tensor<3x5xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}"""
+    with pytest.raises(CompileError, match=r"<input>:3:\d+: .*does not match the input"):
+        compile_str(text)
