@@ -167,3 +167,30 @@ def test_dump_prints_digests_and_extract_stays_inside_dir(tmp_path):
     assert len(files) == 5 and all(not f.startswith(".") and "/" not in f for f in files)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "hostile.vmfb", "out", "victim"]
     assert not os.path.exists("/abs/escape")
+
+
+@needs_cc
+def test_elf_check_only_ever_rejects_damaged_objects():
+    good = _build(KERNEL + "#include <math.h>\nfloat g(float x) { return expf(x); }\n",
+                  "-shared", "-nostartfiles", "-lm")
+    rng = __import__("random").Random(5)
+    verdicts = {"ok": 0, "rejected": 0}
+    for _ in range(3000):
+        data = bytearray(good)
+        for _ in range(rng.choice((1, 2, 4))):
+            pos = rng.randrange(min(len(data), 4096) if rng.random() < 0.8 else len(data))
+            data[pos] = rng.choice((0, 0xFF, 0x7F, rng.randrange(256)))
+        try:
+            elf_check.check(bytes(data))         # anything else escaping is a bug
+            verdicts["ok"] += 1
+        except elf_check.ElfRejected:
+            verdicts["rejected"] += 1
+    assert verdicts["rejected"] > 100 and verdicts["ok"] > 100
+
+
+def test_names_with_nul_are_refused():
+    from tensorvm.vmfb.errors import VmfbError
+    m = container.read_module(compile_str(ADD))
+    m.functions[0].name = "ma\0in"
+    with pytest.raises(VmfbError, match="contains a NUL"):
+        container.read_module(container.write_module(m))

@@ -48,6 +48,14 @@ def _str(v, where):
     return _type(v, str, where, "a string")
 
 
+def _name(v, where):
+    """A symbol name: a string without NUL (names reach C strings and Python
+    code objects, where a NUL is an error far from the header)."""
+    if "\0" in _str(v, where):
+        _fail(where, f"name {v!r} contains a NUL character")
+    return v
+
+
 def _list(v, where):
     return _type(v, list, where, "an array")
 
@@ -107,7 +115,7 @@ def _plain_entry(a) -> bool:
 def _reflection_entry(a, w):
     _map(a, w)
     if "name" in a:
-        _str(a["name"], w + ".name")
+        _name(a["name"], w + ".name")
     if "dtype" in a:
         _str(a["dtype"], w + ".dtype")
     if "shape" in a:
@@ -137,7 +145,7 @@ def validate(h) -> dict:
     """Check the whole header; return it unchanged (raises VmfbError)."""
     _map(h, "header", ("name", "version", "requirements", "functions", "imports", "globals",
                        "rodata", "executables", "strings", "sections"))
-    if not _str(h["name"], "name") or "." in h["name"]:
+    if not _name(h["name"], "name") or "." in h["name"]:
         _fail("name", f"module name {h['name']!r} must be non-empty and without '.' "
                       f"(calls name functions as 'module.function')")
     _int(h["version"], "version", *_I64)
@@ -156,7 +164,7 @@ def validate(h) -> dict:
     for i, f in enumerate(_list(h["functions"], "functions")):
         w = f"functions[{i}]"
         _map(f, w, ("name", "signature", "registers", "code", "exported"))
-        if _str(f["name"], w + ".name") in names:
+        if _name(f["name"], w + ".name") in names:
             _fail(w + ".name", f"function name {f['name']!r} appears twice")
         names.add(f["name"])
         _signature(f["signature"], w + ".signature", False)
@@ -172,12 +180,12 @@ def validate(h) -> dict:
         w = f"imports[{i}]"
         _map(m, w, ("module", "name", "signature"))
         _str(m["module"], w + ".module")
-        _str(m["name"], w + ".name")
+        _name(m["name"], w + ".name")
         _signature(m["signature"], w + ".signature", True)
     for i, g in enumerate(_list(h["globals"], "globals")):
         w = f"globals[{i}]"
         _map(g, w, ("name", "bank"))
-        _str(g["name"], w + ".name")
+        _name(g["name"], w + ".name")
         if _str(g["bank"], w + ".bank") not in BANKS:
             _fail(w + ".bank", f"unknown bank {g['bank']!r}")
         init = g.get("initial")
@@ -191,7 +199,7 @@ def validate(h) -> dict:
     for i, r in enumerate(_list(h["rodata"], "rodata")):
         w = f"rodata[{i}]"
         _map(r, w, ("name", "alignment", "section"))
-        _str(r["name"], w + ".name")
+        _name(r["name"], w + ".name")
         a = _int(r["alignment"], w + ".alignment", 1, MAX_ALIGNMENT)
         if a & (a - 1):
             _fail(w + ".alignment", f"{a} is not a power of two")
@@ -199,7 +207,7 @@ def validate(h) -> dict:
     for i, e in enumerate(_list(h["executables"], "executables")):
         w = f"executables[{i}]"
         _map(e, w, ("name", "variants"))
-        _str(e["name"], w + ".name")
+        _name(e["name"], w + ".name")
         for j, v in enumerate(_list(e["variants"], w + ".variants")):
             vw = f"{w}.variants[{j}]"
             _map(v, vw, ("format", "target", "entry_points", "section"))
@@ -213,7 +221,7 @@ def validate(h) -> dict:
             for k, ep in enumerate(_list(v["entry_points"], vw + ".entry_points")):
                 ew = f"{vw}.entry_points[{k}]"
                 _map(ep, ew, ("name", "bindings", "constants"))
-                if _str(ep["name"], ew + ".name") in names:
+                if _name(ep["name"], ew + ".name") in names:
                     _fail(ew + ".name", f"entry point name {ep['name']!r} appears twice")
                 names.add(ep["name"])
                 _int(ep["bindings"], ew + ".bindings", 0, MAX_COUNT)

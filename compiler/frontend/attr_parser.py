@@ -339,6 +339,7 @@ class AttrParserMixin(TypeParserMixin):
             self.advance()
             return None
         if t.text == "[":
+            self.enter(t)           # bounded nesting: a located error, not RecursionError
             self.advance()
             items = []
             if not self.accept("]"):
@@ -346,6 +347,7 @@ class AttrParserMixin(TypeParserMixin):
                 while self.accept(","):
                     items.append(self.parse_struct_value())
                 self.expect("]", "in list", alt="','")
+            self.depth -= 1
             return tuple(items)
         return self.parse_attribute()
 

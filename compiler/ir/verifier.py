@@ -8,6 +8,8 @@ Raises ``CompileError`` naming the op and its location.
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import CompileError
 from .attributes import ints
 from .types import FunctionType, is_integer
@@ -39,6 +41,10 @@ MIN_OPERANDS = {"stablehlo." + n: k for n, k in (
 _SAME_ELEMENT = frozenset("stablehlo." + n for n in (
     "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power",
     "atan2", "and", "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical"))
+# ops with a fixed number of regions, each needing a body block
+_REGIONS = {"stablehlo." + n: k for n, k in (
+    ("while", 2), ("if", 2), ("reduce", 1), ("sort", 1), ("scatter", 1), ("reduce_window", 1),
+    ("select_and_scatter", 2), ("map", 1))}
 # ops that move elements without changing their type
 _KEEPS_ELEMENT = frozenset("stablehlo." + n for n in (
     "broadcast_in_dim", "reshape", "transpose", "reverse", "slice", "dynamic_slice",
@@ -47,6 +53,9 @@ _KEEPS_ELEMENT = frozenset("stablehlo." + n for n in (
 _STABLEHLO_REGION_OPS = frozenset("stablehlo." + n for n in (
     "reduce", "while", "if", "case", "sort", "scatter", "map", "reduce_window",
     "select_and_scatter", "all_reduce", "reduce_scatter"))
+
+
+_SYMBOL = re.compile(r"[\x21-\x7e]+")
 
 
 def _fail(op, message: str):
@@ -100,6 +109,14 @@ class _Verifier:
                 getattr(op.operands[0].type, "element", None) != \
                 getattr(op.results[0].type, "element", None):
             _fail(op, f"changes the element type: {op.operands[0].type} -> {op.results[0].type}")
+        regions = _REGIONS.get(op.name)
+        if regions is not None and (len(op.regions) != regions
+                                    or any(not r.blocks for r in op.regions)):
+            _fail(op, f"needs {regions} region(s) with a body, got {len(op.regions)}")
+        if op.name == "stablehlo.while":
+            term = op.regions[0].blocks[0].terminator
+            if term is None or len(term.operands) != 1:
+                _fail(op, "cond region must return one i1 value")
         least = MIN_OPERANDS.get(op.name)
         if least is not None and len(op.operands) < least:
             _fail(op, f"expects at least {least} operands, got {len(op.operands)}")
@@ -140,6 +157,9 @@ class _Verifier:
             _fail(op, "needs a function_type attribute")
         if "sym_name" not in op.attributes:
             _fail(op, "needs a sym_name attribute")
+        name = getattr(op.attributes["sym_name"], "value", None)
+        if not isinstance(name, str) or not _SYMBOL.fullmatch(name):
+            _fail(op, f"symbol name {name!r} must be non-empty printable ASCII")
         if len(op.regions) != 1:
             _fail(op, f"has {len(op.regions)} regions, expected 1")
         blocks = op.regions[0].blocks
@@ -291,7 +311,15 @@ class _Verifier:
         elif name in ("stablehlo.reduce", "stablehlo.reverse"):
             if name == "stablehlo.reduce" and (len(op.operands) % 2 or not op.regions):
                 _fail(op, "takes N inputs and N init values and one body region")
-            self._dims(op, "dimensions", rank_in)
+            dims = self._dims(op, "dimensions", rank_in)
+            if name == "stablehlo.reduce":
+                want = [d for k, d in enumerate(op.operands[0].type.shape) if k not in dims]
+                for r in op.results:
+                    got = getattr(r.type, "shape", None)
+                    if got is not None and (len(got) != len(want) or any(
+                            a is not None and b is not None and a != b for a, b in zip(got, want))):
+                        _fail(op, f"result {r.type} does not match the input "
+                                  f"{op.operands[0].type} reduced over dimensions {list(dims)}")
         elif name == "stablehlo.sort":
             self._dims(op, "dimension", rank_in, length=1)
             if len(op.regions) != 1 or not op.regions[0].blocks:

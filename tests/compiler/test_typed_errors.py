@@ -168,7 +168,7 @@ def test_two_thousand_chained_adds_compile_and_run():
 # -- found by tools/fuzz_mlir.py: each used to escape as IndexError/KeyError/ValueError,
 # -- a VmfbError from the assembler or a C compiler failure
 @pytest.mark.parametrize("body,match", [
-    ("%0 = stablehlo.sort %a : tensor<4xf32>", "needs a dimension attribute"),
+    ("%0 = stablehlo.sort %a : tensor<4xf32>", "needs 1 region"),
     ('%0 = "stablehlo.gather"() : () -> tensor<4xf32>', "expects 2 operands"),
     ('%0 = "stablehlo.dynamic_slice"() {slice_sizes = array<i64: 4>} : () -> tensor<4xf32>',
      "expects at least 1 operands"),
@@ -196,3 +196,42 @@ def test_module_names_with_dots_are_refused():
     m.name = "hal.buffer"
     with pytest.raises(VmfbError, match="module name 'hal.buffer'"):
         container.read_module(container.write_module(m))
+
+
+def test_while_without_regions_is_located():
+    text = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.while"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"""
+    with pytest.raises(CompileError, match=r"<input>:2:\d+: error: 'stablehlo.while' needs 2 region"):
+        compile_str(text)
+
+
+def test_found_by_the_3000_mutant_mlir_run():
+    with pytest.raises(CompileError, match=r"<input>:1:1: .*symbol name 'ma\u00e9' must be"):
+        compile_str(EXP.strip().replace("@main", "@ma\u00e9"))
+    deep = ("scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = "
+            + "[" * 400 + "1" + "]" * 400 + ">")
+    with pytest.raises(ParseError, match="nested deeper than"):
+        compile_str(_scatter(deep))
+    loop = """func.func @main(%x: tensor<i32>) -> tensor<i32> {
+  %r = stablehlo.while(%i = %x) : tensor<i32>
+    cond {
+      stablehlo.return
+    } do {
+      stablehlo.return %i : tensor<i32>
+    }
+  return %r : tensor<i32>
+}"""
+    with pytest.raises(CompileError, match=r"<input>:2:\d+: .*cond region must return one i1"):
+        compile_str(loop)
+
+
+def test_reduce_result_shape_must_match_its_dimensions():
+    text = """func.func @main(%x: tensor<3x5xf32>) -> tensor<3xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [] : (tensor<3x5xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}"""
+    with pytest.raises(CompileError, match=r"<input>:3:\d+: .*does not match the input"):
+        compile_str(text)
