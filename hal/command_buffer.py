@@ -27,6 +27,11 @@ from .executable import Executable
 _U32 = (1 << 32) - 1
 
 
+
+# Binding-table slots a command buffer may use (a real model's tables hold a
+# few hundred: its weights and transients); a larger index is a damaged module.
+MAX_BINDING_SLOTS = 1 << 16
+
 class Fill(NamedTuple):
     buffer: Buffer
     offset: int
@@ -92,8 +97,8 @@ class CommandBuffer:
         return len(self.slot_extents)
 
     def _slot(self, slot, offset, length, what, write=False) -> int:
-        if slot < 0:
-            raise HalError(f"{what}: binding slot must be >= 0, got {slot}")
+        if not 0 <= slot < MAX_BINDING_SLOTS:
+            raise HalError(f"{what}: binding slot must be in [0, {MAX_BINDING_SLOTS}), got {slot}")
         if length is None or length < 0 or offset < 0:
             raise HalError(f"{what}: a binding slot needs an explicit offset >= 0 and "
                            f"length >= 0, got ({offset}, {length})")

@@ -235,3 +235,12 @@ def test_pooled_allocations_have_their_own_address(driver):
         assert imp.address == x.ctypes.data and imp.byte_length == 24 and imp.writable
     finally:
         dev.close()
+
+
+def test_a_huge_binding_slot_is_refused_before_allocating(device, kernels):
+    """A damaged module's slot index of 2^31 once grew the command buffer's
+    slot table to billions of entries (MemoryError, or the OOM killer)."""
+    cb = device.create_command_buffer()
+    with pytest.raises(hal.HalError, match=r"binding slot must be in \[0, 65536\), got 2147483647"):
+        cb.dispatch(kernels, kernels.entry_ordinal("scale"), (1, 1, 1), [8, 8],
+                    [(0, 0, 32), ((1 << 31) - 1, 0, 32)])
