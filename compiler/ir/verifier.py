@@ -102,12 +102,13 @@ class _Verifier:
                 _fail(op, f"expects {n_out} results, got {len(op.results)}")
         if op.name in _SAME_ELEMENT and len(op.operands) == 2 and op.results:
             els = {getattr(v.type, "element", None) for v in (*op.operands, op.results[0])}
-            if len(els) != 1:
+            if len(els) != 1 and not _any_quantized(els):   # quantized: the spec's rules
                 _fail(op, f"operands and result must have one element type, got "
                           f"{_types(op.operands)} -> {op.results[0].type}")
         if op.name in _KEEPS_ELEMENT and op.operands and op.results and \
                 getattr(op.operands[0].type, "element", None) != \
-                getattr(op.results[0].type, "element", None):
+                getattr(op.results[0].type, "element", None) and not _any_quantized(
+                    (getattr(op.operands[0].type, "element", None),)):
             _fail(op, f"changes the element type: {op.operands[0].type} -> {op.results[0].type}")
         regions = _REGIONS.get(op.name)
         if regions is not None and (len(op.regions) != regions
@@ -373,6 +374,12 @@ class _Verifier:
 
 _DIM_OPS = ("sort", "transpose", "broadcast_in_dim", "concatenate", "reduce", "reverse", "iota", "slice",
             "dynamic_slice", "dynamic_update_slice", "compare", "dot_general", "gather")
+
+def _any_quantized(elements) -> bool:
+    """Quantized element types differ in scale and zero point where the spec
+    allows it; ir/op_constraints.py checks them (storage and expressed types)."""
+    return any(str(e).startswith("!quant") for e in elements if e is not None)
+
 
 def _spec_constraints(op) -> None:
     """The StableHLO spec's per-op constraints (ir/op_constraints.py)."""
