@@ -93,6 +93,20 @@ def run_pipeline(module, options):
     return CompileResult(container.write_module(mdef), stats)
 
 
+def _static_bytes(t) -> int:
+    """Bytes of a static-shape tensor type (0: dynamic or of no fixed byte size)."""
+    from .ir.types import numpy_dtype
+    try:
+        n = numpy_dtype(t.element).itemsize
+    except (KeyError, AttributeError, ImportError):
+        return 0
+    for d in getattr(t, "shape", ()):
+        if type(d) is not int:
+            return 0
+        n *= d
+    return n
+
+
 def _build_variants(kernels, options, loops=(), entry_of=None):
     """One (format, target, entry points, data, workgroup counts) per target,
     in target order, and each target's generated source.  Every variant
@@ -118,9 +132,10 @@ def _build_variants(kernels, options, loops=(), entry_of=None):
         if variants and list(counts) != list(variants[0][4]):
             raise CompileError(f"internal error: target '{t}' tiles workgroups differently "
                                f"from '{options.targets[0]}'")
-        for ep, n in zip(entries, counts):      # static grids: the runtime bounds dispatches
+        for ep, n, k in zip(entries, counts, kernels):   # what the runtime checks dispatches by
             if type(n) is int:
                 ep.workgroups = n
+            ep.binding_bytes = [_static_bytes(v.type) for v in (*k.inputs, *k.outputs)]
         variants.append((fmt, target, entries, data, counts))
         sources[t] = src
     return variants, sources

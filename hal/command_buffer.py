@@ -188,11 +188,14 @@ class CommandBuffer:
             except (TypeError, ValueError):
                 raise HalError(f"dispatch binding {i} must be (buffer, offset, length)") from None
             if is_slot(buf):
+                if ln is not None and ln >= 0:
+                    executable.check_binding_length(entry, i, int(ln))
                 ln = self._slot(buf, int(off), ln, f"dispatch binding {i}")
                 binds.append((buf, int(off), int(ln)))
                 continue
             buf = self._buffer(buf, f"dispatch binding {i}")
             ln = buf.check_range(int(off), ln, f"dispatch binding {i}")
+            executable.check_binding_length(entry, i, ln)
             binds.append((buf, int(off), ln))
         self._record(Dispatch(executable, entry, wg, consts, tuple(binds)))
 

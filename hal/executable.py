@@ -24,6 +24,7 @@ class EntryLayout(NamedTuple):
     bindings: int
     constants: int
     workgroups: int | None = None
+    binding_bytes: tuple | None = None   # per binding: least bytes it needs (0: any)
 
 
 def parse_entry_points(entry_points) -> tuple:
@@ -36,17 +37,24 @@ def parse_entry_points(entry_points) -> tuple:
             names.append(e)
             layouts.append(None)
             continue
-        if isinstance(e, tuple) and len(e) in (3, 4):
-            name, nb, nc, wg = (*e, None)[:4]
+        if isinstance(e, tuple) and len(e) in (3, 4, 5):
+            name, nb, nc, wg, need = (*e, None, None)[:5]
         else:
-            name, nb, nc, wg = (getattr(e, "name", None), getattr(e, "bindings", None),
-                                getattr(e, "constants", None), getattr(e, "workgroups", None))
+            name, nb, nc, wg, need = (getattr(e, "name", None), getattr(e, "bindings", None),
+                                      getattr(e, "constants", None),
+                                      getattr(e, "workgroups", None),
+                                      getattr(e, "binding_bytes", None))
+        if need is not None:
+            need = tuple(need)
+            if len(need) != nb or any(type(n) is not int or n < 0 for n in need):
+                raise HalError(f"entry point {name!r}: binding_bytes {list(need)} must be "
+                               f"{nb} byte counts >= 0")
         if not isinstance(name, str) or type(nb) is not int or type(nc) is not int \
                 or nb < 0 or nc < 0 or not (wg is None or (type(wg) is int and wg >= 0)):
             raise HalError(f"entry point {e!r}: expected a name or (name, bindings >= 0, "
                            f"constants >= 0[, workgroups >= 0 or None])")
         names.append(name)
-        layouts.append(EntryLayout(nb, nc, wg))
+        layouts.append(EntryLayout(nb, nc, wg, need))
     return names, tuple(layouts)
 
 
@@ -87,6 +95,16 @@ class Executable:
                        f"'{self.entry_points[ordinal]}': it declares {layout.bindings} "
                        f"bindings and {layout.constants} push constants, the dispatch passes "
                        f"{bindings} bindings and {constants} push constants")
+
+    def check_binding_length(self, ordinal: int, i: int, length: int) -> None:
+        """HalError when binding ``i`` of a dispatch of entry ``ordinal`` has
+        fewer bytes than the entry declares for it (its code would run past it)."""
+        layout = self.layouts[ordinal]
+        need = layout.binding_bytes if layout is not None else None
+        if need is not None and length < need[i]:
+            raise HalError(f"dispatch of executable '{self.name}' entry point "
+                           f"'{self.entry_points[ordinal]}': binding {i} has {length} "
+                           f"bytes, the entry point uses {need[i]}")
 
     def entry_ordinal(self, name: str) -> int:
         try:

@@ -143,9 +143,9 @@ _MUTANT_ERRORS = {
     "extra_binding": "dispatch of executable 'kernels' entry point '.*it declares",
     "extra_constant": "dispatch of executable 'kernels' entry point '.*it declares",
     "drop_constant": "dispatch of executable 'kernels' entry point '.*it declares",
-    "entry_swap": "dispatch of executable 'kernels' entry point '.*it declares",
+    "entry_swap": "dispatch of executable 'kernels' entry point '.*(it declares|binding \\d+ has)",
     "entry_out_of_range": "entry ordinal .* is out of range",
-    "long_range": "binding table slot .* the command buffer uses",
+    "long_range": "binding table slot .* the command buffer uses|binding \\d+ has",
     "huge_workgroups": "entry point '.*': 2147483647 workgroups, it declares at most",
 }
 

@@ -228,6 +228,13 @@ def validate(h) -> dict:
                 _int(ep["constants"], ew + ".constants", 0, MAX_COUNT)
                 if ep.get("workgroups") is not None:
                     _int(ep["workgroups"], ew + ".workgroups", 0, MAX_WORKGROUPS)
+                if ep.get("binding_bytes") is not None:
+                    need = _list(ep["binding_bytes"], ew + ".binding_bytes")
+                    if len(need) != ep["bindings"]:
+                        _fail(ew + ".binding_bytes", f"has {len(need)} entries for "
+                                                     f"{ep['bindings']} bindings")
+                    for i, n in enumerate(need):
+                        _int(n, f"{ew}.binding_bytes[{i}]")
             _section(v["section"], vw + ".section", sections, "executable")
     _strs(h["strings"], "strings")
     return h
@@ -272,6 +279,8 @@ def _entry_header(ep) -> dict:
     h = {"name": ep.name, "bindings": ep.bindings, "constants": ep.constants}
     if getattr(ep, "workgroups", None) is not None:
         h["workgroups"] = ep.workgroups
+    if getattr(ep, "binding_bytes", None) is not None:
+        h["binding_bytes"] = list(ep.binding_bytes)
     return h
 
 
@@ -291,7 +300,7 @@ def from_header(h: dict, section_data) -> ModuleDef:
         executables=[ExecutableDef(e["name"], [
             ExecutableVariant(v["format"], v["target"],
                               [EntryPoint(ep["name"], ep["bindings"], ep["constants"],
-                                          ep.get("workgroups"))
+                                          ep.get("workgroups"), ep.get("binding_bytes"))
                                for ep in v["entry_points"]], section_data(v["section"]))
             for v in e["variants"]]) for e in h["executables"]],
         strings=h["strings"],

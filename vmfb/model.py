@@ -58,6 +58,7 @@ class EntryPoint:
     bindings: int                  # number of buffer bindings
     constants: int                 # number of 32-bit push constants
     workgroups: int | None = None  # most workgroups a dispatch may use (static grids)
+    binding_bytes: list | None = None   # per binding: bytes the code reads/writes (0: unknown)
 
 
 @dataclass

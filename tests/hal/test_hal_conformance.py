@@ -359,10 +359,10 @@ def test_dispatch_checked_against_declared_entry_layout(device, kernels):
     """Declared binding / push-constant counts are enforced at record time, so
     native code never reads past the arrays it is given."""
     from hal_kernels import ENTRIES, compile_so
-    declared = [("scale", 2, 2) if e == "scale" else ("noop", 0, 0, 4) if e == "noop" else e
-                for e in ENTRIES]
+    declared = [("scale", 2, 2) if e == "scale" else ("noop", 0, 0, 4) if e == "noop" else
+                ("grid_ids", 1, 1, None, [64]) if e == "grid_ids" else e for e in ENTRIES]
     exe = device.load_executable("checked", kernels.format, compile_so(), declared, {})
-    assert exe is not kernels and exe.layouts[0] == (2, 2, None) and exe.layouts[1] is None
+    assert exe is not kernels and exe.layouts[0] == (2, 2, None, None) and exe.layouts[1] is None
     a, b = device.allocator.allocate(64), device.allocator.allocate(64)
     cb = device.create_command_buffer()
     with pytest.raises(HalError, match="entry point 'scale': it declares 2 bindings and 2 push "
@@ -378,6 +378,13 @@ def test_dispatch_checked_against_declared_entry_layout(device, kernels):
     with pytest.raises(HalError, match="'noop': 5 workgroups, it declares at most 4"):
         cb.dispatch(exe, noop, (5, 1, 1))
     cb.dispatch(exe, noop, (2, 2, 1))
+    grid = exe.entry_ordinal("grid_ids")
+    for binding in [(a, 8, None), (3, 0, 32)]:
+        with pytest.raises(HalError, match="'grid_ids': binding 0 has \\d+ bytes, the entry "
+                                           "point uses 64"):
+            cb.dispatch(exe, grid, (1, 1, 1), [0], [binding])
+    with pytest.raises(HalError, match="binding_bytes"):
+        device.load_executable("bad", kernels.format, compile_so(), [("scale", 2, 2, None, [1])])
     cb.dispatch(exe, 0, (1, 1, 1), [16, 64], [(a, 0, 64), (b, 0, 64)])
     cb.finalize()
     submit(device, cb).wait(T)
