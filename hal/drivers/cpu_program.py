@@ -22,11 +22,15 @@ atomic under the GIL), so they never share state.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import HalError
 from ..loaders.cpu_c import ffi, new_state
+
+_clock = time.perf_counter
 
 _PATTERN_DTYPES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _UINTPTR_ARRAY = ffi.typeof("uintptr_t[]")
@@ -77,6 +81,12 @@ class DispatchPacket:
     def run_all(self) -> None:
         if self.total:
             self.run(0, self.total)
+
+    def run_measured(self) -> None:
+        """``run_all`` on this thread, its time noted as a whole run."""
+        t0 = _clock()
+        self.run_all()
+        self.note(0, _clock() - t0)
 
     # -- run times, for local-task's split decision --------------------------
     def timing(self):

@@ -127,9 +127,7 @@ class _Queue:
                 elif rng is not None:
                     op.run(*rng)
                 elif type(op) is DispatchPacket:
-                    t0 = _clock()
-                    op.run_all()
-                    op.note(0, _clock() - t0)
+                    op.run_measured()
                 else:
                     op.run_all()
             return

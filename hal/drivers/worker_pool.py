@@ -14,11 +14,7 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
-import time
-
 from .cpu_program import DispatchPacket
-
-_clock = time.perf_counter
 
 
 class SegmentJob:
@@ -51,9 +47,7 @@ class SegmentJob:
                     if tracer is None:
                         if rng is None:
                             if type(op) is DispatchPacket:     # measured: see local_task
-                                t0 = _clock()
-                                op.run_all()
-                                op.note(0, _clock() - t0)
+                                op.run_measured()
                             else:
                                 op.run_all()
                         else:
@@ -79,10 +73,10 @@ def run_traced(tracer, op, rng) -> None:
     t0 = tracer.now()
     try:
         if rng is None:
-            c0 = _clock()
-            op.run_all()
             if type(op) is DispatchPacket:
-                op.note(0, _clock() - c0)
+                op.run_measured()
+            else:
+                op.run_all()
         else:
             op.run(*rng)
     finally:
