@@ -29,6 +29,22 @@ class ExecutableRejectedError(HalError):
         self.executable, self.reason = executable, reason
 
 
+class DispatchStoppedError(HalError):
+    """A dispatch stopped early on its call's bounds (a native loop that saw
+    its call cancelled or past its deadline); ``stopped`` is ``"cancelled"``
+    or ``"timed out"``.  The VM reports it as CallCancelledError /
+    CallTimeoutError."""
+
+    def __init__(self, message: str, stopped: str | None = None):
+        super().__init__(message)
+        self.stopped = stopped
+
+
+#: Entry-point return codes of a dispatch stopped on its call's bounds
+#: (internals §5; compiler/codegen/native_loop.py emits them).
+STOP_CODES = {-2: "cancelled", -3: "timed out"}
+
+
 def describe(exc: BaseException) -> str:
     """The message a waiter re-raises for ``exc``: HAL errors keep their text,
     anything else is prefixed with its type so the cause stays visible."""

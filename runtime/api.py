@@ -26,7 +26,7 @@ import numpy as np
 from .arrays import DeviceArray, arg_spec, import_array, tensor_text, to_view
 from .errors import CallCancelledError, InvalidArgumentError
 from .vm import BytecodeModule, Context
-from .vm.interpreter import DEFAULT_TIMEOUT_S, coerce
+from .vm.interpreter import DEFAULT_TIMEOUT_S, bounds_error, coerce
 from tensorvm.vmfb.model import parse_signature
 
 ASYNC_SUFFIX = "$async"
@@ -172,7 +172,13 @@ class Function:
         tracer = self.module.tracer
         if tracer is None:
             if self._fused is not None:     # refs only, checked by _convert and the bytecode
-                return self._wrap(self._fused(*self._convert(args)))
+                try:
+                    return self._wrap(self._fused(*self._convert(args)))
+                except Exception as e:      # a native loop stopped on its deadline?
+                    err = bounds_error(e, self.name, None, self.module.timeout_s)
+                    if err is e:
+                        raise
+                    raise err from e
             return self._wrap(self.module.context.invoke(self.handle, self._convert(args)))
         t0 = tracer.now()
         try:

@@ -410,6 +410,8 @@ def build_cpu_executable(kernels: list[Kernel], cpu: str = "host", loops=(), ent
         funcs.append("__attribute__((visibility(\"default\")))\n" + f)
         counts.append(n)
         entries.append(EntryPoint(k.name, k.num_bindings, k.num_constant_words))
+    if loops:
+        decls.append(native_loop.CLOCK_C)
     for lp in loops:
         funcs.append("__attribute__((visibility(\"default\")))\n" + native_loop.render_native_loop(
             lp, lambda d: kernels[entry_of[id(d)]].name, lambda d: counts[entry_of[id(d)]]))

@@ -649,6 +649,9 @@ class GeneralFunction:
         scratch, = f.call("allocator.allocate", [self.dev, size], 1)
         bufs.append(scratch)
         spans += [f.const("i64", 0), size]
+        bounds, = f.call("invocation.bounds", [self.dev], 1)     # cancel / deadline
+        bufs.append(bounds)
+        spans += [f.const("i64", 0), f.const("i64", 16)]
         self.barrier()
         one = f.const("i32", 1)
         f.call("command_buffer.dispatch",

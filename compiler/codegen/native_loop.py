@@ -11,6 +11,12 @@ values are pointers into a double-buffered scratch (iteration parity picks
 the half, so a step never overwrites what it reads).  The final carried
 values are copied into the loop's result buffers.
 
+A native loop is bounded like the VM loop it replaces: its last binding is
+the call's bounds (``hal.call_bounds``: a stop word that ``cancel()`` sets
+and the call's deadline in CLOCK_MONOTONIC ns, 0 = none), read every
+iteration (the clock every ``CLOCK_EVERY``); a stopped loop returns
+``RC_CANCELLED`` / ``RC_TIMED_OUT``.
+
 A loop qualifies when: its host values are scalar i1/i32/i64 and none is
 used after the loop; the condition is host scalar ops only; the body holds
 only static dispatches and host scalar ops; every carried device value is
@@ -34,6 +40,17 @@ _SCALAR_OPS = {"constant", "add", "subtract", "multiply", "maximum", "minimum", 
                "xor", "not", "compare", "select", "convert", "reshape", "broadcast_in_dim"}
 _CMP = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">=", "EQ": "==", "NE": "!="}
 ALIGN = 64
+#: Iterations between two reads of the clock (the stop word is read every one).
+CLOCK_EVERY = 16
+#: Return codes of a loop stopped by its call's bounds: the runtime turns
+#: them into CallCancelledError / CallTimeoutError (hal/loaders/cpu_c.py).
+RC_CANCELLED, RC_TIMED_OUT = -2, -3
+#: The clock the deadline is read against: Python's time.monotonic() on Linux.
+CLOCK_C = """#include <time.h>
+static inline uint64_t tvm_now_ns(void) {
+  struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}"""
 
 
 @dataclass
@@ -42,7 +59,8 @@ class NativeLoop:
 
     Bindings: ``dev_in`` (device values read from outside: invariants and
     initial carried values), then one output per ``changing`` position, then
-    the scratch.  Push constants: ``host_in`` values, one or two words each."""
+    the scratch, then the call's bounds.  Push constants: ``host_in`` values, one
+    or two words each."""
     op: object
     dev_in: list
     host_in: list
@@ -200,6 +218,9 @@ def render_native_loop(loop: NativeLoop, kernel_of, count_of) -> str:
     for k, j in enumerate(loop.changing):
         lines.append(f"  char* out{k} = (char*)st->bindings[{n_in + k}];")
     lines.append(f"  char* scratch = (char*)st->bindings[{n_in + len(loop.changing)}];")
+    # the call's bounds (see BOUNDS_DOC): a stop word set by cancel(), a CLOCK_MONOTONIC deadline
+    lines.append(f"  const volatile uint32_t* stop = (const volatile uint32_t*)st->bindings[{n_in + len(loop.changing) + 1}];")
+    lines.append("  const uint64_t deadline = ((const volatile uint64_t*)stop)[1];")
     # carried variables: c<j>, initialised from the operands
     for j, v in enumerate(op.operands):
         if j in loop.host_pos:
@@ -221,6 +242,9 @@ def render_native_loop(loop: NativeLoop, kernel_of, count_of) -> str:
     for o in cond.operations[:-1]:
         scalar(o)
     lines.append(f"    if (!{ex[cond.terminator.operands[0]]}) break;")
+    lines.append(f"    if (*stop) return {RC_CANCELLED};")
+    lines.append(f"    if (deadline && (it & {CLOCK_EVERY - 1}) == {CLOCK_EVERY - 1} && tvm_now_ns() > deadline) "
+                 f"return {RC_TIMED_OUT};")
     lines.append(f"    char* half = scratch + (it & 1) * (uint64_t){loop.half};")
     for o in body.operations[:-1]:
         if o.name == "stablehlo.reshape" and o.result not in loop.host:
@@ -317,7 +341,7 @@ def _scalar_expr(o, ex) -> str:
 
 
 def binding_count(loop: NativeLoop) -> int:
-    return len(loop.dev_in) + len(loop.changing) + 1
+    return len(loop.dev_in) + len(loop.changing) + 2
 
 
 def constant_word_count(loop: NativeLoop) -> int:

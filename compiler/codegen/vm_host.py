@@ -57,6 +57,7 @@ HAL_IMPORTS = {
     "buffer_view.checked_buffer": "rri*I->r",
     "device.queue.execute.indirect.wait": "rri*r->",
     "executable.has_entry": "rr->i",
+    "invocation.bounds": "r->r",
 }
 
 ASYNC_SUFFIX = "$async"

@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
-from ..errors import HalError
+from ..errors import STOP_CODES, DispatchStoppedError, HalError
 from ..loaders.cpu_c import ffi, new_state
 
 _clock = time.perf_counter
@@ -69,6 +69,9 @@ class DispatchPacket:
 
     def error(self, rc: int) -> HalError:
         name = self.executable.entry_points[self.entry]
+        if rc in STOP_CODES:
+            return DispatchStoppedError(f"executable '{self.executable.name}' entry point '{name}' "
+                                        f"stopped: its call was {STOP_CODES[rc]}", STOP_CODES[rc])
         return HalError(f"executable '{self.executable.name}' entry point '{name}' "
                         f"failed with code {rc}")
 

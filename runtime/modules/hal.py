@@ -10,11 +10,15 @@ interpreter thread: if the fences are not yet signalled it returns
 from __future__ import annotations
 
 import threading
+import time
+
+import numpy as np
 
 from tensorvm import hal
 from tensorvm.hal import Buffer, BufferView, CommandBuffer, Executable, Fence, HalError
 from tensorvm.hal.errors import rethrow
 from tensorvm.runtime.errors import InvalidArgumentError
+from tensorvm.runtime.vm.interpreter import current_invocation
 from tensorvm.runtime.vm.native import NativeModule, Suspend
 from tensorvm.vmfb import element_types
 
@@ -22,15 +26,16 @@ from tensorvm.vmfb import element_types
 class HalState:
     """Per-context state: the device and the executables loaded for it."""
 
-    __slots__ = ("_device", "_executables", "_lock", "device_class")
+    __slots__ = ("_device", "_executables", "_lock", "device_class", "timeout_s")
 
-    def __init__(self, device):
+    def __init__(self, device, timeout_s=None):
         if isinstance(device, str):
             device = hal.create_device(device)
         self._device = device
         self.device_class = type(device) if device is not None else None
         self._executables = {}      # id(ExecutableDef) -> (ExecutableDef, Executable)
         self._lock = threading.Lock()
+        self.timeout_s = timeout_s      # the context's default: bounds of fused calls
 
     @property
     def device(self):
@@ -114,6 +119,19 @@ def allocator_allocate(state, device, size):
     if device.__class__ is not state.device_class:
         _device(state, device, "allocator.allocate")
     return device.allocator.allocate(size)
+
+
+def invocation_bounds(state, device):
+    """The calling invocation's bounds (stop word, deadline) as a 16-byte host
+    buffer, bound to native loops so ``timeout_s`` and ``cancel()`` stop them."""
+    inv = current_invocation()
+    if inv is not None:
+        words = inv.bounds()
+    else:                       # a fused (synchronous) call: the context's timeout
+        words = np.zeros(2, np.uint64)
+        if state.timeout_s is not None:
+            words[1] = int((time.monotonic() + state.timeout_s) * 1e9)
+    return Buffer(words.view(np.uint8))
 
 
 def allocator_import(state, device, rodata):
@@ -373,6 +391,7 @@ FUNCTIONS = {
     "device.get": ("->r", device_get),
     "executable.load": ("rr->r", executable_load),
     "executable.has_entry": ("rr->i", executable_has_entry),
+    "invocation.bounds": ("r->r", invocation_bounds),
     "allocator.allocate": ("rI->r", allocator_allocate),
     "allocator.import": ("rr->r", allocator_import),
     "buffer_view.assert": ("rri*I->", buffer_view_assert),
@@ -410,4 +429,4 @@ class HalModule(NativeModule):
         return dict(FUNCTIONS)
 
     def create_state(self, context) -> HalState:
-        return HalState(getattr(context, "device", None))
+        return HalState(getattr(context, "device", None), getattr(context, "default_timeout_s", None))

@@ -12,7 +12,8 @@ import threading
 
 from ..errors import InvalidArgumentError, LinkError
 from tensorvm.vmfb.model import parse_signature
-from .interpreter import DEFAULT_MAX_DEPTH, DEFAULT_TIMEOUT_S, BytecodeTarget, Invocation, coerce
+from .interpreter import (DEFAULT_MAX_DEPTH, DEFAULT_TIMEOUT_S, BytecodeTarget, Invocation,
+                          bounds_error, coerce)
 from .module import BytecodeModule
 from .native import NativeModule, NativeTarget
 from .numeric import f32, wrap32, wrap64
@@ -163,6 +164,12 @@ class Context:
         target = handle.target
         fused = target.fused if target.__class__ is BytecodeTarget else None
         if fused is not None:
-            return fused(*self._checked(handle, args))
+            try:
+                return fused(*self._checked(handle, args))
+            except Exception as e:            # a native loop stopped on its deadline?
+                err = bounds_error(e, target.function.name, None, self.default_timeout_s)
+                if err is e:
+                    raise
+                raise err from e
         return Invocation(target, self._checked(handle, args), self.max_depth,
                           self.default_timeout_s).run()

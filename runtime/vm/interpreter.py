@@ -20,6 +20,8 @@ import operator
 import threading
 import time
 
+import numpy as np
+
 from ..errors import CallCancelledError, CallTimeoutError, VmTrap
 from .lowering import (GLOBALS_SLOT, INSTANCE_SLOT, BadResults, Control, NativeRaised,
                        Suspended)
@@ -81,6 +83,34 @@ def _note(e: BaseException, text: str) -> None:
         e.add_note(text)
 
 
+_running = threading.local()     # .inv: the Invocation stepping on this thread
+
+
+def current_invocation():
+    """The invocation whose step is running on this thread (None outside one):
+    native functions that need their caller's bounds ask for it."""
+    return getattr(_running, "inv", None)
+
+
+def bounds_error(e: BaseException, function, pc, timeout_s) -> BaseException:
+    """``e``, or the CallCancelledError / CallTimeoutError it stands for when
+    native code stopped on its call's bounds (a HAL error with ``stopped``
+    set, possibly re-raised by fence waiters: the chain is searched)."""
+    cause, seen = e, 0
+    while cause is not None and seen < 8:
+        reason = getattr(cause, "stopped", None)
+        if reason is not None:
+            if reason == "cancelled":
+                err = CallCancelledError("call cancelled", function, pc)
+            else:
+                err = CallTimeoutError(f"call timed out: still running after its timeout_s of "
+                                       f"{timeout_s} s", function, pc)
+            err.__cause__ = e
+            return err
+        cause, seen = cause.__cause__ or cause.__context__, seen + 1
+    return e
+
+
 class Invocation:
     """One call of a function; ``step()`` runs it until it suspends or ends.
 
@@ -99,6 +129,7 @@ class Invocation:
         self._stack, self._pending, self._deadline = [], None, None
         self._pc_of_call = 0
         self._run_deadline, self._calls, self.cancelled = None, 0, False
+        self._bounds = None                 # see bounds()
         if isinstance(target, BytecodeTarget):
             fn, inst = target.function, target.instance
             r = fn.template[:]
@@ -151,6 +182,7 @@ class Invocation:
                 if self.error is not None:
                     raise self.error
                 return None
+            outer, _running.inv = getattr(_running, "inv", None), self
             try:
                 if self._run_deadline is None:
                     d = self.default_timeout_s
@@ -161,8 +193,11 @@ class Invocation:
                     self._finish_wait()
                 sus = self._run() if isinstance(self.target, BytecodeTarget) else self._run_native()
             except BaseException as e:
+                e = self._stopped(e)
                 self.state, self.error, self.suspend = "failed", e, None
-                raise
+                raise e
+            finally:
+                _running.inv = outer
             if sus is None:
                 self.state, self.suspend = "done", None
                 return None
@@ -174,6 +209,24 @@ class Invocation:
         """Stop this invocation at its next bounds check (any thread may call
         it): it fails with ``CallCancelledError``."""
         self.cancelled = True
+        if self._bounds is not None:
+            self._bounds[0] = 1             # native loops read it every iteration
+
+    def bounds(self):
+        """This call's bounds as native code reads them: uint64 [stop, deadline]
+        (stop != 0 once cancelled; the deadline in CLOCK_MONOTONIC ns, which
+        time.monotonic() reads on Linux; 0 = none).  Compiled loops that run
+        outside the interpreter (native loops) stop on them."""
+        if self._bounds is None:
+            d = self._run_deadline
+            b = np.zeros(2, np.uint64)
+            b[0] = int(self.cancelled)
+            b[1] = 0 if d is None or d == float("inf") else max(1, int(d * 1e9))
+            self._bounds = b
+        return self._bounds
+
+    def _stopped(self, e: BaseException) -> BaseException:
+        return bounds_error(e, *self._where(), self.default_timeout_s)
 
     def _check_bounds(self, function, pc) -> None:
         """Raise if the call was cancelled or ran past its deadline."""

@@ -67,8 +67,7 @@ entry:
 
 # A while loop whose condition is always true.  It swaps two carried tensors,
 # which keeps it a VM loop (a native loop's carried device values must be
-# body dispatch results, unchanged, or from outside the loop); a native loop
-# runs as one C entry point, which this check cannot interrupt.
+# body dispatch results, unchanged, or from outside the loop).
 FOREVER = """
 func.func @main(%x: tensor<i32>, %v: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<i32> {
   %r:3 = stablehlo.while(%i = %x, %a = %v, %b = %w) : tensor<i32>, tensor<4xf32>, tensor<4xf32>
@@ -147,3 +146,59 @@ def test_compiled_infinite_while_times_out():
     m = rt.load_module(compiled(FOREVER), device="local-sync", timeout_s=0.3)
     with pytest.raises(CallTimeoutError, match="timed out"):
         m.main(np.array(0, np.int32), np.zeros(4, np.float32), np.ones(4, np.float32))
+
+
+# The same endless loop in a form that runs as ONE native CPU entry point
+# (codegen/native_loop.py): it stops on the call's bounds (its stop word and
+# deadline), not on a VM back-branch.
+NATIVE_FOREVER = """
+func.func @main(%x: tensor<i32>, %v: tensor<4xf32>) -> tensor<4xf32> {
+  %r:2 = stablehlo.while(%i = %x, %a = %v) : tensor<i32>, tensor<4xf32>
+    cond {
+      %t = stablehlo.constant dense<true> : tensor<i1>
+      stablehlo.return %t : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %n = stablehlo.add %i, %one : tensor<i32>
+      %b = stablehlo.tanh %a : tensor<4xf32>
+      stablehlo.return %n, %b : tensor<i32>, tensor<4xf32>
+    }
+  return %r#1 : tensor<4xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def native_forever():
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    res = compile_text(NATIVE_FOREVER, CompileOptions(keep_source=True))
+    assert "_native(const tvm_dispatch_state_t* st" in res.stats["c_source"], "must be native"
+    return res.vmfb
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_timeout_stops_a_native_loop(native_forever, device):
+    m = rt.load_module(native_forever, device=device, timeout_s=0.3)
+    t0 = time.monotonic()
+    with pytest.raises(CallTimeoutError, match="timed out") as e:
+        m.main(np.array(0, np.int32), np.ones(4, np.float32))
+    assert time.monotonic() - t0 < 10
+    assert "stopped" in str(e.value.__cause__)
+    # the device is free afterwards (no thread left spinning): the next call
+    # is bounded the same way
+    err = m.main.invoke_async(np.array(0, np.int32), np.ones(4, np.float32)).exception(10)
+    assert isinstance(err, CallTimeoutError)
+
+
+def test_future_cancel_stops_a_native_loop(native_forever):
+    m = rt.load_module(native_forever, device="local-task", timeout_s=None)
+    fut = m.main.invoke_async(np.array(0, np.int32), np.ones(4, np.float32))
+    time.sleep(0.2)
+    assert not fut.done()
+    assert fut.cancel()
+    # the worker that ran the loop is free again: a new call gets through
+    m2 = rt.load_module(native_forever, device=m.device, timeout_s=0.2)
+    t0 = time.monotonic()
+    with pytest.raises(CallTimeoutError):
+        m2.main(np.array(0, np.int32), np.ones(4, np.float32))
+    assert time.monotonic() - t0 < 5
