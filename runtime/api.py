@@ -23,6 +23,7 @@ import threading
 import numpy as np
 
 
+from . import dlpack
 from .arrays import DeviceArray, arg_spec, import_array, tensor_text, to_view
 from .errors import CallCancelledError, InvalidArgumentError
 from .vm import BytecodeModule, Context
@@ -114,6 +115,20 @@ class Function:
         for i, (spec, v) in enumerate(zip(self._specs, args)):
             cls = v.__class__
             if spec is not None:
+                if cls is not _NP and cls is not DeviceArray and hasattr(cls, "__dlpack__"):
+                    hit = last[i]
+                    if hit is not None and hit[0] is v and hit[1].buffer._storage is not None:
+                        out.append(hit[1])  # the same immutable producer (JAX): same view
+                        continue
+                    producer = v
+                    # torch, JAX...: a numpy array over the producer's memory
+                    v = dlpack.host_array(v, f"{self.name}: {self._arg_label(i)}")
+                    if v.dtype == spec[0] and v.shape == spec[1] and v.flags.c_contiguous:
+                        view = import_array(device, v)
+                        last[i] = (producer, view) if dlpack.immutable(cls) else None
+                        out.append(view)
+                        continue
+                    cls = _NP
                 if cls is _NP:
                     if v.dtype == spec[0] and v.shape == spec[1] and v.flags.c_contiguous:
                         # the same array object: same memory, so the same view
@@ -145,7 +160,8 @@ class Function:
         entry = self.args[i] if i < len(self.args) else {}
         if p.bank == "ref":
             if entry.get("kind") == "fence" or (not entry.get("dtype") and not isinstance(
-                    v, (np.ndarray, np.generic, list, tuple, int, float, complex, DeviceArray))):
+                    v, (np.ndarray, np.generic, list, tuple, int, float, complex, DeviceArray))
+                    and not dlpack.is_dlpack(v)):
                 return v                      # HAL objects (fences, buffers) pass through
             if isinstance(v, DeviceArray) and not v.is_ready:
                 if pending is None:
