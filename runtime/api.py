@@ -357,8 +357,12 @@ class Instance:
         return get_device(device)
 
     def load_module(self, source, device="local-task", *, timeout_s=None, trace=None,
-                    verify="lazy", expected_sha256=None) -> Module:
+                    verify="lazy", expected_sha256=None, custom_calls=None) -> Module:
         """Read (``bytes``/path/ModuleDef), verify, link with ``hal`` and run ``__init``.
+
+        ``custom_calls``: ``{name: fn}`` binding the module's host calls
+        (runtime/custom_calls.py); a host call left unbound raises
+        ``MissingCustomCallError`` naming it.
 
         ``verify="lazy"`` checks the container and the module's tables now and
         each function's bytecode just before its first call (a load costs
@@ -386,9 +390,22 @@ class Instance:
             dev.tracer = tracer
         from .modules.hal import HalModule
         natives = [HalModule()] + [m for m in self.native_modules if m.name != "hal"]
+        natives += _custom_call_modules(bytecode, custom_calls or {}, natives)
         ctx = Context(natives + [bytecode], device=dev,
                       default_timeout_s=self.timeout_s if timeout_s is None else timeout_s)
         return Module(ctx, bytecode, dev, tracer)
+
+
+def _custom_call_modules(bytecode, custom_calls: dict, natives) -> list:
+    """The ``custom`` native module for a module's host calls ([] if none)."""
+    from .custom_calls import MODULE, CustomCallModule, MissingCustomCallError, needed
+    wanted = needed(bytecode)
+    if not wanted or any(m.name == MODULE for m in natives):
+        return []                       # (an embedder's own 'custom' module serves them)
+    missing = set(wanted) - set(custom_calls)
+    if missing:
+        raise MissingCustomCallError(bytecode.name, missing)
+    return [CustomCallModule(custom_calls, wanted)]
 
 
 def _tracer(trace):
@@ -408,14 +425,16 @@ _DEFAULT = Instance()
 
 
 def load_module(path_or_bytes, device="local-task", *, native_modules=(), timeout_s=None,
-                trace=None, verify="lazy", expected_sha256=None) -> Module:
+                trace=None, verify="lazy", expected_sha256=None, custom_calls=None) -> Module:
     """Load a ``.vmfb`` (path, bytes or ModuleDef) onto ``device`` (URI or Device).
 
     ``timeout_s``: the default wait timeout (60 s unless given); ``trace``: a
     path or Tracer that records queue submissions and dispatches per thread;
     ``verify``: "lazy" (each function's bytecode before its first call) or
     "eager" (all of it now); ``expected_sha256``: the hex SHA-256 the module's
-    bytes must have (``tensorvm-dump`` prints it)."""
+    bytes must have (``tensorvm-dump`` prints it); ``custom_calls``: ``{name: fn}``
+    for the module's host calls (docs/custom_kernels.md)."""
     inst = Instance(native_modules) if native_modules else _DEFAULT
     return inst.load_module(path_or_bytes, device, timeout_s=timeout_s, trace=trace,
-                            verify=verify, expected_sha256=expected_sha256)
+                            verify=verify, expected_sha256=expected_sha256,
+                            custom_calls=custom_calls)

@@ -77,10 +77,14 @@ class DeviceArray:
 
     @property
     def __array_interface__(self):
-        """Host memory only (numpy then keeps this DeviceArray as the base);
-        device memory raises AttributeError so numpy falls back to ``__array__``."""
+        """Host memory of numpy's own dtypes only (numpy then keeps this
+        DeviceArray as the base); device memory and ml_dtypes types (whose
+        type string numpy cannot read back) raise AttributeError, so numpy
+        falls back to ``__array__``."""
         if self.buffer_view.buffer.to_host is not None:
             raise AttributeError("__array_interface__: the array lives in device memory")
+        if self.buffer_view.dtype.isbuiltin != 1:
+            raise AttributeError("__array_interface__: not a numpy built-in dtype")
         return self.to_host().__array_interface__
 
     def __len__(self):

@@ -173,3 +173,16 @@ def test_opencl_arrays_export_a_host_copy_only_when_asked():
     np.testing.assert_array_equal(np.from_dlpack(y, device="cpu"),
                                   np.arange(64, dtype=np.float32) * 2)
     np.testing.assert_array_equal(np.asarray(y), np.arange(64, dtype=np.float32) * 2)
+
+
+def test_ml_dtypes_results_convert_through_array():
+    """bf16 has no __array_interface__ type string: numpy takes __array__."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    text = """func.func @main(%x: tensor<4xf32>) -> tensor<4xbf16> {
+      %0 = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xbf16>
+      return %0 : tensor<4xbf16>
+    }"""
+    y = runtime.load_module(compiled(text), device="local-sync").main(np.arange(4, dtype=np.float32))
+    out = np.asarray(y)
+    assert out.dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(out.astype(np.float32), np.arange(4, dtype=np.float32))
