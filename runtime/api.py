@@ -115,7 +115,8 @@ class Function:
         for i, (spec, v) in enumerate(zip(self._specs, args)):
             cls = v.__class__
             if spec is not None:
-                if cls is not _NP and cls is not DeviceArray and hasattr(cls, "__dlpack__"):
+                if cls is not _NP and cls is not DeviceArray and hasattr(cls, "__dlpack__") \
+                        and not isinstance(v, _NP):        # (ndarray subclasses: to_view)
                     hit = last[i]
                     if hit is not None and hit[0] is v and hit[1].buffer._storage is not None:
                         out.append(hit[1])  # the same immutable producer (JAX): same view

@@ -232,3 +232,40 @@ def test_kernel_error_code_raises():
     m = runtime.load_module(compiler.compile_str(TWICE, custom_kernels=[failing]), device="local-sync")
     with pytest.raises(hal.HalError, match="failed with code 7"):
         m.main(np.zeros(10, np.float32))
+
+
+TWICE_CU = r"""
+__device__ void twice(const float* __restrict__ x, float* __restrict__ y) {
+  const long i = blockIdx.x * 4L + threadIdx.x;
+  if (threadIdx.x < 4 && i < 10) y[i] = 2 * x[i];
+}"""
+
+
+def test_cuda_kernel_compiles_to_checked_ptx():
+    from tensorvm.compiler.codegen import cuda
+    missing = cuda.have_toolchain()
+    if missing is not None:
+        pytest.skip(f"cuda toolchain unavailable: {missing}")
+    res = compiler.api.compile_text(TWICE, compiler.CompileOptions(
+        targets=("cpu", "cuda"), keep_source=True,
+        custom_kernels=[_twice(c=TWICE_C, cuda=TWICE_CU)]))
+    src = res.stats["cuda_source"]
+    assert src.count("__device__ void twice(") == 1
+    assert "twice(b0, o0);" in src
+    from tensorvm.vmfb import container
+    (exe,) = container.read_module(res.vmfb).executables
+    assert [v.format for v in exe.variants][1] == cuda.FORMAT
+    CUDA = hal.registry.driver_availability("cuda")
+    if CUDA is None:          # a GPU: run it too
+        a = np.arange(10, dtype=np.float32)
+        np.testing.assert_array_equal(
+            np.asarray(runtime.load_module(res.vmfb, device="cuda").main(a)), -4 * a)
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_host_call_in_async_call(device):
+    m = runtime.load_module(compiler.compile_str(HOST, custom_kernels=[HOST_DECL]), device=device,
+                            custom_calls={"py.softmax": _normalize})
+    a = np.random.default_rng(2).standard_normal((2, 3)).astype(np.float32)
+    got = m.main.invoke_async(a).result(timeout=30)
+    np.testing.assert_allclose(np.asarray(got), 2 * _normalize(np.exp(a)), rtol=1e-6)
