@@ -269,3 +269,12 @@ def test_host_call_in_async_call(device):
     a = np.random.default_rng(2).standard_normal((2, 3)).astype(np.float32)
     got = m.main.invoke_async(a).result(timeout=30)
     np.testing.assert_allclose(np.asarray(got), 2 * _normalize(np.exp(a)), rtol=1e-6)
+
+
+def test_embedder_supplies_its_own_custom_module():
+    from tensorvm.runtime.custom_calls import CustomCallModule
+    inst = runtime.Instance(native_modules=[CustomCallModule({"py.softmax": _normalize},
+                                                             {"py.softmax": "r->r"})])
+    m = inst.load_module(compiler.compile_str(HOST, custom_kernels=[HOST_DECL]))
+    a = np.ones((2, 3), np.float32)
+    np.testing.assert_allclose(np.asarray(m.main(a)), np.full((2, 3), 2 / 3, np.float32))
