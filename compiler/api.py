@@ -19,6 +19,7 @@ class CompileOptions:
     dump_ir_after: list = field(default_factory=list)   # pass names, or ["all"]
     keep_source: bool = False       # keep generated C in the result stats
     simplify: bool = True           # algebraic simplification and constant folding
+    custom_kernels: list = field(default_factory=list)  # CustomKernel / HostCall (custom_kernels.py)
 
 
 @dataclass

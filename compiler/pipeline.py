@@ -14,6 +14,7 @@ from .codegen.vm_host import generate_module
 from .errors import CompileError, UnsupportedOpError
 from .passes.base import PassPipeline
 from .passes.canonicalize import CanonicalizeOps
+from .passes.custom_calls import BindCustomCalls
 from .passes.dispatch import FormDispatchRegions
 from .passes.fold import AlgebraicSimplification
 from .passes.inline import InlineCalls, symbol, visibility
@@ -23,11 +24,13 @@ from .passes.memory import plan_function
 from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
 
 
-def ir_passes(simplify: bool = True) -> list:
-    """The IR passes, in order, up to and including dispatch formation."""
+def ir_passes(simplify: bool = True, custom_kernels=None) -> list:
+    """The IR passes, in order, up to and including dispatch formation
+    (``custom_kernels``: custom_kernels.registry's ``{name: declaration}``)."""
     cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
-    return [CanonicalizeOps(), InlineCalls(), *cleanup, *middle,
+    return [CanonicalizeOps(), InlineCalls(), BindCustomCalls(custom_kernels or {}),
+            *cleanup, *middle,
             TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
 
 
@@ -36,7 +39,9 @@ def run_pipeline(module, options):
     from .ir.verifier import verify_module
     verify_module(module)
     _check_element_types(module)
-    passes = ir_passes(options.simplify)
+    from .custom_kernels import registry
+    customs = registry(options.custom_kernels)
+    passes = ir_passes(options.simplify, customs)
     pipeline = _DumpingPipeline(passes, options)
     pipeline.run(module)
 
@@ -53,7 +58,7 @@ def run_pipeline(module, options):
             entry_of[id(d)] = len(kernels)
             if dyn is not None:
                 shapes.bind_dispatch(d, dyn)
-            kernels.append(build_kernel(d))
+            kernels.append(build_kernel(d, customs))
     loops = [lp for f in functions for lp in (getattr(plans[id(f)], "loops", None) or {}).values()]
     for j, lp in enumerate(loops):
         lp.entry = len(kernels) + j

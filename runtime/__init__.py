@@ -8,7 +8,7 @@ from .errors import CallCancelledError, CallTimeoutError, InvalidArgumentError, 
 
 _LAZY = {
     "load_module": "api", "Module": "api", "Function": "api", "DeviceArray": "api",
-    "Instance": "api", "get_device": "api",
+    "Instance": "api", "get_device": "api", "MissingCustomCallError": "custom_calls",
     "Context": "vm", "BytecodeModule": "vm", "NativeModule": "vm", "Suspend": "vm",
     "Invocation": "vm", "FunctionHandle": "vm",
 }

@@ -23,6 +23,7 @@ import threading
 import numpy as np
 
 
+from . import dlpack
 from .arrays import DeviceArray, arg_spec, import_array, tensor_text, to_view
 from .errors import CallCancelledError, InvalidArgumentError
 from .vm import BytecodeModule, Context
@@ -114,6 +115,21 @@ class Function:
         for i, (spec, v) in enumerate(zip(self._specs, args)):
             cls = v.__class__
             if spec is not None:
+                if cls is not _NP and cls is not DeviceArray and hasattr(cls, "__dlpack__") \
+                        and not isinstance(v, _NP):        # (ndarray subclasses: to_view)
+                    hit = last[i]
+                    if hit is not None and hit[0] is v and hit[1].buffer._storage is not None:
+                        out.append(hit[1])  # the same immutable producer (JAX): same view
+                        continue
+                    producer = v
+                    # torch, JAX...: a numpy array over the producer's memory
+                    v = dlpack.host_array(v, f"{self.name}: {self._arg_label(i)}")
+                    if v.dtype == spec[0] and v.shape == spec[1] and v.flags.c_contiguous:
+                        view = import_array(device, v)
+                        last[i] = (producer, view) if dlpack.immutable(cls) else None
+                        out.append(view)
+                        continue
+                    cls = _NP
                 if cls is _NP:
                     if v.dtype == spec[0] and v.shape == spec[1] and v.flags.c_contiguous:
                         # the same array object: same memory, so the same view
@@ -145,7 +161,8 @@ class Function:
         entry = self.args[i] if i < len(self.args) else {}
         if p.bank == "ref":
             if entry.get("kind") == "fence" or (not entry.get("dtype") and not isinstance(
-                    v, (np.ndarray, np.generic, list, tuple, int, float, complex, DeviceArray))):
+                    v, (np.ndarray, np.generic, list, tuple, int, float, complex, DeviceArray))
+                    and not dlpack.is_dlpack(v)):
                 return v                      # HAL objects (fences, buffers) pass through
             if isinstance(v, DeviceArray) and not v.is_ready:
                 if pending is None:
@@ -347,8 +364,12 @@ class Instance:
         return get_device(device)
 
     def load_module(self, source, device="local-task", *, timeout_s=None, trace=None,
-                    verify="lazy", expected_sha256=None) -> Module:
+                    verify="lazy", expected_sha256=None, custom_calls=None) -> Module:
         """Read (``bytes``/path/ModuleDef), verify, link with ``hal`` and run ``__init``.
+
+        ``custom_calls``: ``{name: fn}`` binding the module's host calls
+        (runtime/custom_calls.py); a host call left unbound raises
+        ``MissingCustomCallError`` naming it.
 
         ``verify="lazy"`` checks the container and the module's tables now and
         each function's bytecode just before its first call (a load costs
@@ -376,9 +397,22 @@ class Instance:
             dev.tracer = tracer
         from .modules.hal import HalModule
         natives = [HalModule()] + [m for m in self.native_modules if m.name != "hal"]
+        natives += _custom_call_modules(bytecode, custom_calls or {}, natives)
         ctx = Context(natives + [bytecode], device=dev,
                       default_timeout_s=self.timeout_s if timeout_s is None else timeout_s)
         return Module(ctx, bytecode, dev, tracer)
+
+
+def _custom_call_modules(bytecode, custom_calls: dict, natives) -> list:
+    """The ``custom`` native module for a module's host calls ([] if none)."""
+    from .custom_calls import MODULE, CustomCallModule, MissingCustomCallError, needed
+    wanted = needed(bytecode)
+    if not wanted or any(m.name == MODULE for m in natives):
+        return []                       # (an embedder's own 'custom' module serves them)
+    missing = set(wanted) - set(custom_calls)
+    if missing:
+        raise MissingCustomCallError(bytecode.name, missing)
+    return [CustomCallModule(custom_calls, wanted)]
 
 
 def _tracer(trace):
@@ -398,14 +432,16 @@ _DEFAULT = Instance()
 
 
 def load_module(path_or_bytes, device="local-task", *, native_modules=(), timeout_s=None,
-                trace=None, verify="lazy", expected_sha256=None) -> Module:
+                trace=None, verify="lazy", expected_sha256=None, custom_calls=None) -> Module:
     """Load a ``.vmfb`` (path, bytes or ModuleDef) onto ``device`` (URI or Device).
 
     ``timeout_s``: the default wait timeout (60 s unless given); ``trace``: a
     path or Tracer that records queue submissions and dispatches per thread;
     ``verify``: "lazy" (each function's bytecode before its first call) or
     "eager" (all of it now); ``expected_sha256``: the hex SHA-256 the module's
-    bytes must have (``tensorvm-dump`` prints it)."""
+    bytes must have (``tensorvm-dump`` prints it); ``custom_calls``: ``{name: fn}``
+    for the module's host calls (docs/custom_kernels.md)."""
     inst = Instance(native_modules) if native_modules else _DEFAULT
     return inst.load_module(path_or_bytes, device, timeout_s=timeout_s, trace=trace,
-                            verify=verify, expected_sha256=expected_sha256)
+                            verify=verify, expected_sha256=expected_sha256,
+                            custom_calls=custom_calls)

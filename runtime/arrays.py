@@ -6,8 +6,8 @@ asynchronous calls, the fence that says when its contents are ready.
 Passing a ``DeviceArray`` into another call reuses its ``BufferView``: no copy,
 no host round trip; a pending one makes the next call wait on its fence.
 
-numpy inputs become buffer views without copying where the device shares
-host memory; the fast path (exact dtype and static shape, C-contiguous)
+numpy inputs, and DLPack producers (torch, JAX, ...) in host memory, become
+buffer views without copying where the device shares host memory; the fast path (exact dtype and static shape, C-contiguous)
 skips every generic check because reflection already fixed what is legal.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ from tensorvm.vmfb import element_types
 
 from tensorvm.hal.buffer import BufferView as _BufferView
 
+from . import dlpack
 from .errors import InvalidArgumentError
 
 _wrap_view = _BufferView.wrap
@@ -64,6 +65,27 @@ class DeviceArray:
         if dtype is not None and np.dtype(dtype) != arr.dtype:
             return arr.astype(dtype)
         return arr.copy() if copy else arr
+
+    # -- DLPack and the numpy array interface (runtime/dlpack.py) -------------
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        self.wait()
+        return dlpack.export(self.buffer_view, stream=stream, max_version=max_version,
+                             dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        return dlpack.buffer_device(self.buffer_view.buffer)
+
+    @property
+    def __array_interface__(self):
+        """Host memory of numpy's own dtypes only (numpy then keeps this
+        DeviceArray as the base); device memory and ml_dtypes types (whose
+        type string numpy cannot read back) raise AttributeError, so numpy
+        falls back to ``__array__``."""
+        if self.buffer_view.buffer.to_host is not None:
+            raise AttributeError("__array_interface__: the array lives in device memory")
+        if self.buffer_view.dtype.isbuiltin != 1:
+            raise AttributeError("__array_interface__: not a numpy built-in dtype")
+        return self.to_host().__array_interface__
 
     def __len__(self):
         if not self.shape:
@@ -115,6 +137,8 @@ def to_view(fn_name, label, value, entry, device):
     else:
         if isinstance(value, (np.ndarray, np.generic)):
             arr = np.asarray(value)
+        elif dlpack.is_dlpack(value):       # torch, JAX, CuPy...: zero-copy on the host
+            arr = dlpack.host_array(value, f"{fn_name}: {label}")
         else:                               # Python scalars and nested lists
             try:
                 arr = np.asarray(value)

@@ -13,7 +13,7 @@ from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
 from ..ir.attributes import ints
-from . import gemm, native_loop, scalar, vector_math
+from . import custom, gemm, native_loop, scalar, vector_math
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
@@ -311,6 +311,8 @@ def render_sequential_kernel(kernel: Kernel):
 
 
 def render_kernel(kernel: Kernel, vector_bytes: int = 32):
+    if kernel.kind == "custom":
+        return custom.render_cpu(kernel)
     if kernel.kind not in ("loop", "contraction"):
         return render_sequential_kernel(kernel)
     if kernel.convolution is not None:
@@ -373,7 +375,9 @@ def _workarounds(cc: str) -> list:
     return _WORKAROUNDS[cc]
 
 
-def build_shared_object(source: str, cpu: str = "host") -> tuple[bytes, dict]:
+def build_shared_object(source: str, cpu: str = "host", kernels=()) -> tuple[bytes, dict]:
+    """The shared object of ``source``; a C error is put on the custom kernel
+    of ``kernels`` (if any) whose source fails on its own."""
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if cc is None:
         raise CompileError("the cpu target needs a C compiler (cc, gcc or clang) on PATH, "
@@ -391,6 +395,10 @@ def build_shared_object(source: str, cpu: str = "host") -> tuple[bytes, dict]:
                c_path, "-o", so_path, "-lm"]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
+            bad = custom.culprit(kernels, PROLOGUE, cc, flags)
+            if bad is not None:
+                from ..custom_kernels import CustomKernelError
+                raise CustomKernelError(bad[0].name, "its C source does not compile:\n" + bad[1])
             raise CompileError(f"C compiler failed on generated kernels ({' '.join(cmd[:2])}...):\n"
                                + proc.stderr[-4000:])
         with open(so_path, "rb") as f:
@@ -418,5 +426,5 @@ def build_cpu_executable(kernels: list[Kernel], cpu: str = "host", loops=(), ent
         entries.append(EntryPoint(lp.name, native_loop.binding_count(lp),
                                   native_loop.constant_word_count(lp)))
     source = PROLOGUE + "\n".join(decls) + "\n\n" + "\n\n".join(funcs) + "\n"
-    data, target = build_shared_object(source, cpu)
+    data, target = build_shared_object(source, cpu, kernels)
     return data, target, entries, counts, source

@@ -144,6 +144,9 @@ class GpuTarget:
 
     def render_kernel(self, kernel: Kernel):
         """(file-scope declarations, kernel source, workgroup count)."""
+        if kernel.kind == "custom":
+            from .custom import render_gpu
+            return render_gpu(self, kernel)
         if kernel.kind not in ("loop", "contraction"):
             return self._sequential(kernel)
         if kernel.contraction is not None:
@@ -325,7 +328,8 @@ class GpuTarget:
         decls, funcs, counts = [], [], []
         for k in kernels:
             d, f, n = self.render_kernel(k)
-            decls += [x.replace("static const ", self.table_prefix, 1) for x in d]
+            decls += [x for x in (y.replace("static const ", self.table_prefix, 1) for y in d)
+                      if x not in decls]       # (a custom kernel called twice: its source once)
             funcs.append(f)
             counts.append(n)
         source = (self.prologue(needs_f64) + self.helpers(needs_f64) + "\n".join(decls)
@@ -425,6 +429,9 @@ def _prod(dims) -> int:
 
 
 def _uses_f64(kernel: Kernel) -> bool:
+    if kernel.custom is not None and any(re.search(r"\bdouble\b", s)
+                                         for s in kernel.custom.sources.values()):
+        return True                     # never narrow the user's doubles
     values = list(kernel.inputs) + list(kernel.outputs) + list(getattr(kernel, "constants", None) or ())
     block = getattr(kernel.root, "parent", None)
     for op in getattr(block, "operations", ()) or ():

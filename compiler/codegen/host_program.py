@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..custom_kernels import HOST_CALL_ATTR
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
 from ..ir.types import TensorType, bit_width, is_unsigned, numpy_dtype
@@ -91,7 +92,8 @@ class Dev:
 
 def needs_general_path(func) -> bool:
     for op in func.walk():
-        if op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case") or HOST_ATTR in op.attributes:
+        if op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case") or HOST_ATTR in op.attributes \
+                or HOST_CALL_ATTR in op.attributes:
             return True
     return shape_analysis.has_dynamic(func)     # dynamic dims: sizes computed at run time
 
@@ -201,15 +203,9 @@ class GeneralFunction:
         return outs
 
     def _return(self, outs) -> None:
-        f = self.f
-        views = []
-        for v, dv in zip(self.func.regions[0].blocks[0].terminator.operands, outs):
-            dims = [self.dim(d) for d in self.dims_of(v)]
-            view, = f.call("buffer_view.create", [dv.buf, f.const("i64", 0), self.nbytes(v),
-                                                  f.const("i32", self.element_id(v.type)),
-                                                  "[" + ", ".join(dims) + "]"], 1)
-            views.append(view)
-        f.emit("ret " + ", ".join(views))
+        views = [self._view(dv.buf, v)
+                 for v, dv in zip(self.func.regions[0].blocks[0].terminator.operands, outs)]
+        self.f.emit("ret " + ", ".join(views))
 
     # -- recorded command buffers cached by argument dims -------------------------------------
     def _straight_line(self) -> bool:
@@ -553,6 +549,8 @@ class GeneralFunction:
             self.env[op.result] = Dev(k, op.result.type, False)
         elif shape_analysis.is_shape_assertion(op):
             self.shape_assertion(op)
+        elif HOST_CALL_ATTR in op.attributes:
+            self.host_call(op)
         elif name in ("stablehlo.reshape", "stablehlo.dynamic_reshape") \
                 and not isinstance(self.env.get(op.operands[0]), Host) and op.result not in self.host:
             src = self.env[op.operands[0]]
@@ -565,6 +563,37 @@ class GeneralFunction:
             self.env[op.result] = self.to_device(Host(self.env[op.operands[0]].regs, op.result.type))
         else:
             raise UnsupportedOpError(name, "in host code", op.location)
+
+    def host_call(self, op) -> None:
+        """A ``HostCall``: wait for the device, call the function bound at load
+        time with the operands' buffer views, check what it returned."""
+        from .vm_host import HOST_CALL_MODULE
+        self.read_backs += 1              # the call reads device values on the host
+        self.flush()
+        f = self.f
+        name = op.attributes[HOST_CALL_ATTR].value
+        views = []
+        for v in op.operands:
+            val = self.env[v]
+            dv = self.to_device(val) if isinstance(val, Host) else val
+            views.append(self._view(dv.buf, v))
+        outs = [f.reg("hc") for _ in op.results]
+        f.emit(f"{', '.join(outs)} = call.import @{HOST_CALL_MODULE}.{name}({', '.join(views)})")
+        for k, (r, view) in enumerate(zip(op.results, outs)):
+            nm = f.reg("n")
+            f.emit(f"{nm} = const.ref.str {_q(f'result #{k} of host call {name}')}")
+            dims = [self.dim(d) for d in self.dims_of(r)]
+            f.call("buffer_view.assert", [view, nm, f.const("i32", self.element_id(r.type)),
+                                          "[" + ", ".join(dims) + "]"])
+            buf, = f.call("buffer_view.buffer", [view], 1)
+            self.env[r] = Dev(buf, r.type, True)
+
+    def _view(self, buf: str, v) -> str:
+        dims = [self.dim(d) for d in self.dims_of(v)]
+        view, = self.f.call("buffer_view.create", [buf, self.f.const("i64", 0), self.nbytes(v),
+                                                   self.f.const("i32", self.element_id(v.type)),
+                                                   "[" + ", ".join(dims) + "]"], 1)
+        return view
 
     def shape_assertion(self, op) -> None:
         """``custom_call @shape_assertion``: fail with its message when false."""

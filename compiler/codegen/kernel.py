@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..custom_kernels import KERNEL_ATTR
 from ..dialects import stablehlo as shlo
 from ..ir.attributes import ints
 from ..ir.symbolic import Dim, cdiv
@@ -75,6 +76,7 @@ class Kernel:
     kind: str = "loop"    # "loop", "contraction", or a sequential kind (sequential.py)
     constants: list = None    # block arguments passed as push constants (0-d host values)
     dims: tuple = ()          # shape symbols (Dim) passed as i64 push constants after those
+    custom: object = None     # kind "custom": the user's CustomKernel (custom_kernels.py)
 
     @property
     def num_bindings(self) -> int:
@@ -87,7 +89,9 @@ class Kernel:
                    for v in self.constants or ()) + 2 * len(self.dims)
 
 
-def build_kernel(dispatch) -> Kernel:
+def build_kernel(dispatch, customs=None) -> Kernel:
+    """The Kernel of a ``tvm.dispatch`` (``customs``: the declared custom
+    kernels by name, for dispatches of a ``custom_call``)."""
     block = dispatch.regions[0].blocks[0]
     outs = list(block.terminator.operands)
     root = outs[0].defining_op
@@ -112,6 +116,9 @@ def build_kernel(dispatch) -> Kernel:
     kernel = Kernel(dispatch.attributes["name"].value, inputs, outs, root,
                     tuple(outs[0].type.shape), work, constants=consts,
                     dims=tuple(dispatch.attributes.get("tvm.dims", ())))
+    if KERNEL_ATTR in root.attributes:
+        kernel.kind, kernel.custom = "custom", (customs or {})[root.attributes[KERNEL_ATTR].value]
+        return kernel
     if root.name in shlo.SEQUENTIAL:
         kernel.kind = root.short_name
         return kernel

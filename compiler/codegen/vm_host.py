@@ -62,6 +62,23 @@ HAL_IMPORTS = {
 
 ASYNC_SUFFIX = "$async"
 
+#: The module a host call (custom_kernels.HostCall) is imported from; the
+#: runtime binds its functions at load time (runtime/custom_calls.py).
+HOST_CALL_MODULE = "custom"
+
+
+def host_call_imports(functions) -> dict:
+    """``{name: calling convention}`` of the host calls the functions make:
+    buffer views in, buffer views out (``"rr->r"``)."""
+    from ..custom_kernels import HOST_CALL_ATTR
+    out = {}
+    for func in functions:
+        for op in func.walk():
+            if HOST_CALL_ATTR in op.attributes:
+                out[op.attributes[HOST_CALL_ATTR].value] = \
+                    "r" * len(op.operands) + "->" + "r" * len(op.results)
+    return out
+
 
 def _asm_signature(conv: str) -> str:
     args, results = conv.split("->")
@@ -152,6 +169,8 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
 
     text = [f"module @{name}"]
     text += [f"import @hal.{n}{_asm_signature(c)}" for n, c in HAL_IMPORTS.items()]
+    text += [f"import @{HOST_CALL_MODULE}.{n}{_asm_signature(c)}"
+             for n, c in host_call_imports(functions).items()]
     text.append("global @__device : ref")
     if entries:
         text.append("global @__exe : ref")

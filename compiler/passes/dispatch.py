@@ -17,7 +17,9 @@ the kernels that read it).  A value is materialized when
   - a broadcast expands it by ``RECOMPUTE_EXPANSION`` or more and it is made
     by a costly fused op (a transcendental or a division): computed once into
     a small buffer instead of once per element of the broadcast;
-  - it is a reshape of a materialized value (a free alias, no dispatch).
+  - it is a reshape of a materialized value (a free alias, no dispatch);
+  - a custom kernel or host call (custom_kernels.py) reads or makes it: a
+    custom kernel roots a dispatch of its own, a host call stays outside.
 Each op that makes a materialized value roots one dispatch; the dispatch's
 region holds the root and, transitively, every fused producer (cheap
 producers may be copied into several dispatches).  Outside, the function
@@ -25,6 +27,7 @@ keeps only dispatches, large constants, alias reshapes and the return.
 """
 from __future__ import annotations
 
+from ..custom_kernels import HOST_CALL_ATTR, KERNEL_ATTR
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, StringAttr, ints
@@ -84,16 +87,17 @@ class FormDispatchRegions(Pass):
                     for b in region.blocks:
                         self.run_on_block(b)
                 continue
-            if HOST_ATTR in op.attributes or is_shape_assertion(op):
+            if HOST_ATTR in op.attributes or is_shape_assertion(op) or HOST_CALL_ATTR in op.attributes:
                 continue
-            if op.name not in shlo.KERNEL_OPS:
+            if op.name not in shlo.KERNEL_OPS and KERNEL_ATTR not in op.attributes:
                 raise UnsupportedOpError(op.name, location=op.location)
             for r in op.results:
                 if not isinstance(r.type, TensorType):
                     raise UnsupportedOpError(op.name, f"result type {r.type}", op.location)
         mat = self._materialized(block, ops, ret)
         for op in ops:
-            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op):
+            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
+                    or HOST_CALL_ATTR in op.attributes:
                 continue
             if self._is_root(op, mat):
                 self._form(op, mat, block)
@@ -108,6 +112,9 @@ class FormDispatchRegions(Pass):
             if op.name in REGION_OPS:
                 mat.update(op.operands)
                 mat.update(_captured_by_regions(op, block))
+            if KERNEL_ATTR in op.attributes or HOST_CALL_ATTR in op.attributes:
+                mat.update(op.operands)     # user code reads and writes whole buffers
+                mat.update(op.results)
         for op in ops:          # device values the host reads (read back) live in buffers
             if HOST_ATTR in op.attributes or is_shape_assertion(op):
                 reads = op.operands
@@ -115,7 +122,8 @@ class FormDispatchRegions(Pass):
                 reads = [op.operands[i] for i in shape_operands(op) if i < len(op.operands)]
             mat.update(v for v in reads if v not in self.host)
         for op in ops:
-            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op):
+            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
+                    or HOST_CALL_ATTR in op.attributes or KERNEL_ATTR in op.attributes:
                 continue
             res = op.results
             if op.name == "stablehlo.constant":
@@ -141,7 +149,8 @@ class FormDispatchRegions(Pass):
         Runs in program order, so each op sees its operands' final state."""
         tainted = set()       # fused values whose computation holds a heavy op
         for op in ops:
-            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op):
+            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
+                    or HOST_CALL_ATTR in op.attributes:
                 continue
             if op.name in ("stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"):
                 src = op.operands[0]
@@ -255,7 +264,8 @@ class FormDispatchRegions(Pass):
         body.append(Operation("tvm.yield", [mapping[r] for r in root.results]))
         name = f"d{self.counter}_{root.short_name}"
         self.counter += 1
-        push = tuple(i for i, v in enumerate(captures)
+        push = () if KERNEL_ATTR in root.attributes else tuple(   # (user ABI: buffers only)
+                     i for i, v in enumerate(captures)
                      if v in self.host and v.type.rank == 0 and not (
                          v.defining_op is not None and v.defining_op.name == "stablehlo.constant"))
         attrs = {"name": StringAttr(name)}
@@ -266,8 +276,9 @@ class FormDispatchRegions(Pass):
         block.insert_before(root, dispatch)
         for old, new in zip(root.results, dispatch.results):
             old.replace_all_uses_with(new)
-        if root.name == "stablehlo.rng_bit_generator":
-            root.erase()     # pure (state in, state out), though DCE keeps it
+        if root.name == "stablehlo.rng_bit_generator" or KERNEL_ATTR in root.attributes:
+            root.erase()     # pure (state in, state out; a kernel's effect is its results),
+            #                  though DCE keeps these
         for r in root.results:
             if r in mat:
                 mat.discard(r)

@@ -55,6 +55,7 @@ class CudaBuffer(Buffer):
     """``[offset, offset + byte_length)`` of an allocation."""
 
     __slots__ = ("offset",)
+    dlpack_device_type = 2          # kDLCUDA (runtime/dlpack.py)
 
     def __init__(self, allocator, allocation, offset, length, writable):
         self._storage = allocation

@@ -29,6 +29,7 @@ class OpenCLBuffer(Buffer):
     """A range of a cl.Buffer; ``host`` keeps imported host memory alive."""
 
     __slots__ = ("offset", "host", "host_shared")
+    dlpack_device_type = 4          # kDLOpenCL (runtime/dlpack.py)
 
     def __init__(self, allocator, mem, offset, length, writable, host=None, host_shared=False):
         self._storage = mem if mem is not None else _EMPTY
