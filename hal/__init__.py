@@ -7,7 +7,8 @@ from .allocator import Allocator, HostAllocator
 from .buffer import Buffer, BufferView, MemoryType
 from .command_buffer import CommandBuffer
 from .device import Device
-from .errors import DeviceUnavailableError, ExecutableRejectedError, HalError, HalTimeoutError
+from .errors import (DeviceUnavailableError, ExecutableRejectedError, HalError, HalTimeoutError,
+                     NoVariantError)
 from .executable import Executable
 from .registry import (available_drivers, create_device, get_driver, register_driver,
                        registered_drivers)
@@ -16,7 +17,7 @@ from .semaphore import Fence, Semaphore
 __all__ = [
     "Allocator", "HostAllocator", "Buffer", "BufferView", "MemoryType", "CommandBuffer",
     "Device", "DeviceUnavailableError", "ExecutableRejectedError", "HalError", "HalTimeoutError",
-    "Executable",
+    "NoVariantError", "Executable",
     "available_drivers", "create_device", "get_driver", "register_driver",
     "registered_drivers", "Fence", "Semaphore",
 ]

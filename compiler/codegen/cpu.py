@@ -3,9 +3,7 @@ built into one shared object per module by the system C compiler."""
 from __future__ import annotations
 
 import os
-import platform
 import re
-import shutil
 import subprocess
 import tempfile
 
@@ -14,6 +12,7 @@ from tensorvm.vmfb.model import EntryPoint
 from ..errors import CompileError
 from ..ir.attributes import ints
 from . import gemm, native_loop, scalar, vector_math
+from .cpu_targets import CpuTarget, resolve
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
@@ -324,32 +323,8 @@ def render_kernel(kernel: Kernel, vector_bytes: int = 32):
 
 
 # -- building ----------------------------------------------------------------------------
-def cpu_format() -> str:
-    return f"cpu-c-{platform.machine()}"
-
-
-def _host_features() -> list[str]:
-    wanted = ("sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "neon", "asimd")
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith(("flags", "Features")):
-                    flags = set(line.split(":", 1)[1].split())
-                    return sorted(w for w in wanted if w in flags)
-    except OSError:
-        pass
-    return []
-
-
-def compiler_flags(cpu: str) -> tuple[list[str], dict]:
-    """cc flags and the variant's target description for ``cpu``
-    ("host": this machine's features, "generic": the baseline ISA)."""
-    if cpu == "host":
-        return ["-march=native"], {"triple": f"{platform.machine()}-linux-gnu", "cpu": "host",
-                                   "features": _host_features()}
-    if cpu == "generic":
-        return [], {"triple": f"{platform.machine()}-linux-gnu", "cpu": "generic", "features": []}
-    return [f"-march={cpu}"], {"triple": f"{platform.machine()}-linux-gnu", "cpu": cpu, "features": []}
+def cpu_format(target: CpuTarget | None = None) -> str:
+    return (target or resolve()).format
 
 
 _WORKAROUNDS: dict = {}
@@ -373,12 +348,11 @@ def _workarounds(cc: str) -> list:
     return _WORKAROUNDS[cc]
 
 
-def build_shared_object(source: str, cpu: str = "host") -> tuple[bytes, dict]:
-    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        raise CompileError("the cpu target needs a C compiler (cc, gcc or clang) on PATH, "
-                           "or set CC")
-    flags, target = compiler_flags(cpu)
+def build_shared_object(source: str, cpu="host") -> tuple[bytes, dict]:
+    """(shared object bytes, recorded target) of ``source`` built for ``cpu``
+    (a CpuTarget, or a --cpu name on this machine's architecture)."""
+    target = cpu if isinstance(cpu, CpuTarget) else resolve("host", cpu)
+    cc = target.compiler()
     with tempfile.TemporaryDirectory(prefix="tensorvm-") as tmp:
         c_path = os.path.join(tmp, "kernels.c")
         so_path = os.path.join(tmp, "kernels.so")
@@ -387,23 +361,24 @@ def build_shared_object(source: str, cpu: str = "host") -> tuple[bytes, dict]:
         # -nostartfiles: no crtbegin/crtend, so no frame_dummy constructor or
         # .init_array/.fini_array, which the loader's trust check refuses.
         cmd = [cc, "-O3", "-std=gnu11", "-fPIC", "-shared", "-nostartfiles", "-fno-math-errno",
-               "-fno-trapping-math", "-fvisibility=hidden", *flags, *_workarounds(cc),
+               "-fno-trapping-math", "-fvisibility=hidden", *target.flags, *_workarounds(cc),
                c_path, "-o", so_path, "-lm"]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
-            raise CompileError(f"C compiler failed on generated kernels ({' '.join(cmd[:2])}...):\n"
-                               + proc.stderr[-4000:])
+            raise CompileError(f"C compiler failed on generated kernels for {target.arch} "
+                               f"({' '.join([cc, *target.flags])}...):\n" + proc.stderr[-4000:])
         with open(so_path, "rb") as f:
-            return f.read(), target
+            return f.read(), target.record()
 
 
-def build_cpu_executable(kernels: list[Kernel], cpu: str = "host", loops=(), entry_of=None):
+def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=None):
     """(shared object bytes, target, entry points, workgroup counts of the
-    kernels); ``loops`` (native_loop.NativeLoop) add one entry point each, after
+    kernels, C source) for ``cpu`` (a CpuTarget or a --cpu name); ``loops`` (native_loop.NativeLoop) add one entry point each, after
     the kernels, calling the kernels of their body (``entry_of``: id(dispatch)
     -> kernel index)."""
     decls, funcs, counts, entries = [], [], [], []
-    vector_bytes = 64 if "avx512f" in compiler_flags(cpu)[1]["features"] else 32
+    target = cpu if isinstance(cpu, CpuTarget) else resolve("host", cpu)
+    vector_bytes = target.vector_bytes
     for k in kernels:
         d, f, n = render_kernel(k, vector_bytes)
         decls += [x for x in d if x not in decls]     # shared typedefs, scratch, micro-kernels
@@ -416,5 +391,5 @@ def build_cpu_executable(kernels: list[Kernel], cpu: str = "host", loops=(), ent
         entries.append(EntryPoint(lp.name, native_loop.binding_count(lp),
                                   native_loop.constant_word_count(lp)))
     source = PROLOGUE + "\n".join(decls) + "\n\n" + "\n\n".join(funcs) + "\n"
-    data, target = build_shared_object(source, cpu)
-    return data, target, entries, counts, source
+    data, record = build_shared_object(source, target)
+    return data, record, entries, counts, source

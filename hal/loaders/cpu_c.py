@@ -85,14 +85,20 @@ def format_name() -> str:
 @functools.lru_cache(maxsize=1)
 def host_features() -> frozenset:
     """CPU feature flags of this host from /proc/cpuinfo (x86 ``flags``, Arm
-    ``Features``); empty where unreadable."""
+    ``Features``, RISC-V ``isa``: its single letters and ``_z*`` extensions);
+    empty where unreadable."""
     feats = set()
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:
                 key, _, val = line.partition(":")
-                if key.strip().lower() in ("flags", "features"):
+                key = key.strip().lower()
+                if key in ("flags", "features"):
                     feats.update(val.split())
+                elif key == "isa" and val.strip().startswith("rv"):
+                    base, *exts = val.strip().lower().split("_")
+                    feats.update(base[4:])          # rv64imafdcv -> i m a f d c v
+                    feats.update(exts)
     except OSError:
         pass
     return frozenset(feats)
