@@ -164,7 +164,7 @@ def test_flags_per_architecture_and_level():
     assert cpu_targets.resolve("aarch64", "generic", "+neon,+dotprod").flags == \
         ["-march=armv8.2-a+simd+dotprod"]
     assert cpu_targets.resolve("armv7", "generic", "+neon").flags == \
-        ["-march=armv7-a", "-mfpu=neon", "-mfloat-abi=hard"]
+        ["-march=armv7-a", "-mfpu=neon", "-mfloat-abi=hard", "-mfp16-format=ieee"]
     assert cpu_targets.resolve("arm64").format == "cpu-c-aarch64"
 
 
