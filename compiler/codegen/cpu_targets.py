@@ -73,10 +73,12 @@ class CpuTarget:
 
     @property
     def vector_bytes(self) -> int:
-        """Width of the generic vectors the kernels are written in."""
+        """Width of the generic vectors the kernels are written in: the
+        target's registers (GCC splits wider vector types badly: 32-byte
+        vectors on SSE-only x86-64-v2 ran matmul512 55x slower than v4)."""
         if self.arch != "x86_64":
             return 16
-        return 64 if "avx512f" in self.features else 32
+        return 64 if "avx512f" in self.features else 32 if "avx" in self.features else 16
 
     def record(self) -> dict:
         """The variant's ``target`` map in the .vmfb (docs/vmfb.md)."""
