@@ -154,6 +154,9 @@ def resolve(arch: str = "host", cpu: str = "host", features=()) -> CpuTarget:
             raise CompileError("--cpu-features applies to a named --cpu (e.g. generic or "
                                "x86-64-v3), not --cpu=host, which takes this machine's")
         return CpuTarget(arch, "host", ["-march=native"], tuple(_host_flags()))
+    if cpu in X86_LEVELS and arch != "x86_64":
+        raise CompileError(f"--cpu={cpu} is an x86-64 level; for {arch} use generic or a "
+                           f"-mcpu/-march name with --cpu-features")
     if arch == "x86_64":
         if cpu in X86_LEVELS:
             need = list(X86_LEVELS[cpu]) + need

@@ -70,11 +70,14 @@ def extract(m, directory: str) -> list:
     return written
 
 
-def _selected(device: str, exe) -> tuple:
-    """(index of the variant ``device`` would load or None, why not)."""
+def _selected(device: str, exe, devices: dict) -> tuple:
+    """(index of the variant ``device`` would load or None, why not);
+    ``devices`` caches the device across executables."""
     from tensorvm import hal
     try:
-        return hal.create_device(device).select_variant(exe.name, exe.variants), ""
+        if device not in devices:
+            devices[device] = hal.create_device(device)
+        return devices[device].select_variant(exe.name, exe.variants), ""
     except hal.HalError as err:
         return None, f"not loadable on {device}: {err}"
 
@@ -106,8 +109,9 @@ def main(argv=None) -> int:
         print(f"  @{f.name}({fmt(refl.get('args', []))}) -> ({fmt(refl.get('results', []))})"
               f"  [{f.signature}, {len(f.code)} bytes of bytecode]")
     print("\nexecutables:")
+    devices = {}
     for e in m.executables:
-        chosen, why = _selected(args.device, e)
+        chosen, why = _selected(args.device, e, devices)
         if why:
             print(f"  {e.name}: {why}")
         for i, v in enumerate(e.variants):

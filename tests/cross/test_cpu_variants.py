@@ -146,6 +146,8 @@ def test_target_errors_are_typed_and_say_what_to_do(monkeypatch):
         cpu_targets.resolve("sparc")
     with pytest.raises(CompileError, match="removing features is not supported"):
         cpu_targets.resolve("aarch64", "generic", "-neon")
+    with pytest.raises(CompileError, match="x86-64 level; for aarch64 use generic"):
+        cpu_targets.parse_variant("aarch64:x86-64-v3")
     with pytest.raises(CompileError, match="expected ARCH"):
         cpu_targets.parse_variant("a:b:c:d")
     monkeypatch.setattr(cpu_targets.shutil, "which", lambda name: None)
