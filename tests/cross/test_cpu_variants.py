@@ -188,3 +188,13 @@ def test_cli_builds_variants_and_dump_marks_the_selected_one(tmp_path):
     r = run("tensorvm.compiler.cli", str(src), "-o", str(out), "--cpu-arch=aarch64",
             "--cpu-features=+sve2")
     assert r.returncode == 1 and "unknown CPU feature '+sve2' for aarch64" in r.stderr
+
+
+def test_cpuinfo_of_arm_and_riscv_devices_gives_the_flags_variants_name():
+    arm = "processor\t: 0\nBogoMIPS\t: 108.00\nFeatures\t: fp asimd evtstrm aes crc32 asimddp\n"
+    assert {"asimd", "asimddp"} <= cpu_c.parse_cpuinfo(arm)
+    rv = "processor\t: 0\nhart\t\t: 0\nisa\t\t: rv64imafdcv_zba_zbb_zicsr\nmmu\t\t: sv39\n"
+    got = cpu_c.parse_cpuinfo(rv)
+    assert {"i", "m", "a", "f", "d", "c", "v", "zba", "zbb"} <= got and "sv39" not in got
+    need = set(cpu_targets.resolve("riscv64", "generic", "+v,+zba").features)
+    assert need <= got and not need <= cpu_c.parse_cpuinfo(rv.replace("cv_", "c_"))
