@@ -12,7 +12,12 @@ TARGETS = ("cpu", "opencl", "cuda")
 @dataclass
 class CompileOptions:
     targets: tuple = ("cpu",)
-    cpu: str = "host"               # "host" (this machine's ISA) or "generic" or a -march name
+    cpu: str = "host"               # "host" (this machine's ISA), "generic", an x86 level
+                                    # (x86-64-v2/v3/v4) or a -march name; comma-separated:
+                                    # one CPU variant each (the runtime picks the best)
+    cpu_arch: str = "host"          # x86_64, aarch64, armv7, riscv64 (cross compilers)
+    cpu_features: tuple = ()        # e.g. ("+neon", "+dotprod"), for every --cpu variant
+    cpu_variants: tuple = ()        # "ARCH[:CPU[:+feat,...]]" each; overrides the three above
     cuda_arch: str = "sm_80"        # nvcc --gpu-architecture for the cuda target
     module_name: str | None = None
     verify_each: bool = False       # re-verify the IR after every pass

@@ -20,7 +20,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--targets", default="cpu",
                    help=f"comma-separated targets ({', '.join(TARGETS)}); default cpu")
     p.add_argument("--cpu", default="host",
-                   help="CPU code: 'host' (this machine's ISA, default), 'generic', or a -march name")
+                   help="CPU code: 'host' (this machine's ISA, default), 'generic', an x86 level "
+                        "(x86-64-v2, x86-64-v3, x86-64-v4) or a -march name; comma-separated "
+                        "names give one CPU variant each (the runtime picks the best it can run)")
+    p.add_argument("--cpu-arch", default="host",
+                   help="architecture of the CPU code: host (default), x86_64, aarch64, armv7, "
+                        "riscv64 (foreign ones need Debian's cross gcc, e.g. "
+                        "gcc-aarch64-linux-gnu)")
+    p.add_argument("--cpu-features", default="",
+                   help="comma-separated features the CPU code may use, e.g. +neon,+dotprod "
+                        "(aarch64) or +avx2 (x86_64); the runtime needs them on the device")
+    p.add_argument("--cpu-variant", action="append", default=[], metavar="ARCH[:CPU[:+F,...]]",
+                   help="add a CPU variant (repeatable; replaces --cpu/--cpu-arch/--cpu-features), "
+                        "e.g. --cpu-variant x86_64:x86-64-v2 --cpu-variant x86_64:x86-64-v4 "
+                        "--cpu-variant aarch64:generic:+neon,+dotprod")
     p.add_argument("--cuda-arch", default="sm_80",
                    help="GPU architecture of the cuda target's PTX (default sm_80)")
     p.add_argument("--module-name", help="name recorded in the module (default: the MLIR module's)")
@@ -48,7 +61,9 @@ def main(argv=None) -> int:
                 raise CompileError(f"cannot read {args.input}: {e}") from None
             name = args.input
         options = CompileOptions(targets=tuple(t for t in args.targets.split(",") if t),
-                                 cpu=args.cpu, cuda_arch=args.cuda_arch,
+                                 cpu=args.cpu, cpu_arch=args.cpu_arch,
+                                 cpu_features=tuple(f for f in args.cpu_features.split(",") if f),
+                                 cpu_variants=tuple(args.cpu_variant), cuda_arch=args.cuda_arch,
                                  module_name=args.module_name,
                                  verify_each=args.verify_each, dump_ir_after=args.dump_ir_after,
                                  keep_source=bool(args.dump_c), simplify=not args.no_simplify)

@@ -7,7 +7,7 @@ from collections import Counter
 from tensorvm.vmfb import assembler, container
 from tensorvm.vmfb.model import ExecutableVariant
 
-from .codegen import cpu
+from .codegen import cpu, cpu_targets
 from .codegen.host_program import needs_general_path, plan_general
 from .codegen.kernel import build_kernel
 from .codegen.vm_host import generate_module
@@ -70,7 +70,7 @@ def run_pipeline(module, options):
             workgroups[d_id] = counts[k]
         first = variants[0][:4]
     else:
-        first = (cpu.cpu_format(), {}, [], b"")
+        first = (cpu_targets.targets_of(options)[0].format, {}, [], b"")
     source = sources.get("cpu", "")
     name = options.module_name or module.name or "module"
     mdef, asm, reflections = generate_module(
@@ -113,16 +113,19 @@ def _static_bytes(t) -> int:
 
 
 def _build_variants(kernels, options, loops=(), entry_of=None):
-    """One (format, target, entry points, data, workgroup counts) per target,
-    in target order, and each target's generated source.  Every variant
-    must tile the same workgroup counts: the host code serves them all.
-    Native loops are entry points of the CPU variant only, after the kernels."""
+    """One (format, target, entry points, data, workgroup counts) per target
+    (per CPU variant for "cpu", cpu_targets.targets_of), in target order, and
+    each target's generated source.  Every variant must tile the same
+    workgroup counts: the host code serves them all.  Native loops are entry
+    points of the CPU variants only, after the kernels."""
     variants, sources = [], {}
-    for t in options.targets:
+    builds = [(t, c) for t in options.targets
+              for c in (cpu_targets.targets_of(options) if t == "cpu" else [None])]
+    for t, cpu_target in builds:
         if t == "cpu":
-            data, target, entries, counts, src = cpu.build_cpu_executable(kernels, options.cpu,
+            data, target, entries, counts, src = cpu.build_cpu_executable(kernels, cpu_target,
                                                                           loops, entry_of)
-            fmt = cpu.cpu_format()
+            fmt = cpu_target.format
         elif t == "opencl":
             from .codegen import opencl
             data, target, entries, counts, src = opencl.build_opencl_executable(kernels)
@@ -142,7 +145,7 @@ def _build_variants(kernels, options, loops=(), entry_of=None):
                 ep.workgroups = n
             ep.binding_bytes = [_static_bytes(v.type) for v in (*k.inputs, *k.outputs)]
         variants.append((fmt, target, entries, data, counts))
-        sources[t] = src
+        sources.setdefault(t, src)
     return variants, sources
 
 

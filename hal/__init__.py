@@ -8,7 +8,7 @@ from .buffer import Buffer, BufferView, MemoryType
 from .command_buffer import CommandBuffer
 from .device import Device
 from .errors import (DeviceUnavailableError, DispatchStoppedError, ExecutableRejectedError, HalError,
-                     HalTimeoutError)
+                     HalTimeoutError, NoVariantError)
 from .executable import Executable
 from .registry import (available_drivers, create_device, get_driver, register_driver,
                        registered_drivers)
@@ -16,8 +16,8 @@ from .semaphore import Fence, Semaphore
 
 __all__ = [
     "Allocator", "HostAllocator", "Buffer", "BufferView", "MemoryType", "CommandBuffer",
-    "Device", "DeviceUnavailableError", "DispatchStoppedError", "ExecutableRejectedError", "HalError", "HalTimeoutError",
-    "Executable",
+    "Device", "DeviceUnavailableError", "DispatchStoppedError", "ExecutableRejectedError", "HalError",
+    "HalTimeoutError", "NoVariantError", "Executable",
     "available_drivers", "create_device", "get_driver", "register_driver",
     "registered_drivers", "Fence", "Semaphore",
 ]

@@ -21,7 +21,7 @@ import threading
 import weakref
 
 from .command_buffer import CommandBuffer
-from .errors import HalError
+from .errors import HalError, NoVariantError
 from .executable import parse_entry_points
 from .semaphore import Fence, Semaphore
 
@@ -68,6 +68,40 @@ class Device:
         """Executable formats this device loads, most preferred first."""
         raise NotImplementedError
 
+    def variant_misfit(self, format: str, target: dict) -> str | None:
+        """Why a variant of ``format`` built for ``target`` cannot run here
+        (None: it can).  CPU devices check the target's required features."""
+        formats = self.supported_formats()
+        if format not in formats:
+            return f"format '{format}' is not one this device loads ({formats})"
+        return None
+
+    def select_variant(self, name: str, variants) -> int:
+        """Index of the variant of executable ``name`` to load here: of those
+        that fit (``variant_misfit``), the most preferred format, then the one
+        needing the most CPU features (the most specialised code), then the
+        first listed.  ``NoVariantError`` naming each variant's misfit when
+        none fits."""
+        formats = self.supported_formats()
+        best, reasons = None, []
+        for i, v in enumerate(variants):
+            target = dict(getattr(v, "target", None) or {})
+            why = self.variant_misfit(v.format, target)
+            reasons.append((v.format, target, why))
+            if why is not None:
+                continue
+            key = (formats.index(v.format), -len(target.get("features", ()) or ()), i)
+            if best is None or key < best[0]:
+                best = (key, i)
+        if best is None:
+            other = "".join(f"; {f} {t.get('cpu', '')}".rstrip() + f": {why}"
+                            for f, t, why in reasons if f in formats)
+            raise NoVariantError(f"executable '{name}' has no variant this device can run: the "
+                                 f"module carries {[v.format for v in variants]}, device "
+                                 f"'{self.name}' takes {formats}{other}; recompile with a matching "
+                                 f"target", executable=name, reasons=reasons)
+        return best[1]
+
     def load_executable(self, name: str, format: str, data, entry_points, target=None):
         """Load (or fetch from this device's cache) an executable variant.
 
@@ -85,6 +119,7 @@ class Device:
             if exe is None:
                 exe = self._load_executable(name, format, data, names, dict(target or {}))
                 exe.layouts = layouts
+                exe.target = dict(target or {})     # which variant was loaded (tests, tools)
                 self._exe_cache[key] = exe
         return exe
 

@@ -45,6 +45,15 @@ class DispatchStoppedError(HalError):
 STOP_CODES = {-2: "cancelled", -3: "timed out"}
 
 
+class NoVariantError(HalError):
+    """No variant of an executable runs on this device: ``executable`` names
+    it, ``reasons`` lists ``(format, target, why)`` for each variant."""
+
+    def __init__(self, message: str, executable: str | None = None, reasons=()):
+        super().__init__(message)
+        self.executable, self.reasons = executable, list(reasons)
+
+
 def describe(exc: BaseException) -> str:
     """The message a waiter re-raises for ``exc``: HAL errors keep their text,
     anything else is prefixed with its type so the cause stays visible."""

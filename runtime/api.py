@@ -317,6 +317,19 @@ class Module:
         return {n: self[n] for n in self.bytecode.exports
                 if not n.startswith("__") and not n.endswith(ASYNC_SUFFIX)}
 
+    @property
+    def executables(self) -> list:
+        """``{"name", "format", "variant", "target"}`` of each executable the
+        module has loaded: which CPU variant (index into the .vmfb's list, its
+        arch, cpu level and features) the runtime picked on this host."""
+        from .modules.hal import HalState
+        out = []
+        for _, state in self.context._modules:
+            if isinstance(state, HalState):
+                out += [{"name": e.name, "format": e.format, "variant": getattr(e, "variant", None),
+                         "target": dict(getattr(e, "target", {}))} for e in state.loaded()]
+        return out
+
     def save_trace(self, path=None) -> str:
         """Write the trace (``load_module(..., trace=...)``) as Chrome/Perfetto JSON."""
         if self.tracer is None:

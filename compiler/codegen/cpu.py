@@ -3,9 +3,7 @@ built into one shared object per module by the system C compiler."""
 from __future__ import annotations
 
 import os
-import platform
 import re
-import shutil
 import subprocess
 import tempfile
 
@@ -14,6 +12,7 @@ from tensorvm.vmfb.model import EntryPoint
 from ..errors import CompileError
 from ..ir.attributes import ints
 from . import custom, gemm, native_loop, scalar, vector_math
+from .cpu_targets import CpuTarget, resolve
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
@@ -75,6 +74,59 @@ def _cpu_helpers(helpers: str) -> str:
 
 PROLOGUE = ("#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" + ABI
             + _cpu_helpers(scalar.HELPERS))
+
+#: f16 <-> f32 in integer arithmetic, round to nearest even (NaNs stay quiet
+#: NaNs), for compilers without ``_Float16`` (GCC 12 for riscv64).
+SOFT_F16 = {
+    "static inline float tvm_f16_to_f32(": """static inline float tvm_f16_to_f32(uint16_t h) {
+  const uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+  uint32_t u; float f;
+  if (e == 0x1Fu) u = s | 0x7F800000u | (m << 13);
+  else if (e) u = s | ((e + 112u) << 23) | (m << 13);
+  else { f = (float)m * 0x1p-24f; memcpy(&u, &f, 4); u |= s; }
+  memcpy(&f, &u, 4); return f; }""",
+    "static inline uint16_t tvm_f32_to_f16(": """static inline uint16_t tvm_f32_to_f16(float f) {
+  uint32_t x; memcpy(&x, &f, 4);
+  const uint32_t s = (x >> 16) & 0x8000u, a = x & 0x7FFFFFFFu;
+  if (a > 0x7F800000u) return (uint16_t)(s | 0x7E00u | ((a >> 13) & 0x3FFu));
+  if (a >= 0x477FF000u) return (uint16_t)(s | 0x7C00u);
+  if (a >= 0x38800000u) { const uint32_t r = a - 0x38000000u;
+    return (uint16_t)(s | ((r + 0xFFFu + ((r >> 13) & 1u)) >> 13)); }
+  const uint32_t shift = 126u - (a >> 23), mant = (a & 0x7FFFFFu) | 0x800000u;
+  if (shift > 24u) return (uint16_t)s;
+  uint32_t q = mant >> shift; const uint32_t rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+  q += (rem > half) | ((rem == half) & q);
+  return (uint16_t)(s | q); }""",
+}
+
+
+def prologue(float16: bool = True) -> str:
+    """PROLOGUE, with SOFT_F16's conversions where the compiler has no ``_Float16``."""
+    if float16:
+        return PROLOGUE
+    lines = PROLOGUE.split("\n")
+    return "\n".join(next((v for k, v in SOFT_F16.items() if line.startswith(k)), line)
+                     for line in lines)
+
+
+_FLOAT16: dict = {}
+
+
+def has_float16(cc: str, flags) -> bool:
+    """Whether ``cc`` with ``flags`` compiles ``_Float16`` (probed once each)."""
+    key = (cc, tuple(flags))
+    if key not in _FLOAT16:
+        with tempfile.TemporaryDirectory(prefix="tensorvm-") as tmp:
+            c_path = os.path.join(tmp, "f16.c")
+            with open(c_path, "w") as f:
+                f.write("float tvm_probe(float x) { _Float16 h = (_Float16)x; return (float)h; }\n")
+            try:
+                proc = subprocess.run([cc, *flags, "-c", c_path, "-o", os.path.join(tmp, "f16.o")],
+                                      capture_output=True, timeout=60)
+                _FLOAT16[key] = proc.returncode == 0
+            except (OSError, subprocess.SubprocessError):
+                _FLOAT16[key] = False
+    return _FLOAT16[key]
 
 MR = 4      # rows of a contraction register block
 NT = 256    # columns of a contraction tile (accumulators stay in L1)
@@ -326,32 +378,8 @@ def render_kernel(kernel: Kernel, vector_bytes: int = 32):
 
 
 # -- building ----------------------------------------------------------------------------
-def cpu_format() -> str:
-    return f"cpu-c-{platform.machine()}"
-
-
-def _host_features() -> list[str]:
-    wanted = ("sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "neon", "asimd")
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith(("flags", "Features")):
-                    flags = set(line.split(":", 1)[1].split())
-                    return sorted(w for w in wanted if w in flags)
-    except OSError:
-        pass
-    return []
-
-
-def compiler_flags(cpu: str) -> tuple[list[str], dict]:
-    """cc flags and the variant's target description for ``cpu``
-    ("host": this machine's features, "generic": the baseline ISA)."""
-    if cpu == "host":
-        return ["-march=native"], {"triple": f"{platform.machine()}-linux-gnu", "cpu": "host",
-                                   "features": _host_features()}
-    if cpu == "generic":
-        return [], {"triple": f"{platform.machine()}-linux-gnu", "cpu": "generic", "features": []}
-    return [f"-march={cpu}"], {"triple": f"{platform.machine()}-linux-gnu", "cpu": cpu, "features": []}
+def cpu_format(target: CpuTarget | None = None) -> str:
+    return (target or resolve()).format
 
 
 _WORKAROUNDS: dict = {}
@@ -375,14 +403,13 @@ def _workarounds(cc: str) -> list:
     return _WORKAROUNDS[cc]
 
 
-def build_shared_object(source: str, cpu: str = "host", kernels=()) -> tuple[bytes, dict]:
-    """The shared object of ``source``; a C error is put on the custom kernel
-    of ``kernels`` (if any) whose source fails on its own."""
-    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        raise CompileError("the cpu target needs a C compiler (cc, gcc or clang) on PATH, "
-                           "or set CC")
-    flags, target = compiler_flags(cpu)
+def build_shared_object(source: str, cpu="host", kernels=()) -> tuple[bytes, dict]:
+    """(shared object bytes, recorded target) of ``source`` built for ``cpu``
+    (a CpuTarget, or a --cpu name on this machine's architecture); a C error
+    is put on the custom kernel of ``kernels`` (if any) whose source fails on
+    its own."""
+    target = cpu if isinstance(cpu, CpuTarget) else resolve("host", cpu)
+    cc = target.compiler()
     with tempfile.TemporaryDirectory(prefix="tensorvm-") as tmp:
         c_path = os.path.join(tmp, "kernels.c")
         so_path = os.path.join(tmp, "kernels.so")
@@ -391,27 +418,28 @@ def build_shared_object(source: str, cpu: str = "host", kernels=()) -> tuple[byt
         # -nostartfiles: no crtbegin/crtend, so no frame_dummy constructor or
         # .init_array/.fini_array, which the loader's trust check refuses.
         cmd = [cc, "-O3", "-std=gnu11", "-fPIC", "-shared", "-nostartfiles", "-fno-math-errno",
-               "-fno-trapping-math", "-fvisibility=hidden", *flags, *_workarounds(cc),
+               "-fno-trapping-math", "-fvisibility=hidden", *target.flags, *_workarounds(cc),
                c_path, "-o", so_path, "-lm"]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
-            bad = custom.culprit(kernels, PROLOGUE, cc, flags)
+            bad = custom.culprit(kernels, prologue(has_float16(cc, target.flags)), cc, target.flags)
             if bad is not None:
                 from ..custom_kernels import CustomKernelError
                 raise CustomKernelError(bad[0].name, "its C source does not compile:\n" + bad[1])
-            raise CompileError(f"C compiler failed on generated kernels ({' '.join(cmd[:2])}...):\n"
-                               + proc.stderr[-4000:])
+            raise CompileError(f"C compiler failed on generated kernels for {target.arch} "
+                               f"({' '.join([cc, *target.flags])}...):\n" + proc.stderr[-4000:])
         with open(so_path, "rb") as f:
-            return f.read(), target
+            return f.read(), target.record()
 
 
-def build_cpu_executable(kernels: list[Kernel], cpu: str = "host", loops=(), entry_of=None):
+def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=None):
     """(shared object bytes, target, entry points, workgroup counts of the
-    kernels); ``loops`` (native_loop.NativeLoop) add one entry point each, after
+    kernels, C source) for ``cpu`` (a CpuTarget or a --cpu name); ``loops`` (native_loop.NativeLoop) add one entry point each, after
     the kernels, calling the kernels of their body (``entry_of``: id(dispatch)
     -> kernel index)."""
     decls, funcs, counts, entries = [], [], [], []
-    vector_bytes = 64 if "avx512f" in compiler_flags(cpu)[1]["features"] else 32
+    target = cpu if isinstance(cpu, CpuTarget) else resolve("host", cpu)
+    vector_bytes = target.vector_bytes
     for k in kernels:
         d, f, n = render_kernel(k, vector_bytes)
         decls += [x for x in d if x not in decls]     # shared typedefs, scratch, micro-kernels
@@ -425,6 +453,7 @@ def build_cpu_executable(kernels: list[Kernel], cpu: str = "host", loops=(), ent
             lp, lambda d: kernels[entry_of[id(d)]].name, lambda d: counts[entry_of[id(d)]]))
         entries.append(EntryPoint(lp.name, native_loop.binding_count(lp),
                                   native_loop.constant_word_count(lp)))
-    source = PROLOGUE + "\n".join(decls) + "\n\n" + "\n\n".join(funcs) + "\n"
-    data, target = build_shared_object(source, cpu, kernels)
-    return data, target, entries, counts, source
+    source = (prologue(has_float16(target.compiler(), target.flags)) + "\n".join(decls)
+              + "\n\n" + "\n\n".join(funcs) + "\n")
+    data, record = build_shared_object(source, target, kernels)
+    return data, record, entries, counts, source

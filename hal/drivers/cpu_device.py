@@ -23,6 +23,13 @@ class CpuDevice(Device):
     def supported_formats(self) -> list:
         return [cpu_c.format_name()]
 
+    def variant_misfit(self, format, target):
+        why = super().variant_misfit(format, target)
+        missing = cpu_c.missing_features(target) if why is None else ()
+        if missing:
+            why = f"this CPU lacks {', '.join(missing)}"
+        return why
+
     def _load_executable(self, name, format, data, entry_points, target):
         return cpu_c.load(self, name, format, data, entry_points, target)
 

@@ -84,17 +84,28 @@ def format_name() -> str:
 
 @functools.lru_cache(maxsize=1)
 def host_features() -> frozenset:
-    """CPU feature flags of this host from /proc/cpuinfo (x86 ``flags``, Arm
-    ``Features``); empty where unreadable."""
-    feats = set()
+    """CPU feature flags of this host from /proc/cpuinfo; empty where unreadable."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                key, _, val = line.partition(":")
-                if key.strip().lower() in ("flags", "features"):
-                    feats.update(val.split())
+            return parse_cpuinfo(f.read())
     except OSError:
-        pass
+        return frozenset()
+
+
+def parse_cpuinfo(text: str) -> frozenset:
+    """The feature flags in /proc/cpuinfo text: x86 ``flags``, Arm
+    ``Features``, RISC-V ``isa`` (its single letters after ``rv64``/``rv32``
+    and its ``_``-separated extensions, e.g. ``zba``)."""
+    feats = set()
+    for line in text.splitlines():
+        key, _, val = line.partition(":")
+        key = key.strip().lower()
+        if key in ("flags", "features"):
+            feats.update(val.split())
+        elif key == "isa" and val.strip().startswith("rv"):
+            base, *exts = val.strip().lower().split("_")
+            feats.update(base[4:])          # rv64imafdcv -> i m a f d c v
+            feats.update(exts)
     return frozenset(feats)
 
 

@@ -28,10 +28,17 @@ import sys
 #: libraries and the dynamic loader itself (``__tls_get_addr`` of thread-local
 #: scratch), resolved by the system's loader from its trusted paths.
 ALLOWED_NEEDED = frozenset({"libc.so.6", "libm.so.6", "libmvec.so.1", "libgcc_s.so.1",
-                            "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1", "ld-linux.so.2"})
+                            "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1", "ld-linux.so.2",
+                            "ld-linux-armhf.so.3", "ld-linux-riscv64-lp64d.so.1"})
 
 _MACHINES = {"x86_64": 62, "amd64": 62, "aarch64": 183, "arm64": 183, "i386": 3, "i686": 3,
              "ppc64le": 21, "ppc64": 21, "s390x": 22, "riscv64": 243, "armv7l": 40}
+#: e_machine -> architecture name (in errors).
+_ARCH_OF = {62: "x86_64", 183: "aarch64", 3: "i386", 21: "ppc64", 22: "s390x", 243: "riscv64",
+            40: "arm (armv7l)"}
+#: 32-bit and big-endian architectures (the rest are 64-bit little-endian).
+_ELF32 = frozenset({"i386", "i686", "armv7l"})
+_BIG_ENDIAN = frozenset({"ppc64", "s390x"})
 #: R_<arch>_IRELATIVE per e_machine.
 _IRELATIVE = {62: 37, 183: 1032, 3: 42, 21: 248, 22: 61, 243: 58, 40: 160}
 
@@ -57,11 +64,28 @@ class ElfRejected(Exception):
     """The object fails the admission check; ``str`` is the reason."""
 
 
-def host_identity() -> tuple:
-    """(ELF class 1|2, data encoding 1 little|2 big, e_machine or None) of this process."""
-    cls = 2 if struct.calcsize("P") == 8 else 1
-    data = 1 if sys.byteorder == "little" else 2
-    return cls, data, _MACHINES.get(platform.machine().lower())
+class ElfMachineMismatch(ElfRejected):
+    """The object is code for another architecture: ``arch`` names the
+    object's (e.g. "aarch64"), ``expected`` the one that was wanted."""
+
+    def __init__(self, message: str, arch: str, expected: str):
+        super().__init__(message)
+        self.arch, self.expected = arch, expected
+
+
+def host_identity(arch: str | None = None) -> tuple:
+    """(ELF class 1|2, data encoding 1 little|2 big, e_machine or None) of this
+    process, or of architecture ``arch`` (a platform.machine() name)."""
+    if arch is None:
+        cls = 2 if struct.calcsize("P") == 8 else 1
+        data = 1 if sys.byteorder == "little" else 2
+        return cls, data, _MACHINES.get(platform.machine().lower())
+    arch = arch.lower()
+    return (1 if arch in _ELF32 else 2, 2 if arch in _BIG_ENDIAN else 1, _MACHINES.get(arch))
+
+
+def _arch_name(machine: int) -> str:
+    return _ARCH_OF.get(machine, f"unknown architecture, e_machine {machine}")
 
 
 class _Reader:
@@ -95,26 +119,34 @@ class _Reader:
         return st.iter_unpack(self.buf[off:off + count * st.size]) if count else ()
 
 
-def check(data) -> None:
-    """Raise :class:`ElfRejected` unless ``data`` passes the admission check."""
+def check(data, arch: str | None = None) -> None:
+    """Raise :class:`ElfRejected` unless ``data`` passes the admission check
+    for this host, or for architecture ``arch`` (checking a cross-compiled
+    object before it ships); :class:`ElfMachineMismatch` for another
+    architecture's code."""
     buf = memoryview(data).cast("B")
     if len(buf) < 16 or bytes(buf[:4]) != b"\x7fELF":
         raise ElfRejected("not an ELF object (bad magic)")
-    want_cls, want_data, want_machine = host_identity()
+    want_cls, want_data, want_machine = host_identity(arch)
+    where = f"the {arch} target" if arch else f"this host ({platform.machine()})"
     cls, enc = buf[4], buf[5]
+    if len(buf) >= 20 and enc in (1, 2) and want_machine is not None:
+        machine = int.from_bytes(bytes(buf[18:20]), "little" if enc == 1 else "big")
+        if machine != want_machine:
+            raise ElfMachineMismatch(
+                f"it is code for {_arch_name(machine)} (ELF machine {machine}), not for "
+                f"{where}, machine {want_machine} ({_arch_name(want_machine)})",
+                _arch_name(machine), _arch_name(want_machine))
     if cls != want_cls:
         raise ElfRejected(f"ELF class {cls} ({'64' if cls == 2 else '32'}-bit) does not match "
-                          f"this {'64' if want_cls == 2 else '32'}-bit host")
+                          f"{where}, which is {'64' if want_cls == 2 else '32'}-bit")
     if enc != want_data:
-        raise ElfRejected(f"ELF byte order {enc} does not match this host's ({want_data})")
+        raise ElfRejected(f"ELF byte order {enc} does not match {where}'s ({want_data})")
     r = _Reader(buf, cls, enc)
     (e_type, e_machine, _v, _entry, e_phoff, e_shoff, _flags, _ehsize, e_phentsize, e_phnum,
      e_shentsize, e_shnum, e_shstrndx) = r.at(r.ehdr, 16, "ELF header")
     if e_type != 3:
         raise ElfRejected(f"ELF type {e_type} is not a shared object (ET_DYN)")
-    if want_machine is not None and e_machine != want_machine:
-        raise ElfRejected(f"ELF machine {e_machine} does not match this host "
-                          f"({platform.machine()}, machine {want_machine})")
     if e_phnum and e_phentsize != r.phdr.size:
         raise ElfRejected(f"program header entry size {e_phentsize} != {r.phdr.size}")
     loads, dynamic = [], None

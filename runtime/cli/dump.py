@@ -2,7 +2,10 @@
 ``load_module(..., expected_sha256=...)``), functions and signatures,
 executables with formats, sizes and digests, and the disassembled host code.
 
-    tensorvm-dump m.vmfb [--extract DIR] [--no-disassembly]
+    tensorvm-dump m.vmfb [--extract DIR] [--no-disassembly] [--device URI]
+
+The variant the runtime would load on ``--device`` (default local-sync: this
+host's CPU) is marked ``[selected on <device>]``.
 
 ``--extract`` writes each variant as a new file directly inside DIR: names
 from the module are reduced to ``[A-Za-z0-9_.-]`` (no separators, no leading
@@ -67,10 +70,24 @@ def extract(m, directory: str) -> list:
     return written
 
 
+def _selected(device: str, exe, devices: dict) -> tuple:
+    """(index of the variant ``device`` would load or None, why not);
+    ``devices`` caches the device across executables."""
+    from tensorvm import hal
+    try:
+        if device not in devices:
+            devices[device] = hal.create_device(device)
+        return devices[device].select_variant(exe.name, exe.variants), ""
+    except hal.HalError as err:
+        return None, f"not loadable on {device}: {err}"
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="tensorvm-dump", description=__doc__.split("\n\n")[0])
     p.add_argument("module", help="path of the .vmfb")
     p.add_argument("--extract", metavar="DIR", help="write every executable variant's bytes to DIR")
+    p.add_argument("--device", default="local-sync",
+                   help="mark the variant this device would load (default local-sync)")
     p.add_argument("--no-disassembly", action="store_true", help="omit the bytecode listing")
     args = p.parse_args(argv)
     try:
@@ -92,10 +109,15 @@ def main(argv=None) -> int:
         print(f"  @{f.name}({fmt(refl.get('args', []))}) -> ({fmt(refl.get('results', []))})"
               f"  [{f.signature}, {len(f.code)} bytes of bytecode]")
     print("\nexecutables:")
+    devices = {}
     for e in m.executables:
-        for v in e.variants:
+        chosen, why = _selected(args.device, e, devices)
+        if why:
+            print(f"  {e.name}: {why}")
+        for i, v in enumerate(e.variants):
+            mark = f" [selected on {args.device}]" if i == chosen else ""
             print(f"  {e.name}: {v.format} {json.dumps(v.target, sort_keys=True)} "
-                  f"{len(v.data)} bytes, {len(v.entry_points)} entry points")
+                  f"{len(v.data)} bytes, {len(v.entry_points)} entry points{mark}")
             print(f"    sha256 {hashlib.sha256(v.data).hexdigest()}")
             for i, ep in enumerate(v.entry_points):
                 print(f"    [{i}] {ep.name} ({ep.bindings} bindings, {ep.constants} constants)")

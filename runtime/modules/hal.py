@@ -37,6 +37,11 @@ class HalState:
         self._lock = threading.Lock()
         self.timeout_s = timeout_s      # the context's default: bounds of fused calls
 
+    def loaded(self) -> list:
+        """The executables loaded so far, in load order."""
+        with self._lock:
+            return [exe for _, exe in self._executables.values()]
+
     @property
     def device(self):
         if self._device is None:
@@ -94,18 +99,15 @@ def executable_load(state, device, exe_def):
         hit = state._executables.get(key)
     if hit is not None and hit[0] is exe_def and hit[1].device is device:
         return hit[1]
-    formats = device.supported_formats()
     variants = list(getattr(exe_def, "variants", None) or ())
     name = getattr(exe_def, "name", "?")
-    for v in variants:
-        if v.format in formats:
-            exe = device.load_executable(name, v.format, v.data, v.entry_points, v.target)
-            with state._lock:
-                state._executables[key] = (exe_def, exe)
-            return exe
-    raise HalError(f"executable '{name}' has no variant this device can run: the module "
-                   f"carries {[v.format for v in variants]}, device '{device.name}' takes "
-                   f"{formats}; recompile with a matching target")
+    i = device.select_variant(name, variants)
+    v = variants[i]
+    exe = device.load_executable(name, v.format, v.data, v.entry_points, v.target)
+    exe.variant = i
+    with state._lock:
+        state._executables[key] = (exe_def, exe)
+    return exe
 
 
 def executable_has_entry(state, exe, name):
