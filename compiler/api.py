@@ -19,6 +19,9 @@ class CompileOptions:
     dump_ir_after: list = field(default_factory=list)   # pass names, or ["all"]
     keep_source: bool = False       # keep generated C in the result stats
     simplify: bool = True           # algebraic simplification and constant folding
+    # extra reflection per exported function name, merged into what the
+    # compiler records (frontends keep the pytree nesting here: runtime/pytree.py)
+    reflection: dict = field(default_factory=dict)
 
 
 @dataclass

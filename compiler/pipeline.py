@@ -76,7 +76,7 @@ def run_pipeline(module, options):
     mdef = assembler.assemble(asm, base=mdef)
     for fdef in mdef.functions:
         if fdef.name in reflections:
-            fdef.reflection = reflections[fdef.name]
+            fdef.reflection = {**reflections[fdef.name], **options.reflection.get(fdef.name, {})}
     stats = {
         "dispatches": {symbol(f, "sym_name"): plans[id(f)].dispatch_count for f in functions},
         "transient_bytes": {symbol(f, "sym_name"): plans[id(f)].slab_size for f in functions},

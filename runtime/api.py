@@ -23,6 +23,7 @@ import threading
 import numpy as np
 
 
+from . import pytree
 from .arrays import DeviceArray, arg_spec, import_array, tensor_text, to_view
 from .errors import CallCancelledError, InvalidArgumentError
 from .vm import BytecodeModule, Context
@@ -79,6 +80,8 @@ class Function:
         self._async = None
         target = handle.target
         self._fused = getattr(target, "fused", None) if handle.all_refs else None
+        # nested arguments/results recorded by a frontend (runtime/pytree.py)
+        self._in_tree, self._out_tree = refl.get("pytree_args"), refl.get("pytree_results")
 
     def _describe(self, entry, param) -> str:
         if param.bank == "ref" and entry.get("dtype"):
@@ -103,6 +106,8 @@ class Function:
         """VM arguments for ``args``; fences of not-yet-ready DeviceArrays are
         appended to ``pending`` (or waited for when it is None)."""
         params = self._sig.args
+        if self._in_tree is not None:
+            args = pytree.flatten(self._in_tree, tuple(args), [])
         if len(args) != len(params):
             wanted = ", ".join(f"{e.get('name', f'arg{i}')}: {self._describe(e, p)}"
                                for i, (e, p) in enumerate(zip(self.args, params)))
@@ -164,6 +169,8 @@ class Function:
         dev, t = self.module.device, self.module.timeout_s
         out = [DeviceArray(r, dev, ready, t) if r.__class__ is _BufferView or
                isinstance(r, _BufferView) else r for r in results]
+        if self._out_tree is not None:
+            return pytree.unflatten(self._out_tree, iter(out))
         if not out:
             return None
         return out[0] if len(out) == 1 else tuple(out)
