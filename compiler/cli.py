@@ -1,6 +1,11 @@
-"""``tensorvm-compile``: StableHLO MLIR file -> .vmfb, IREE-style flags.
+"""``tensorvm-compile``: StableHLO file -> .vmfb, IREE-style flags.
 
     tensorvm-compile model.mlir -o model.vmfb --targets=cpu
+
+The input is MLIR text, MLIR bytecode (a StableHLO portable artifact / VHLO,
+as ``jax.export`` serialises ``mlir_module_serialized``) or a whole
+serialised ``jax.export.Exported``; the bytes, not the file name, decide
+(compiler/frontends/artifacts.py).
 """
 from __future__ import annotations
 
@@ -14,8 +19,9 @@ from .errors import CompileError
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tensorvm-compile",
-                                description="Compile StableHLO MLIR text to a .vmfb module.")
-    p.add_argument("input", help="MLIR text file ('-' for standard input)")
+                                description="Compile StableHLO (MLIR text, .mlirbc portable "
+                                "artifact, or a serialised jax.export) to a .vmfb module.")
+    p.add_argument("input", help="StableHLO file ('-' for standard input)")
     p.add_argument("-o", "--output", help="output .vmfb path (default: input with .vmfb)")
     p.add_argument("--targets", default="cpu",
                    help=f"comma-separated targets ({', '.join(TARGETS)}); default cpu")
@@ -39,19 +45,22 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.input == "-":
-            text, name = sys.stdin.read(), "<stdin>"
+            data, name = sys.stdin.buffer.read(), "<stdin>"
         else:
             try:
-                with open(args.input, encoding="utf-8") as f:
-                    text = f.read()
-            except (OSError, UnicodeDecodeError) as e:
+                with open(args.input, "rb") as f:
+                    data = f.read()
+            except OSError as e:
                 raise CompileError(f"cannot read {args.input}: {e}") from None
             name = args.input
+        from .frontends.artifacts import read_artifact
+        text, reflection = read_artifact(data, name)
         options = CompileOptions(targets=tuple(t for t in args.targets.split(",") if t),
                                  cpu=args.cpu, cuda_arch=args.cuda_arch,
                                  module_name=args.module_name,
                                  verify_each=args.verify_each, dump_ir_after=args.dump_ir_after,
-                                 keep_source=bool(args.dump_c), simplify=not args.no_simplify)
+                                 keep_source=bool(args.dump_c), simplify=not args.no_simplify,
+                                 reflection={"main": reflection} if reflection else {})
         result = compile_text(text, options, name)
         out = args.output or (name.rsplit(".", 1)[0] + ".vmfb" if name != "<stdin>" else "out.vmfb")
         with open(out, "wb") as f:
