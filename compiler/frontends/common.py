@@ -73,9 +73,11 @@ class Exported:
 def describe_treedef(treedef, jax_tree_util) -> dict:
     """JAX's PyTreeDef as runtime/pytree.py's plain nesting (no jax types)."""
     tu = jax_tree_util
-    if tu.treedef_is_leaf(treedef):
-        return {"t": "leaf"} if treedef.num_leaves else {"t": "none"}
-    kind, aux = treedef.node_data()
+    if tu.treedef_is_leaf(treedef) and treedef.num_leaves == 1:
+        return {"t": "leaf"}
+    kind, aux = treedef.node_data()        # an empty list/tuple/dict is a node, None too
+    if kind is type(None):
+        return {"t": "none"}
     children = [describe_treedef(c, tu) for c in tu.treedef_children(treedef)]
     if kind is tuple:
         return {"t": "tuple", "c": children}

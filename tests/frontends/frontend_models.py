@@ -36,3 +36,41 @@ def flax_transformer(dim=32, heads=4, hidden=64):
 
 def rand(*shape, seed=0):
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def torch_cnn():
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    return nn.Sequential(
+        nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(8, 16, 3, stride=2), nn.Hardswish(), nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(), nn.Linear(16, 10)).eval()
+
+
+def torch_transformer(dim=32, heads=4, hidden=64):
+    import torch
+    torch.manual_seed(1)
+    return torch.nn.TransformerEncoderLayer(dim, heads, hidden, dropout=0.0,
+                                            batch_first=True).eval()
+
+
+def keras_cnn():
+    import keras
+    keras.utils.set_random_seed(0)
+    return keras.Sequential([
+        keras.Input((16, 16, 3)),
+        keras.layers.Conv2D(8, 3, padding="same"), keras.layers.BatchNormalization(),
+        keras.layers.ReLU(), keras.layers.DepthwiseConv2D(3, strides=2),
+        keras.layers.GlobalAveragePooling2D(), keras.layers.Dense(10, activation="softmax")])
+
+
+def keras_transformer(seq=8, dim=32, heads=4, hidden=64):
+    import keras
+    keras.utils.set_random_seed(1)
+    x = inputs = keras.Input((seq, dim))
+    h = keras.layers.LayerNormalization()(x)
+    x = x + keras.layers.MultiHeadAttention(heads, dim // heads)(h, h)
+    h = keras.layers.LayerNormalization()(x)
+    x = x + keras.layers.Dense(dim)(keras.layers.Dense(hidden, activation="gelu")(h))
+    return keras.Model(inputs, x)
