@@ -15,6 +15,8 @@ import sys
 
 from .api import TARGETS, CompileOptions, compile_text
 from .errors import CompileError
+from .progress import print_progress
+from .stats import format_stats
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,6 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the IR to stderr after PASS ('all' for every pass)")
     p.add_argument("--print-stats", action="store_true",
                    help="print dispatch counts, transient bytes and pass timings as JSON")
+    p.add_argument("--stats", action="store_true",
+                   help="print the same statistics as tables (seconds per stage)")
+    p.add_argument("--progress", action="store_true",
+                   help="report each compile stage on stderr as it starts")
     p.add_argument("--no-simplify", action="store_true",
                    help="skip algebraic simplification and constant folding (to compare counts)")
     p.add_argument("--dump-c", metavar="PATH", help="write the generated C kernels to PATH")
@@ -60,7 +66,8 @@ def main(argv=None) -> int:
                                  module_name=args.module_name,
                                  verify_each=args.verify_each, dump_ir_after=args.dump_ir_after,
                                  keep_source=bool(args.dump_c), simplify=not args.no_simplify,
-                                 reflection={"main": reflection} if reflection else {})
+                                 reflection={"main": reflection} if reflection else {},
+                                 progress=print_progress(sys.stderr) if args.progress else None)
         result = compile_text(text, options, name)
         out = args.output or (name.rsplit(".", 1)[0] + ".vmfb" if name != "<stdin>" else "out.vmfb")
         with open(out, "wb") as f:
@@ -71,6 +78,8 @@ def main(argv=None) -> int:
         if args.print_stats:
             stats = {k: v for k, v in result.stats.items() if k not in ("c_source", "vm_assembly")}
             print(json.dumps(stats, indent=2, default=str))
+        if args.stats:
+            print(format_stats(result.stats))
     except CompileError as e:
         print(f"tensorvm-compile: error: {e}", file=sys.stderr)
         return 1
