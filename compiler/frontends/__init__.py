@@ -15,3 +15,6 @@ from __future__ import annotations
 
 from .common import FrameworkMissingError, FrontendError, TensorSpec, spec  # noqa: F401
 from .from_jax import compile_jax, export_jax  # noqa: F401
+from .from_keras import compile_keras, export_keras  # noqa: F401
+from .from_torch import compile_torch, export_torch  # noqa: F401
+from .artifacts import read_artifact  # noqa: F401

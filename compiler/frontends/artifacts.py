@@ -6,7 +6,10 @@ Three forms are recognised by their first bytes, not their file names:
   write) or plain MLIR bytecode of a StableHLO module;
 - a whole serialised ``jax.export.Exported`` (``exp.serialize()``), whose
   argument/result pytrees are kept as the module's reflection;
-- UTF-8 MLIR text, returned as it is.
+- UTF-8 MLIR text, returned as it is;
+- a zip archive that is a Keras 3 ``.keras`` model (compiled for its declared
+  inputs, an unknown batch dim symbolic) or a ``torch.export.save`` ``.pt2``
+  program (its own shapes and dynamic dims), through those frontends.
 Deserialising needs jaxlib's StableHLO bindings (imported here, lazily); the
 text parser that follows is tensorvm's own (compiler/frontend/).
 """
@@ -22,11 +25,43 @@ def read_artifact(data: bytes, filename: str = "<input>") -> tuple[str, dict]:
     data = bytes(data)
     if data.startswith(MLIR_BYTECODE_MAGIC):
         return bytecode_to_text(data, filename), {}
+    if data.startswith(b"PK\x03\x04"):
+        return _zip_model(data, filename)
     try:
         return data.decode("utf-8"), {}
     except UnicodeDecodeError:
         pass
     return _jax_exported(data, filename)
+
+
+def _zip_model(data: bytes, filename: str) -> tuple[str, dict]:
+    """A ``.keras`` or ``.pt2`` archive, told apart by the files inside."""
+    import io
+    import os
+    import tempfile
+    import zipfile
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        names = z.namelist()
+    if "config.json" in names and any(n.endswith(".weights.h5") for n in names):
+        from .from_keras import export_keras
+        with tempfile.TemporaryDirectory() as d:    # keras loads .keras files by path
+            path = os.path.join(d, "model.keras")
+            with open(path, "wb") as f:
+                f.write(data)
+            exp = export_keras(path)
+    elif any(n.endswith("archive_format") or "serialized_exported_program" in n or
+             n.endswith("models/model.json") for n in names):
+        torch = require("torch", "torch")
+        from .from_torch import export_program
+        try:
+            ep = torch.export.load(io.BytesIO(data))
+        except Exception as e:  # noqa: BLE001 - torch raises many kinds
+            raise FrontendError(f"{filename}: not a torch.export program: {e}") from None
+        exp = export_program(ep, os.path.splitext(os.path.basename(filename))[0] or "program")
+    else:
+        raise FrontendError(f"{filename}: a zip archive that is neither a Keras .keras model "
+                            f"nor a torch.export .pt2 program (holds {names[:5]})")
+    return exp.mlir, exp.reflection
 
 
 def bytecode_to_text(data: bytes, filename: str = "<input>") -> str:

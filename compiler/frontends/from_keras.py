@@ -31,7 +31,8 @@ def _keras():
 
 
 def export_keras(model, *example_args, weights="constants", name=None) -> Exported:
-    """``model`` (a ``keras.Model`` or a ``.keras`` path) exported for ``example_args``."""
+    """``model`` (a ``keras.Model`` or a ``.keras`` path) exported for ``example_args``
+    (default: the model's declared inputs, unknown dims symbolic)."""
     keras = _keras()
     if isinstance(model, (str, os.PathLike)):
         model = keras.saving.load_model(model, compile=False)
@@ -39,6 +40,8 @@ def export_keras(model, *example_args, weights="constants", name=None) -> Export
         raise FrontendError(f"export_keras takes a keras.Model or a .keras path, got "
                             f"{type(model).__name__}")
     name = name or model.name
+    if not example_args:
+        example_args = input_specs(model)
     if weights == "constants":
         def program(*inputs):
             return model(*inputs, training=False)
@@ -59,3 +62,15 @@ def compile_keras(model, *example_args, targets=("cpu",), weights="constants",
     (preceded by the weight lists when ``weights="arguments"``)."""
     return export_keras(model, *example_args, weights=weights,
                         name=options.pop("module_name", None)).compile(targets, **options)
+
+
+def input_specs(model) -> list:
+    """Specs of the model's declared inputs: an unknown dim 0 is the batch
+    symbol ``b`` (shared by all inputs), any other unknown dim its own symbol."""
+    from .common import spec
+    out = []
+    for i, t in enumerate(model.inputs):
+        dims = ["b" if d is None and j == 0 else f"d{i}_{j}" if d is None else d
+                for j, d in enumerate(t.shape)]
+        out.append(spec(tuple(dims), t.dtype))
+    return out

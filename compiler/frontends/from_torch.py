@@ -18,8 +18,6 @@ from .from_jax import export_jax
 def export_torch(module_or_fn, example_args, dynamic_shapes=None, name=None) -> Exported:
     """``module_or_fn`` exported as StableHLO for ``example_args`` (a tuple of tensors)."""
     torch = require("torch", "torch")
-    require("torchax", "torch")
-    from torchax import export as tx_export
     module = module_or_fn
     if not isinstance(module, torch.nn.Module):
         if not callable(module_or_fn):
@@ -37,6 +35,20 @@ def export_torch(module_or_fn, example_args, dynamic_shapes=None, name=None) -> 
             ep = torch.export.export(module, args, dynamic_shapes=dynamic_shapes)
     except Exception as e:   # noqa: BLE001 - torch raises many kinds (UserError, guards, ...)
         raise FrontendError(f"torch.export failed: {type(e).__name__}: {e}") from e
+    return export_program(ep, name or getattr(module_or_fn, "__name__", type(module).__name__))
+
+
+def export_program(ep, name: str = "program") -> Exported:
+    """A ``torch.export.ExportedProgram`` (e.g. ``torch.export.load("m.pt2")``) as StableHLO."""
+    torch = require("torch", "torch")
+    require("torchax", "torch")
+    from torch.fx.passes.shape_prop import _extract_tensor_metadata
+    from torchax import export as tx_export
+    for node in ep.graph.nodes:    # torch.export.load leaves out what torchax reads shapes from
+        val = node.meta.get("val")
+        if node.op == "placeholder" and "tensor_meta" not in node.meta and \
+                isinstance(val, torch.Tensor):
+            node.meta["tensor_meta"] = _extract_tensor_metadata(val)
     states, func = tx_export.exported_program_to_jax(ep)
     avals = tx_export.extract_avals(ep)
     out_spec = _describe_torch_spec(ep.call_spec.out_spec)
@@ -44,7 +56,7 @@ def export_torch(module_or_fn, example_args, dynamic_shapes=None, name=None) -> 
     def program(*inputs):
         return tuple(func(states, inputs))     # states: closed over -> module constants
 
-    program.__name__ = name or getattr(module_or_fn, "__name__", type(module).__name__)
+    program.__name__ = name
     exported = export_jax(program, *avals, name=program.__name__)
     exported.reflection["pytree_results"] = out_spec
     return exported

@@ -37,3 +37,14 @@ def test_transformer_weights_as_arguments(tmp_path):
     got = mod.main(trainable, [], x)
     np.testing.assert_allclose(np.asarray(got), np.asarray(model(x, training=False)),
                                rtol=1e-4, atol=1e-5)
+
+
+def test_cli_compiles_a_saved_keras_file_for_any_batch(tmp_path):
+    from tensorvm.compiler import cli
+    model = keras_cnn()
+    model.save(tmp_path / "cnn.keras")
+    assert cli.main([str(tmp_path / "cnn.keras"), "-o", str(tmp_path / "cnn.vmfb")]) == 0
+    mod = load_module(str(tmp_path / "cnn.vmfb"))
+    x = rand(3, 16, 16, 3)                     # the declared input's batch is symbolic
+    np.testing.assert_allclose(np.asarray(mod.main(x)), np.asarray(model(x, training=False)),
+                               rtol=1e-4, atol=1e-6)

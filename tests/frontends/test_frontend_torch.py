@@ -50,3 +50,17 @@ def test_transformer_layer_and_nested_outputs():
 def test_non_tensor_inputs_are_refused():
     with pytest.raises(FrontendError, match="example argument 0 is a list"):
         compile_torch(lambda xs: xs[0], ([torch.ones(2)],))
+
+
+def test_cli_compiles_a_saved_pt2_program(tmp_path):
+    from tensorvm.compiler import cli
+    model = torch_cnn()
+    ep = torch.export.export(model, (torch.randn(2, 3, 16, 16),),
+                             dynamic_shapes=({0: torch.export.Dim("b")},))
+    torch.export.save(ep, tmp_path / "cnn.pt2")
+    assert cli.main([str(tmp_path / "cnn.pt2"), "-o", str(tmp_path / "cnn.vmfb")]) == 0
+    x = torch.randn(3, 3, 16, 16)
+    with torch.no_grad():
+        want = model(x).numpy()
+    got = load_module(str(tmp_path / "cnn.vmfb")).main(x.numpy())
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-5)
