@@ -89,10 +89,16 @@ class Function:
         return entry.get("dtype") or param.bank
 
     def __repr__(self):
-        args = ", ".join(f"{e.get('name', f'arg{i}')}: {self._describe(e, p)}"
-                         for i, (e, p) in enumerate(zip(self.args, self._sig.args)))
-        res = ", ".join(self._describe(e, p) for e, p in zip(self.results, self._sig.results))
-        return f"<Function {self.name}({args}) -> ({res})>"
+        args = [self._describe(e, p) for e, p in zip(self.args, self._sig.args)]
+        res = [self._describe(e, p) for e, p in zip(self.results, self._sig.results)]
+        if self._in_tree is not None:          # the nesting a frontend recorded
+            text = pytree.render(self._in_tree, iter(args))[1:-1].rstrip(",")
+        else:
+            text = ", ".join(f"{e.get('name', f'arg{i}')}: {a}"
+                             for i, (e, a) in enumerate(zip(self.args, args)))
+        out = (pytree.render(self._out_tree, iter(res)) if self._out_tree is not None
+               else f"({', '.join(res)})")
+        return f"<Function {self.name}({text}) -> {out}>"
 
     # -- arguments ---------------------------------------------------------------
     def _arg_label(self, i) -> str:

@@ -88,6 +88,23 @@ def unflatten(spec, leaves):
     return _namedtuple(spec["name"], tuple(spec["k"]))(*children)
 
 
+def render(spec, leaves) -> str:
+    """The nesting as text, each leaf shown by the next string of ``leaves``."""
+    t = spec["t"]
+    if t == "leaf":
+        return next(leaves)
+    if t == "none":
+        return "None"
+    parts = [render(c, leaves) for c in spec["c"]]
+    if t == "dict":
+        return "{" + ", ".join(f"{k!r}: {p}" for k, p in zip(spec["k"], parts)) + "}"
+    if t == "namedtuple":
+        return f"{spec['name']}(" + ", ".join(f"{k}={p}" for k, p in zip(spec["k"], parts)) + ")"
+    if t == "list":
+        return "[" + ", ".join(parts) + "]"
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+
 _NAMEDTUPLES: dict = {}
 
 

@@ -52,3 +52,9 @@ def test_a_module_whose_nesting_disagrees_with_its_signature_does_not_load():
     import numpy as np
     out = load_module(ok).main([np.ones(2, np.float32), np.full(2, 2.0, np.float32)])
     assert np.asarray(out).tolist() == [3.0, 3.0]
+
+
+def test_render_shows_the_nesting():
+    text = pytree.render(SPEC, iter(["a", "b", "c", "d", "e"]))
+    assert text == "({'w': a, 'b': b}, [c, None], P(x=d, y=e))"
+    assert pytree.render({"t": "tuple", "c": [LEAF]}, iter(["x"])) == "(x,)"
