@@ -65,3 +65,20 @@ def test_errors_name_the_problem():
     jax.tree_util.register_pytree_node(Box, lambda b: ((b.v,), None), lambda _, c: Box(*c))
     with pytest.raises(FrontendError, match="Box cannot be rebuilt"):
         export_jax(lambda b: b.v * 2, Box(rand(3)))
+
+
+def test_the_runtime_rebuilds_the_nesting_without_jax(tmp_path):
+    import subprocess
+    import sys
+    path = tmp_path / "m.vmfb"
+    path.write_bytes(compile_jax(lambda p, x: {"y": x * p["s"], "z": [x + 1.0]},
+                                 {"s": rand(3)}, spec("n, 3")))
+    code = ("import sys, numpy as np\n"
+            "from tensorvm.runtime import load_module\n"
+            f"out = load_module({str(path)!r}).main({{'s': np.ones(3, np.float32)}}, "
+            "np.ones((2, 3), np.float32))\n"
+            "assert sorted(out) == ['y', 'z'] and np.asarray(out['z'][0]).tolist() == [[2.0] * 3] * 2\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('jax', 'jaxlib', 'flax') or "
+            "m.startswith('tensorvm.compiler')]\n"
+            "assert not bad, bad\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
