@@ -25,6 +25,11 @@ class CompileOptions:
     keep_source: bool = False       # keep generated C in the result stats
     simplify: bool = True           # algebraic simplification and constant folding
     custom_kernels: list = field(default_factory=list)  # CustomKernel / HostCall (custom_kernels.py)
+    # extra reflection per exported function name, merged into what the
+    # compiler records (frontends keep the pytree nesting here: runtime/pytree.py)
+    reflection: dict = field(default_factory=dict)
+    # called with a ProgressEvent as each stage starts (compiler/progress.py)
+    progress: object = None
 
 
 @dataclass
@@ -57,15 +62,30 @@ def compile_file(path, output=None, targets=("cpu",), **options) -> bytes:
 
 def compile_text(text: str, options: CompileOptions, filename: str = "<input>") -> CompileResult:
     from .frontend.parser import parse_module
+    _check_targets(options)
+    progress = _progress(options, parse=True)
+    progress("parse")
     module = parse_module(text, filename=filename)
-    return compile_module(module, options)
+    return compile_module(module, options, progress)
 
 
-def compile_module(module, options: CompileOptions | None = None) -> CompileResult:
+def compile_module(module, options: CompileOptions | None = None, progress=None) -> CompileResult:
     """Compile a parsed IR module (the conformance runner rewrites IR first)."""
     from .pipeline import run_pipeline
     options = options or CompileOptions()
+    _check_targets(options)
+    return run_pipeline(module, options, progress or _progress(options, parse=False))
+
+
+def _check_targets(options) -> None:
     for t in options.targets:
         if t not in TARGETS:
             raise CompileError(f"unknown target '{t}'; available targets: {', '.join(TARGETS)}")
-    return run_pipeline(module, options)
+
+
+def _progress(options, parse: bool):
+    """The Progress of one compile: parse?, each pass, plan, a codegen per target, assemble."""
+    from .pipeline import ir_passes
+    from .progress import Progress
+    total = parse + len(ir_passes(options.simplify)) + 1 + len(options.targets) + 1
+    return Progress(options.progress, total)

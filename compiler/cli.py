@@ -1,6 +1,11 @@
-"""``tensorvm-compile``: StableHLO MLIR file -> .vmfb, IREE-style flags.
+"""``tensorvm-compile``: StableHLO file -> .vmfb, IREE-style flags.
 
     tensorvm-compile model.mlir -o model.vmfb --targets=cpu
+
+The input is MLIR text, MLIR bytecode (a StableHLO portable artifact / VHLO,
+as ``jax.export`` serialises ``mlir_module_serialized``) or a whole
+serialised ``jax.export.Exported``; the bytes, not the file name, decide
+(compiler/frontends/artifacts.py).
 """
 from __future__ import annotations
 
@@ -10,12 +15,15 @@ import sys
 
 from .api import TARGETS, CompileOptions, compile_text
 from .errors import CompileError
+from .progress import print_progress
+from .stats import format_stats
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tensorvm-compile",
-                                description="Compile StableHLO MLIR text to a .vmfb module.")
-    p.add_argument("input", help="MLIR text file ('-' for standard input)")
+                                description="Compile StableHLO (MLIR text, .mlirbc portable "
+                                "artifact, or a serialised jax.export) to a .vmfb module.")
+    p.add_argument("input", help="StableHLO file ('-' for standard input)")
     p.add_argument("-o", "--output", help="output .vmfb path (default: input with .vmfb)")
     p.add_argument("--targets", default="cpu",
                    help=f"comma-separated targets ({', '.join(TARGETS)}); default cpu")
@@ -42,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the IR to stderr after PASS ('all' for every pass)")
     p.add_argument("--print-stats", action="store_true",
                    help="print dispatch counts, transient bytes and pass timings as JSON")
+    p.add_argument("--stats", action="store_true",
+                   help="print the same statistics as tables (seconds per stage)")
+    p.add_argument("--progress", action="store_true",
+                   help="report each compile stage on stderr as it starts")
     p.add_argument("--no-simplify", action="store_true",
                    help="skip algebraic simplification and constant folding (to compare counts)")
     p.add_argument("--dump-c", metavar="PATH", help="write the generated C kernels to PATH")
@@ -52,21 +64,25 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.input == "-":
-            text, name = sys.stdin.read(), "<stdin>"
+            data, name = sys.stdin.buffer.read(), "<stdin>"
         else:
             try:
-                with open(args.input, encoding="utf-8") as f:
-                    text = f.read()
-            except (OSError, UnicodeDecodeError) as e:
+                with open(args.input, "rb") as f:
+                    data = f.read()
+            except OSError as e:
                 raise CompileError(f"cannot read {args.input}: {e}") from None
             name = args.input
+        from .frontends.artifacts import read_artifact
+        text, reflection = read_artifact(data, name)
         options = CompileOptions(targets=tuple(t for t in args.targets.split(",") if t),
                                  cpu=args.cpu, cpu_arch=args.cpu_arch,
                                  cpu_features=tuple(f for f in args.cpu_features.split(",") if f),
                                  cpu_variants=tuple(args.cpu_variant), cuda_arch=args.cuda_arch,
                                  module_name=args.module_name,
                                  verify_each=args.verify_each, dump_ir_after=args.dump_ir_after,
-                                 keep_source=bool(args.dump_c), simplify=not args.no_simplify)
+                                 keep_source=bool(args.dump_c), simplify=not args.no_simplify,
+                                 reflection={"main": reflection} if reflection else {},
+                                 progress=print_progress(sys.stderr) if args.progress else None)
         result = compile_text(text, options, name)
         out = args.output or (name.rsplit(".", 1)[0] + ".vmfb" if name != "<stdin>" else "out.vmfb")
         with open(out, "wb") as f:
@@ -77,6 +93,8 @@ def main(argv=None) -> int:
         if args.print_stats:
             stats = {k: v for k, v in result.stats.items() if k not in ("c_source", "vm_assembly")}
             print(json.dumps(stats, indent=2, default=str))
+        if args.stats:
+            print(format_stats(result.stats))
     except CompileError as e:
         print(f"tensorvm-compile: error: {e}", file=sys.stderr)
         return 1

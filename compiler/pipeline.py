@@ -34,16 +34,19 @@ def ir_passes(simplify: bool = True, custom_kernels=None) -> list:
             TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
 
 
-def run_pipeline(module, options):
+def run_pipeline(module, options, progress=None):
     from .api import CompileResult
+    from .progress import Progress
+    progress = progress or Progress()
     from .ir.verifier import verify_module
     verify_module(module)
     _check_element_types(module)
     from .custom_kernels import registry
     customs = registry(options.custom_kernels)
     passes = ir_passes(options.simplify, customs)
-    pipeline = _DumpingPipeline(passes, options)
+    pipeline = _DumpingPipeline(passes, options, progress)
     pipeline.run(module)
+    progress("plan")
 
     functions = [f for f in module.functions if visibility(f) != "private"]
     if not functions:
@@ -62,8 +65,10 @@ def run_pipeline(module, options):
     loops = [lp for f in functions for lp in (getattr(plans[id(f)], "loops", None) or {}).values()]
     for j, lp in enumerate(loops):
         lp.entry = len(kernels) + j
-    variants, sources = (_build_variants(kernels, options, loops, entry_of) if kernels
-                         else ([], {}))
+    variants, sources = (_build_variants(kernels, options, loops, entry_of, progress)
+                         if kernels else ([], {}))
+    for _ in range(0 if kernels else len(options.targets)):
+        progress("codegen: no kernels")
     if variants:
         counts = variants[0][4]
         for d_id, k in entry_of.items():
@@ -73,6 +78,7 @@ def run_pipeline(module, options):
         first = (cpu_targets.targets_of(options)[0].format, {}, [], b"")
     source = sources.get("cpu", "")
     name = options.module_name or module.name or "module"
+    progress("assemble")
     mdef, asm, reflections = generate_module(
         _identifier(name), functions, plans, first, entry_of, workgroups)
     if mdef.executables:
@@ -81,7 +87,7 @@ def run_pipeline(module, options):
     mdef = assembler.assemble(asm, base=mdef)
     for fdef in mdef.functions:
         if fdef.name in reflections:
-            fdef.reflection = reflections[fdef.name]
+            fdef.reflection = {**reflections[fdef.name], **options.reflection.get(fdef.name, {})}
     stats = {
         "dispatches": {symbol(f, "sym_name"): plans[id(f)].dispatch_count for f in functions},
         "transient_bytes": {symbol(f, "sym_name"): plans[id(f)].slab_size for f in functions},
@@ -89,13 +95,16 @@ def run_pipeline(module, options):
         "simplifications": dict(sum((p.counts for p in passes
                                      if isinstance(p, AlgebraicSimplification)), Counter())),
     }
+    data = container.write_module(mdef)
+    progress.done()
+    stats["stage_seconds"] = progress.timings
     if options.keep_source:
         stats["c_source"] = source
         for t, text in sources.items():
             if t != "cpu":
                 stats[f"{t}_source"] = text
         stats["vm_assembly"] = asm
-    return CompileResult(container.write_module(mdef), stats)
+    return CompileResult(data, stats)
 
 
 def _static_bytes(t) -> int:
@@ -112,7 +121,7 @@ def _static_bytes(t) -> int:
     return n
 
 
-def _build_variants(kernels, options, loops=(), entry_of=None):
+def _build_variants(kernels, options, loops=(), entry_of=None, progress=None):
     """One (format, target, entry points, data, workgroup counts) per target
     (per CPU variant for "cpu", cpu_targets.targets_of), in target order, and
     each target's generated source.  Every variant must tile the same
@@ -122,6 +131,8 @@ def _build_variants(kernels, options, loops=(), entry_of=None):
     builds = [(t, c) for t in options.targets
               for c in (cpu_targets.targets_of(options) if t == "cpu" else [None])]
     for t, cpu_target in builds:
+        if progress is not None and t not in sources:     # one step per target
+            progress(f"codegen {t} ({len(kernels)} kernels)")
         if t == "cpu":
             data, target, entries, counts, src = cpu.build_cpu_executable(kernels, cpu_target,
                                                                           loops, entry_of)
@@ -192,12 +203,14 @@ def _check_size(op, t) -> None:
 class _DumpingPipeline(PassPipeline):
     """Prints the IR after the passes named in options.dump_ir_after."""
 
-    def __init__(self, passes, options):
+    def __init__(self, passes, options, progress):
         super().__init__(passes, options.verify_each)
         self.dump = set(options.dump_ir_after)
+        self.progress = progress
 
     def run(self, module):
         for p in self.passes:
+            self.progress(f"pass {p.name}")
             sub = PassPipeline([p], self.verify_each)
             sub.run(module)
             self.timings += sub.timings

@@ -23,7 +23,7 @@ import threading
 import numpy as np
 
 
-from . import dlpack
+from . import dlpack, pytree
 from .arrays import DeviceArray, arg_spec, import_array, tensor_text, to_view
 from .errors import CallCancelledError, InvalidArgumentError
 from .vm import BytecodeModule, Context
@@ -80,6 +80,8 @@ class Function:
         self._async = None
         target = handle.target
         self._fused = getattr(target, "fused", None) if handle.all_refs else None
+        # nested arguments/results recorded by a frontend (runtime/pytree.py)
+        self._in_tree, self._out_tree = refl.get("pytree_args"), refl.get("pytree_results")
 
     def _describe(self, entry, param) -> str:
         if param.bank == "ref" and entry.get("dtype"):
@@ -87,10 +89,16 @@ class Function:
         return entry.get("dtype") or param.bank
 
     def __repr__(self):
-        args = ", ".join(f"{e.get('name', f'arg{i}')}: {self._describe(e, p)}"
-                         for i, (e, p) in enumerate(zip(self.args, self._sig.args)))
-        res = ", ".join(self._describe(e, p) for e, p in zip(self.results, self._sig.results))
-        return f"<Function {self.name}({args}) -> ({res})>"
+        args = [self._describe(e, p) for e, p in zip(self.args, self._sig.args)]
+        res = [self._describe(e, p) for e, p in zip(self.results, self._sig.results)]
+        if self._in_tree is not None:          # the nesting a frontend recorded
+            text = pytree.render(self._in_tree, iter(args))[1:-1].rstrip(",")
+        else:
+            text = ", ".join(f"{e.get('name', f'arg{i}')}: {a}"
+                             for i, (e, a) in enumerate(zip(self.args, args)))
+        out = (pytree.render(self._out_tree, iter(res)) if self._out_tree is not None
+               else f"({', '.join(res)})")
+        return f"<Function {self.name}({text}) -> {out}>"
 
     # -- arguments ---------------------------------------------------------------
     def _arg_label(self, i) -> str:
@@ -104,6 +112,8 @@ class Function:
         """VM arguments for ``args``; fences of not-yet-ready DeviceArrays are
         appended to ``pending`` (or waited for when it is None)."""
         params = self._sig.args
+        if self._in_tree is not None:
+            args = pytree.flatten(self._in_tree, tuple(args), [])
         if len(args) != len(params):
             wanted = ", ".join(f"{e.get('name', f'arg{i}')}: {self._describe(e, p)}"
                                for i, (e, p) in enumerate(zip(self.args, params)))
@@ -181,6 +191,8 @@ class Function:
         dev, t = self.module.device, self.module.timeout_s
         out = [DeviceArray(r, dev, ready, t) if r.__class__ is _BufferView or
                isinstance(r, _BufferView) else r for r in results]
+        if self._out_tree is not None:
+            return pytree.unflatten(self._out_tree, iter(out))
         if not out:
             return None
         return out[0] if len(out) == 1 else tuple(out)

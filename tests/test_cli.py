@@ -87,3 +87,23 @@ def test_print_stats_reports_simplification(tmp_path):
         assert r.returncode == 0, r.stderr
         runs[flags] = json.loads(r.stdout)["simplifications"]
     assert runs[()] == {"identity": 1} and runs[("--no-simplify",)] == {}
+
+
+def test_dump_json_and_device_survey(tmp_path):
+    import json
+    src, out = tmp_path / "m.mlir", tmp_path / "m.vmfb"
+    src.write_text(ADD)
+    assert _tool("tensorvm-compile", str(src), "-o", str(out)).returncode == 0
+    r = _tool("tensorvm-dump", str(out), "--json", "--no-disassembly")
+    info = json.loads(r.stdout)
+    main = next(f for f in info["functions"] if f["name"] == "main")
+    assert [(a["dtype"], a["shape"]) for a in main["args"]] == [("f32", [2, 2])] * 2
+    variant = info["executables"][0]["variants"][0]
+    assert variant["format"].startswith("cpu-c-") and len(variant["sha256"]) == 64
+    assert "disassembly" not in info
+    r = subprocess.run([sys.executable, "-m", "tensorvm.runtime.cli.devices", "--json"],
+                       capture_output=True, text=True, check=True)
+    survey = {e["driver"]: e for e in json.loads(r.stdout)}
+    assert survey["local-task"]["available"] and survey["local-task"]["devices"][0]["uri"]
+    for e in survey.values():       # every unavailable driver says why
+        assert e["available"] or e["reason"]

@@ -2,10 +2,10 @@
 ``load_module(..., expected_sha256=...)``), functions and signatures,
 executables with formats, sizes and digests, and the disassembled host code.
 
-    tensorvm-dump m.vmfb [--extract DIR] [--no-disassembly] [--device URI]
+    tensorvm-dump m.vmfb [--extract DIR] [--no-disassembly] [--json] [--device URI]
 
 The variant the runtime would load on ``--device`` (default local-sync: this
-host's CPU) is marked ``[selected on <device>]``.
+host's CPU) is marked ``[selected on <device>]`` (``selected`` in --json).
 
 ``--extract`` writes each variant as a new file directly inside DIR: names
 from the module are reduced to ``[A-Za-z0-9_.-]`` (no separators, no leading
@@ -82,6 +82,62 @@ def _selected(device: str, exe, devices: dict) -> tuple:
         return None, f"not loadable on {device}: {err}"
 
 
+def describe(m, sha256: str, device: str | None = None) -> dict:
+    """What ``m`` holds as plain data (the ``--json`` output; the text view
+    renders it); with ``device``, each executable's ``selected`` variant index
+    (None when none loads there, ``why`` says why)."""
+    functions = []
+    for f in m.functions:
+        if not f.exported or f.name.startswith("__"):
+            continue
+        refl = f.reflection or {}
+        functions.append({"name": f.name, "signature": f.signature,
+                          "args": refl.get("args", []), "results": refl.get("results", []),
+                          "bytecode_bytes": len(f.code),
+                          **{k: v for k, v in refl.items() if k not in ("args", "results")}})
+    executables = [{"name": e.name, "variants": [
+        {"format": v.format, "target": v.target, "bytes": len(v.data),
+         "sha256": hashlib.sha256(v.data).hexdigest(),
+         "entry_points": [{"name": ep.name, "bindings": ep.bindings, "constants": ep.constants}
+                          for ep in v.entry_points]} for v in e.variants]}
+        for e in m.executables]
+    if device is not None:
+        devices = {}
+        for e, d in zip(m.executables, executables):
+            d["selected"], d["why"] = _selected(device, e, devices)
+            d["device"] = device
+    return {"module": m.name, "format_version": m.version, "sha256": sha256,
+            "functions": functions, "executables": executables,
+            "rodata": {"count": len(m.rodata), "bytes": sum(len(r.data) for r in m.rodata)}}
+
+
+def render(info) -> str:
+    """``describe``'s data as the text listing."""
+    def fmt(xs):
+        return ", ".join(f"{a.get('name', '?')}: " + (
+            "!hal.fence" if a.get("kind") == "fence" else
+            "x".join(map(str, a.get("shape", []) + [a.get("dtype")]))) for a in xs)
+    out = [f"module @{info['module']} (format version {info['format_version']})",
+           f"sha256 {info['sha256']}", "", "functions:"]
+    for f in info["functions"]:
+        out.append(f"  @{f['name']}({fmt(f['args'])}) -> ({fmt(f['results'])})"
+                   f"  [{f['signature']}, {f['bytecode_bytes']} bytes of bytecode]")
+    out += ["", "executables:"]
+    for e in info["executables"]:
+        if e.get("why"):
+            out.append(f"  {e['name']}: {e['why']}")
+        for k, v in enumerate(e["variants"]):
+            mark = f" [selected on {e['device']}]" if e.get("selected") == k and "device" in e else ""
+            out.append(f"  {e['name']}: {v['format']} {json.dumps(v['target'], sort_keys=True)} "
+                       f"{v['bytes']} bytes, {len(v['entry_points'])} entry points{mark}")
+            out.append(f"    sha256 {v['sha256']}")
+            for i, ep in enumerate(v["entry_points"]):
+                out.append(f"    [{i}] {ep['name']} ({ep['bindings']} bindings, "
+                           f"{ep['constants']} constants)")
+    out += ["", f"rodata: {info['rodata']['count']} constants, {info['rodata']['bytes']} bytes"]
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="tensorvm-dump", description=__doc__.split("\n\n")[0])
     p.add_argument("module", help="path of the .vmfb")
@@ -89,53 +145,34 @@ def main(argv=None) -> int:
     p.add_argument("--device", default="local-sync",
                    help="mark the variant this device would load (default local-sync)")
     p.add_argument("--no-disassembly", action="store_true", help="omit the bytecode listing")
+    p.add_argument("--json", action="store_true",
+                   help="print the module's description as JSON (for tools)")
     args = p.parse_args(argv)
     try:
         m = container.read_module(args.module)
     except (VmfbError, OSError) as e:
         print(f"tensorvm-dump: error: {e}", file=sys.stderr)
         return 1
-    print(f"module @{m.name} (format version {m.version})")
-    print(f"sha256 {_file_sha256(args.module)}")
-    print("\nfunctions:")
-    for f in m.functions:
-        if not f.exported or f.name.startswith("__"):
-            continue
-        refl = f.reflection or {}
-        fmt = lambda xs: ", ".join(
-            f"{a.get('name', '?')}: " + ("!hal.fence" if a.get("kind") == "fence" else
-                                         'x'.join(map(str, a.get('shape', []) + [a.get('dtype')])))
-            for a in xs)
-        print(f"  @{f.name}({fmt(refl.get('args', []))}) -> ({fmt(refl.get('results', []))})"
-              f"  [{f.signature}, {len(f.code)} bytes of bytecode]")
-    print("\nexecutables:")
-    devices = {}
-    for e in m.executables:
-        chosen, why = _selected(args.device, e, devices)
-        if why:
-            print(f"  {e.name}: {why}")
-        for i, v in enumerate(e.variants):
-            mark = f" [selected on {args.device}]" if i == chosen else ""
-            print(f"  {e.name}: {v.format} {json.dumps(v.target, sort_keys=True)} "
-                  f"{len(v.data)} bytes, {len(v.entry_points)} entry points{mark}")
-            print(f"    sha256 {hashlib.sha256(v.data).hexdigest()}")
-            for i, ep in enumerate(v.entry_points):
-                print(f"    [{i}] {ep.name} ({ep.bindings} bindings, {ep.constants} constants)")
-    total = sum(len(r.data) for r in m.rodata)
-    print(f"\nrodata: {len(m.rodata)} constants, {total} bytes")
+    info = describe(m, _file_sha256(args.module), args.device)
     if args.extract:
         try:
-            for path in extract(m, args.extract):
-                print(f"wrote {path}")
+            info["extracted"] = extract(m, args.extract)
         except OSError as e:
             print(f"tensorvm-dump: error: cannot extract into {args.extract}: {e} "
                   f"(existing files and symlinks are never overwritten)", file=sys.stderr)
             return 1
     if not args.no_disassembly:
         from tensorvm.vmfb.disasm import disassemble_module
-        print("\n" + disassemble_module(m, max_rodata_bytes=0))
+        info["disassembly"] = disassemble_module(m, max_rodata_bytes=0)
+    if args.json:
+        print(json.dumps(info, indent=2, sort_keys=True))
+        return 0
+    print(render(info))
+    for path in info.get("extracted", []):
+        print(f"wrote {path}")
+    if "disassembly" in info:
+        print("\n" + info["disassembly"])
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -68,6 +68,16 @@ def _check_reflection(fn, sig):
             if p.bank != "ref" and shape:
                 raise VerificationError(f"reflection {key}[{i}]: a {p.bank} value has no "
                                         f"shape, got {shape!r}", fn.name)
+    for key, params in (("pytree_args", sig.args), ("pytree_results", sig.results)):
+        if key in refl:                 # a frontend's nesting (runtime/pytree.py)
+            from ..pytree import check
+            try:
+                leaves = check(refl[key], key)
+            except ValueError as e:
+                raise VerificationError(f"reflection {e}", fn.name) from None
+            if leaves != len(params):
+                raise VerificationError(f"reflection {key} holds {leaves} leaves but the "
+                                        f"signature has {len(params)}", fn.name)
 
 
 # Index operand kinds -> (what the message calls it, ModuleDef table).
