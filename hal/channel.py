@@ -122,11 +122,15 @@ class Channel:
             out, bound = groups or [list(range(r * p))], r * p
         else:
             raise ChannelError(f"unknown process-group mode {mode!r} (one of {', '.join(MODES)})")
+        what = {"cross_partition": "partitions", "flattened_ids": "ranks"}.get(mode, "replicas")
         for g in groups:
             bad = [x for x in g if x >= bound]
             if bad:
-                raise ChannelError(f"{mode} group {g} names id {bad[0]}, but the channel has "
-                                   f"{bound} {'partitions' if mode == 'cross_partition' else 'ids' if mode == 'flattened_ids' else 'replicas'}")
+                raise ChannelError(
+                    f"{mode} group {g} names id {bad[0]}, but the channel has {bound} {what} "
+                    f"({r} replicas x {p} partitions): run the module on more ranks, e.g. "
+                    f"load_module(..., replicas=N, partitions=M) or under mpirun with "
+                    f"channel='mpi'")
         return out
 
     def my_group(self, mode: str, groups):

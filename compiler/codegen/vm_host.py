@@ -57,6 +57,10 @@ HAL_IMPORTS = {
     "buffer_view.checked_buffer": "rri*I->r",
     "device.queue.execute.indirect.wait": "rri*r->",
     "executable.has_entry": "rr->i",
+    "channel.get": "->r",
+    "channel.replica_id": "r->i",
+    "channel.partition_id": "r->i",
+    "channel.collective": "riii*I*I*r*r->",
 }
 
 ASYNC_SUFFIX = "$async"

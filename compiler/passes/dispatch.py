@@ -25,6 +25,7 @@ keeps only dispatches, large constants, alias reshapes and the return.
 """
 from __future__ import annotations
 
+from ..codegen.collectives import COLLECTIVE_OPS
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, StringAttr, ints
@@ -84,7 +85,7 @@ class FormDispatchRegions(Pass):
                     for b in region.blocks:
                         self.run_on_block(b)
                 continue
-            if HOST_ATTR in op.attributes or is_shape_assertion(op):
+            if HOST_ATTR in op.attributes or is_shape_assertion(op) or op.name in COLLECTIVE_OPS:
                 continue
             if op.name not in shlo.KERNEL_OPS:
                 raise UnsupportedOpError(op.name, location=op.location)
@@ -93,7 +94,8 @@ class FormDispatchRegions(Pass):
                     raise UnsupportedOpError(op.name, f"result type {r.type}", op.location)
         mat = self._materialized(block, ops, ret)
         for op in ops:
-            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op):
+            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
+                    or op.name in COLLECTIVE_OPS:
                 continue
             if self._is_root(op, mat):
                 self._form(op, mat, block)
@@ -108,6 +110,9 @@ class FormDispatchRegions(Pass):
             if op.name in REGION_OPS:
                 mat.update(op.operands)
                 mat.update(_captured_by_regions(op, block))
+            if op.name in COLLECTIVE_OPS:      # the channel reads and writes buffers
+                mat.update(op.operands)
+                mat.update(op.results)
         for op in ops:          # device values the host reads (read back) live in buffers
             if HOST_ATTR in op.attributes or is_shape_assertion(op):
                 reads = op.operands
@@ -115,7 +120,8 @@ class FormDispatchRegions(Pass):
                 reads = [op.operands[i] for i in shape_operands(op) if i < len(op.operands)]
             mat.update(v for v in reads if v not in self.host)
         for op in ops:
-            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op):
+            if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
+                    or op.name in COLLECTIVE_OPS:
                 continue
             res = op.results
             if op.name == "stablehlo.constant":

@@ -13,6 +13,7 @@ import threading
 
 from tensorvm import hal
 from tensorvm.hal import Buffer, BufferView, CommandBuffer, Executable, Fence, HalError
+from tensorvm.hal.channel import Channel
 from tensorvm.hal.errors import rethrow
 from tensorvm.runtime.errors import InvalidArgumentError
 from tensorvm.runtime.vm.native import NativeModule, Suspend
@@ -22,15 +23,23 @@ from tensorvm.vmfb import element_types
 class HalState:
     """Per-context state: the device and the executables loaded for it."""
 
-    __slots__ = ("_device", "_executables", "_lock", "device_class")
+    __slots__ = ("_device", "_executables", "_lock", "device_class", "_channel")
 
-    def __init__(self, device):
+    def __init__(self, device, channel=None):
+        self._channel = channel     # collectives' channel; a lone one made on first use
         if isinstance(device, str):
             device = hal.create_device(device)
         self._device = device
         self.device_class = type(device) if device is not None else None
         self._executables = {}      # id(ExecutableDef) -> (ExecutableDef, Executable)
         self._lock = threading.Lock()
+
+    @property
+    def channel(self):
+        if self._channel is None:
+            from tensorvm.hal.channel import single_channel
+            self._channel = single_channel()
+        return self._channel
 
     @property
     def device(self):
@@ -369,6 +378,30 @@ def buffer_load_i64(state, buffer, offset):
     return _load(buffer, offset, 8, "buffer.load.i64")
 
 
+# -- collective channels (vmfb/collectives.py) ---------------------------------------
+def channel_get(state):
+    return state.channel
+
+
+def channel_replica_id(state, channel):
+    return _need(channel, Channel, "channel.replica_id", "channel").replica_id
+
+
+def channel_partition_id(state, channel):
+    return _need(channel, Channel, "channel.partition_id", "channel").partition_id
+
+
+def channel_collective(state, channel, kind, mode, reduction, params, groups, inputs, outputs):
+    """Run collective ``kind`` on the inputs' contents and write the outputs
+    (buffer views); blocks until the group has met, within the channel's timeout."""
+    from .collective_call import run_collective
+    fn = "channel.collective"
+    _need(channel, Channel, fn, "channel")
+    for v in (*inputs, *outputs):
+        _need(v, BufferView, fn, "operand")
+    run_collective(channel, kind, mode, reduction, params, groups, inputs, outputs)
+
+
 FUNCTIONS = {
     "device.get": ("->r", device_get),
     "executable.load": ("rr->r", executable_load),
@@ -398,6 +431,10 @@ FUNCTIONS = {
     "device.queue.dealloca": ("rrrr->", queue_dealloca),
     "buffer.load.i32": ("rI->i", buffer_load_i32),
     "buffer.load.i64": ("rI->I", buffer_load_i64),
+    "channel.get": ("->r", channel_get),
+    "channel.replica_id": ("r->i", channel_replica_id),
+    "channel.partition_id": ("r->i", channel_partition_id),
+    "channel.collective": ("riii*I*I*r*r->", channel_collective),
 }
 
 
@@ -410,4 +447,4 @@ class HalModule(NativeModule):
         return dict(FUNCTIONS)
 
     def create_state(self, context) -> HalState:
-        return HalState(getattr(context, "device", None))
+        return HalState(getattr(context, "device", None), getattr(context, "channel", None))
