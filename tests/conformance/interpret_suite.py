@@ -141,30 +141,37 @@ def prepare_parallel(text: str, filename: str):
     return inputs, checks, runs
 
 
-def run_parallel(path, index, inputs, checks, runs, device):
+def as_arrays(res) -> list:
+    """One call's results as a list of numpy arrays."""
+    res = res if isinstance(res, tuple) else (() if res is None else (res,))
+    return [np.asarray(x) for x in res]
+
+
+def run_ranks_in_process(vmfb, programs, per_rank_args, device):
+    """Each rank's results (lists of arrays): ranks of one in-process hub."""
+    from tensorvm import runtime
+    from tensorvm.runtime.parallel import run_ranks
+    r, p = len(programs), len(programs[0])
+    pm = runtime.load_module(vmfb, device=device, replicas=r, partitions=p, timeout_s=20)
+    calls = [(pm.modules[k][programs[k // p][k % p]], args) for k, args in enumerate(per_rank_args)]
+    return [as_arrays(res) for res in run_ranks(calls, pm.channels)]
+
+
+def run_parallel(path, index, inputs, checks, runs, device, run_ranks=run_ranks_in_process):
     """{checking function: its arguments}: each ``run_parallel``'s programs run
-    on ranks of the checks module, fed by the inputs module."""
+    on ranks of the checks module (``run_ranks``), fed by the inputs module."""
     from tensorvm import runtime
     from tensorvm.compiler import CompileOptions, compile_module
-    from tensorvm.runtime.parallel import run_ranks
     opts = CompileOptions(targets=("cpu",), cpu="host")
     feed = runtime.load_module(compile_module(inputs, opts).vmfb, device=device)
     vmfb = compile_module(checks, opts).vmfb
     out = {}
     for fname, (programs, n_ops) in runs.items():
-        r, p = len(programs), len(programs[0])
-        pm = runtime.load_module(vmfb, device=device, replicas=r, partitions=p, timeout_s=20)
-        ops = feed[fname]() if n_ops else ()
-        ops = ops if isinstance(ops, tuple) else (ops,)
-        ops = [np.asarray(x) for x in ops]
-        per = len(ops) // (r * p)
-        calls = [(pm.modules[k][programs[k // p][k % p]], ops[k * per:(k + 1) * per])
-                 for k in range(r * p)]
-        results = []
-        for res in run_ranks(calls, pm.channels):
-            res = res if isinstance(res, tuple) else (() if res is None else (res,))
-            results += [np.asarray(x) for x in res]
-        out[fname] = results
+        n = len(programs) * len(programs[0])
+        ops = as_arrays(feed[fname]()) if n_ops else []
+        per = len(ops) // n
+        ranks = run_ranks(vmfb, programs, [ops[k * per:(k + 1) * per] for k in range(n)], device)
+        out[fname] = [a for res in ranks for a in res]
     return vmfb, out
 
 
@@ -354,8 +361,10 @@ def _rel(path: str) -> str:
     return f"{p.parent.name}/{p.name}" if p.parent.name != "interpret" else p.name
 
 
-def run_case(path: str, index: int, case: str, device: str = "local-sync"):
-    """One Result for case ``index`` of ``path``."""
+def run_case(path: str, index: int, case: str, device: str = "local-sync",
+             run_ranks=run_ranks_in_process):
+    """One Result for case ``index`` of ``path`` (``run_ranks`` runs the ranks
+    of a run_parallel case: in-process unless given, see interpret_mpi.py)."""
     from runner import Result
     from tensorvm import runtime
     from tensorvm.compiler import CompileOptions, compile_module
@@ -377,7 +386,7 @@ def run_case(path: str, index: int, case: str, device: str = "local-sync"):
             module, tests = prepare_case(case, f"{path}#{index}", checks)
             if not tests:
                 return None
-            vmfb, args = run_parallel(path, index, inputs, module, runs, device)
+            vmfb, args = run_parallel(path, index, inputs, module, runs, device, run_ranks)
         else:
             module, tests = prepare_case(case, f"{path}#{index}")
             if not tests:

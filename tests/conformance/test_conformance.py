@@ -135,6 +135,34 @@ def test_by_design_needs_the_designed_error():
 
 
 @needs_interpret
+@pytest.mark.skipif(shutil.which("mpirun") is None,
+                    reason="needs mpirun (Debian: openmpi-bin) and mpi4py for the MPI channel")
+def test_interpret_collectives_under_mpirun():
+    """Every listed run_parallel case passes with its ranks as MPI processes on loopback."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo")
+    p = subprocess.run([shutil.which("mpirun"), "-n", "5", "--oversubscribe", sys.executable,
+                        str(HERE / "interpret_mpi.py")], env=env, capture_output=True, text=True,
+                       timeout=600)
+    status = dict(line.split()[1:3] for line in p.stdout.splitlines() if line.startswith("RESULT "))
+    parallel = [c for c in _listed(INTERPRET_PASSING)
+                if "interpreter.run_parallel" in interpret_suite_case(c)]
+    assert len(parallel) >= 30
+    bad = [f"{c}: {status.get(c, 'missing')}" for c in parallel if status.get(c) != "pass"]
+    assert not bad, "\n".join(bad) + "\n" + p.stdout[-2000:] + p.stderr[-2000:]
+
+
+def interpret_suite_case(entry: str) -> str:
+    import interpret_suite
+    name, index = entry.rsplit(":", 1)
+    return interpret_suite.split_cases((INTERPRET / name).read_text())[int(index)]
+
+
+@needs_interpret
 def test_serialized_eq_compares_the_probed_value():
     """expect_serialized_eq reads what the probe recorded at that iteration: a wrong iteration fails."""
     import interpret_suite
