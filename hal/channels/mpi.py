@@ -8,10 +8,17 @@ to every other rank (``abort``), which then raise ``PeerFailedError``
 naming it instead of waiting.  Payloads are numpy arrays (pickled by mpi4py;
 collectives here are built from exchanges, see hal/channel.py).
 
+A rank that timed out waiting for a peer cannot finalize MPI (the peer may
+be dead, and ``MPI_Finalize`` would wait for it forever): at exit it ends
+the job with ``Abort`` instead.  Run ``mpirun`` with ``--mca
+orte_abort_on_non_zero_status 0`` for the other ranks to outlive a killed
+one long enough to raise (Open MPI otherwise stops the whole job at once).
+
 mpi4py is imported lazily: a deployment without MPI never loads it.
 """
 from __future__ import annotations
 
+import atexit
 import time
 
 from ..channel import ChannelError, ChannelTimeoutError, PeerFailedError
@@ -39,6 +46,12 @@ class MpiTransport:
         self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
         self._pending = []        # isend requests not yet completed
         self._failure = None
+        self._timed_out = False
+        atexit.register(self._abort_job_if_stuck)   # runs before mpi4py's finalize
+
+    def _abort_job_if_stuck(self) -> None:
+        if self._timed_out:
+            self.comm.Abort(1)
 
     # -- tags and polling -------------------------------------------------------------
     @staticmethod
@@ -64,6 +77,7 @@ class MpiTransport:
             if out is not None:
                 return out
             if deadline is not None and time.monotonic() > deadline:
+                self._timed_out = True
                 raise ChannelTimeoutError(f"rank {self.rank}: {what}: timed out after "
                                           f"{timeout_s:g} s")
             time.sleep(_POLL_S)

@@ -151,11 +151,13 @@ if mode == "fail" and rank == 1:
 t0 = time.monotonic()
 try:
     mean, rid = m.main(x, w)
-    print(f"rank {rank} ok {float(np.asarray(mean)[0, 0]):.6f} {int(np.asarray(rid))}", flush=True)
+    line = f"rank {rank} ok {float(np.asarray(mean)[0, 0]):.6f} {int(np.asarray(rid))}"
 except PeerFailedError as e:
-    print(f"rank {rank} peer-failed {e.rank} after {time.monotonic() - t0:.1f}s", flush=True)
+    line = f"rank {rank} peer-failed {e.rank} after {time.monotonic() - t0:.1f}s"
 except Exception as e:
-    print(f"rank {rank} raised {type(e).__name__}", flush=True)
+    line = f"rank {rank} raised {type(e).__name__}"
+with open(f"{sys.argv[1]}.rank{rank}", "w") as f:      # mpirun may interleave stdout lines
+    f.write(line)
 """
 
 
@@ -168,7 +170,8 @@ def _mpirun(tmp_path, vmfb, mode, timeout_s):
     cmd = [MPIRUN, "-n", "2", "--oversubscribe", sys.executable, str(tmp_path / "rank.py"),
            str(tmp_path / "m.vmfb"), mode, str(timeout_s)]
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
-    return p, sorted(line for line in p.stdout.splitlines() if line.startswith("rank "))
+    return p, [(tmp_path / f"m.vmfb.rank{r}").read_text() for r in range(2)
+               if (tmp_path / f"m.vmfb.rank{r}").exists()]
 
 
 @needs_mpi
@@ -190,3 +193,37 @@ def test_a_failing_mpi_rank_raises_on_the_other_within_its_timeout(tmp_path, mlp
     words = lines[0].split()
     assert words[:4] == ["rank", "0", "peer-failed", "1"], lines
     assert float(words[-1].rstrip("s")) < 10             # the abort, not the 30 s timeout
+
+
+KILL_SCRIPT = """
+import os, signal, sys, time
+import numpy as np
+from tensorvm import runtime
+m = runtime.load_module(sys.argv[1], device="local-sync", channel="mpi", timeout_s=3)
+x, w = np.ones((4, 3), np.float32), np.ones((3, 2), np.float32)
+if m.channel.rank == 1:
+    os.kill(os.getpid(), signal.SIGKILL)       # dies before its part of the collective
+t0 = time.monotonic()
+try:
+    m.main(x, w)
+    print("rank 0 finished", flush=True)
+except Exception as e:
+    print(f"rank 0 raised {type(e).__name__} after {time.monotonic() - t0:.1f}s", flush=True)
+"""
+
+
+@needs_mpi
+def test_a_killed_mpi_rank_makes_the_other_raise_at_its_timeout(tmp_path, mlp):
+    (tmp_path / "m.vmfb").write_bytes(mlp)
+    (tmp_path / "kill.py").write_text(textwrap.dedent(KILL_SCRIPT))
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_orte_abort_on_non_zero_status="0")
+    t0 = time.monotonic()
+    p = subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable,
+                        str(tmp_path / "kill.py"), str(tmp_path / "m.vmfb")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("rank 0")]
+    assert lines and lines[0].startswith("rank 0 raised ChannelTimeoutError"), p.stdout + p.stderr
+    assert float(lines[0].split()[-1].rstrip("s")) < 6
+    assert time.monotonic() - t0 < 60          # the job ends (Abort), no hang in MPI_Finalize
