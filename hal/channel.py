@@ -260,16 +260,25 @@ class Channel:
         on a thread of its own (it blocks on peers), then signal ``signal``;
         ``done(results)`` runs before the signal.  A failure fails ``signal``."""
         fn = getattr(self, name, None)
-        if name.startswith("_") or not callable(fn) or name in ("abort", "queue_collective"):
+        if name.startswith("_") or not callable(fn) or name in ("abort", "queue_collective",
+                                                               "queue"):
             raise ChannelError(f"no collective named {name!r}")
 
+        def work():
+            out = fn(*args, **kwargs)
+            if done is not None:
+                done(out)
+        self.queue(wait, signal, work, name)
+
+    def queue(self, wait, signal, work, name: str = "work") -> None:
+        """Run ``work()`` (which talks to peers) on a thread of its own once
+        ``wait`` is reached; then signal ``signal``, or fail it with the error
+        (of ``work`` or of ``wait``)."""
         def run(exc=None):
             try:
                 if exc is not None:
                     raise exc
-                out = fn(*args, **kwargs)
-                if done is not None:
-                    done(out)
+                work()
             except BaseException as e:   # noqa: BLE001 - travels through the fence
                 if signal is not None:
                     signal.fail(e)

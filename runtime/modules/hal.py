@@ -392,14 +392,20 @@ def channel_partition_id(state, channel):
 
 
 def channel_collective(state, channel, kind, mode, reduction, params, groups, inputs, outputs):
-    """Run collective ``kind`` on the inputs' contents and write the outputs
-    (buffer views); blocks until the group has met, within the channel's timeout."""
+    """Queue collective ``kind`` on the inputs' contents, writing the outputs
+    (buffer views), and suspend the invocation until it is done: the thread
+    stays free (one thread may drive every rank's invocations) and the
+    channel's timeout bounds the wait for peers."""
     from .collective_call import run_collective
     fn = "channel.collective"
     _need(channel, Channel, fn, "channel")
     for v in (*inputs, *outputs):
         _need(v, BufferView, fn, "operand")
-    run_collective(channel, kind, mode, reduction, params, groups, inputs, outputs)
+    done = Fence.single(hal.Semaphore(0), 1)
+    channel.queue(None, done, lambda: run_collective(channel, kind, mode, reduction, params,
+                                                     groups, inputs, outputs), "collective")
+    t = channel.timeout_s        # the channel's own timeout error comes first
+    return Suspend(done, -1 if t is None else int(t * 1000) + 5000)
 
 
 FUNCTIONS = {

@@ -64,6 +64,20 @@ def test_data_parallel_mean_over_two_replicas(mlp):
     np.testing.assert_allclose(np.asarray(out2[1][0]), np.tanh(xs[0] @ w), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_one_thread_drives_every_rank_asynchronously(mlp, device):
+    """A collective suspends its invocation (it does not block the thread), so
+    one thread can start rank 0's call and then rank 1's."""
+    pm = runtime.load_module(mlp, device=device, replicas=2, timeout_s=20)
+    x, w = np.ones((4, 3), np.float32), np.ones((3, 2), np.float32)
+    futures = [m.main.invoke_async(x * (k + 1), w) for k, m in enumerate(pm.modules)]
+    want = (np.tanh(3.0) + np.tanh(6.0)) / 2
+    for k, f in enumerate(futures):
+        mean, rid = f.result(30)
+        np.testing.assert_allclose(np.asarray(mean), np.full((4, 2), want), rtol=1e-5)
+        assert int(np.asarray(rid)) == k
+
+
 def test_one_rank_alone_runs_groups_of_one():
     src = f"""
     func.func @main(%x: tensor<3xi32>) -> tensor<3xi32> {{
