@@ -241,3 +241,36 @@ def test_a_killed_mpi_rank_makes_the_other_raise_at_its_timeout(tmp_path, mlp):
     assert lines and lines[0].startswith("rank 0 raised ChannelTimeoutError"), p.stdout + p.stderr
     assert float(lines[0].split()[-1].rstrip("s")) < 6
     assert time.monotonic() - t0 < 60          # the job ends (Abort), no hang in MPI_Finalize
+
+
+def test_cli_runs_replicas_in_process(tmp_path, mlp):
+    (tmp_path / "m.vmfb").write_bytes(mlp)
+    for r in range(2):
+        np.save(tmp_path / f"x{r}.npy", np.full((4, 3), r + 1.0, np.float32))
+    p = subprocess.run([sys.executable, "-m", "tensorvm.runtime.cli.run",
+                        f"--module={tmp_path / 'm.vmfb'}", "--replicas=2",
+                        f"--input=@{tmp_path}/x{{rank}}.npy", "--input=3x2xf32=1",
+                        f"--output=@{tmp_path}/y{{rank}}.npy"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "rank 0: result[1]: ui32=0" in p.stdout and "rank 1: result[1]: ui32=1" in p.stdout
+    want = (np.tanh(3.0) + np.tanh(6.0)) / 2
+    for r in range(2):
+        np.testing.assert_allclose(np.load(tmp_path / f"y{r}.npy"), np.full((4, 2), want), rtol=1e-5)
+
+
+@needs_mpi
+def test_cli_under_mpirun(tmp_path, mlp):
+    (tmp_path / "m.vmfb").write_bytes(mlp)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo")
+    p = subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable, "-m",
+                        "tensorvm.runtime.cli.run", f"--module={tmp_path / 'm.vmfb'}",
+                        "--channel=mpi", "--input=4x3xf32=2", "--input=3x2xf32=1",
+                        f"--output=@{tmp_path}/y{{rank}}.npy"],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for r in range(2):
+        np.testing.assert_allclose(np.load(tmp_path / f"y{r}.npy"), np.full((4, 2), np.tanh(6.0)),
+                                   rtol=1e-5)
