@@ -5,6 +5,7 @@ import sys
 from collections import Counter
 
 from tensorvm.vmfb import assembler, container
+from tensorvm.vmfb.collectives import DEVICES_REQUIREMENT, devices_requirement
 from tensorvm.vmfb.model import ExecutableVariant
 
 from .codegen import cpu, cpu_targets
@@ -84,6 +85,9 @@ def run_pipeline(module, options, progress=None):
     if mdef.executables:
         for fmt, target, entries, data, _ in variants[1:]:
             mdef.executables[0].variants.append(ExecutableVariant(fmt, target, entries, data))
+    layout = _device_layout(module)
+    if layout != (1, 1):
+        mdef.requirements[DEVICES_REQUIREMENT] = devices_requirement(*layout)
     mdef = assembler.assemble(asm, base=mdef)
     for fdef in mdef.functions:
         if fdef.name in reflections:
@@ -158,6 +162,17 @@ def _build_variants(kernels, options, loops=(), entry_of=None, progress=None):
         variants.append((fmt, target, entries, data, counts))
         sources.setdefault(t, src)
     return variants, sources
+
+
+def _device_layout(module) -> tuple:
+    """(replicas, partitions) from ``mhlo.num_replicas`` / ``mhlo.num_partitions``."""
+    attrs = getattr(module, "attributes", None) or {}
+    out = []
+    for key in ("mhlo.num_replicas", "mhlo.num_partitions"):
+        a = attrs.get(key)
+        v = getattr(a, "value", a)
+        out.append(int(v) if isinstance(v, int) and v > 0 else 1)
+    return tuple(out)
 
 
 def _identifier(name: str) -> str:

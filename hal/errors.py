@@ -81,5 +81,9 @@ def rethrow(exc: BaseException) -> BaseException:
         err = cls(describe(exc))
     except TypeError:               # subclass with a custom constructor
         err = HalError(describe(exc))
+    if cls is type(exc):
+        for k, v in vars(exc).items():   # e.g. PeerFailedError.rank, ExecutableRejectedError.reason
+            if not k.startswith("__"):
+                setattr(err, k, v)
     err.__cause__ = exc
     return err

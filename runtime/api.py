@@ -198,6 +198,8 @@ class Function:
         return out[0] if len(out) == 1 else tuple(out)
 
     def __call__(self, *args):
+        if self.module.channel is not None:
+            return self._call_on_channel(args)
         tracer = self.module.tracer
         if tracer is None:
             if self._fused is not None:     # refs only, checked by _convert and the bytecode
@@ -214,6 +216,16 @@ class Function:
             return self._wrap(self.module.context.invoke(self.handle, self._convert(args)))
         finally:
             tracer.complete(f"call {self.name}", "invocation", t0, tracer.now())
+
+    def _call_on_channel(self, args):
+        """A call of one rank: its failure aborts the channel for the others."""
+        try:
+            return self._wrap(self.module.context.invoke(self.handle, self._convert(args)))
+        except BaseException as e:
+            from tensorvm.hal.channel import PeerFailedError
+            if not isinstance(e, PeerFailedError):
+                self.module.channel.abort(e)
+            raise
 
     def invoke_async(self, *args):
         """Start a call; returns a ``concurrent.futures.Future`` of the results.
@@ -312,7 +324,22 @@ def _settle(fut, result, exc) -> None:
             raise
 
 
-class Module:
+class ExportsAsAttributes:
+    """``module.name`` is ``module["name"]`` (exports as attributes)."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError as e:
+            raise AttributeError(str(e)) from None
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.functions))
+
+
+class Module(ExportsAsAttributes):
     """A loaded module: exports as attributes / items, ``functions`` lists them."""
 
     def __init__(self, context: Context, bytecode: BytecodeModule, device, tracer=None):
@@ -320,6 +347,7 @@ class Module:
         self.name = bytecode.name
         self.tracer = tracer
         self.timeout_s = context.default_timeout_s
+        self.channel = None           # the collective channel of an MPI rank (or None)
         self._functions = {}
 
     @property
@@ -357,17 +385,6 @@ class Module:
             fn = self._functions[name] = Function(self, self.context.lookup(f"{self.name}.{name}"))
         return fn
 
-    def __getattr__(self, name: str) -> Function:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            return self[name]
-        except KeyError as e:
-            raise AttributeError(str(e)) from None
-
-    def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self.functions))
-
     def __repr__(self):
         return f"<Module '{self.name}' on {getattr(self.device, 'name', self.device)}: " \
                f"{', '.join(sorted(self.functions))}>"
@@ -389,12 +406,16 @@ class Instance:
         return get_device(device)
 
     def load_module(self, source, device="local-task", *, timeout_s=None, trace=None,
-                    verify="lazy", expected_sha256=None, custom_calls=None) -> Module:
+                    verify="lazy", expected_sha256=None, custom_calls=None, replicas=None,
+                    partitions=None, channel=None):
         """Read (``bytes``/path/ModuleDef), verify, link with ``hal`` and run ``__init``.
 
         ``custom_calls``: ``{name: fn}`` binding the module's host calls
         (runtime/custom_calls.py); a host call left unbound raises
         ``MissingCustomCallError`` naming it.
+        ``replicas`` / ``partitions``: load as that many in-process ranks
+        (a ``ParallelModule``; ``device`` may then be a list, one per rank);
+        ``channel="mpi"``: this process is one MPI rank (runtime/parallel.py).
 
         ``verify="lazy"`` checks the container and the module's tables now and
         each function's bytecode just before its first call (a load costs
@@ -415,6 +436,19 @@ class Instance:
                 raise TypeError(f"load_module takes a path, bytes or ModuleDef, "
                                 f"got {type(source).__name__}")
             mdef = read_module(source, expected_sha256=expected_sha256)
+        if replicas is not None or partitions is not None:
+            return self._load_parallel(mdef, device, replicas or 1, partitions or 1,
+                                       timeout_s=timeout_s, trace=trace, verify=verify,
+                                       custom_calls=custom_calls)
+        if channel == "mpi":
+            from .parallel import mpi_channel
+            from tensorvm.vmfb.collectives import parse_devices
+            r, p = parse_devices(mdef.requirements)
+            channel = mpi_channel(None if r * p == 1 else r, p,
+                                  self.timeout_s if timeout_s is None else timeout_s)
+        elif isinstance(channel, str):
+            raise ValueError(f"channel must be 'mpi' or a tensorvm.hal.channel.Channel, "
+                             f"got {channel!r}")
         bytecode = BytecodeModule.from_def(mdef, lazy=verify == "lazy")
         dev = self.device(device)
         tracer = _tracer(trace) or self.tracer
@@ -423,9 +457,25 @@ class Instance:
         from .modules.hal import HalModule
         natives = [HalModule()] + [m for m in self.native_modules if m.name != "hal"]
         natives += _custom_call_modules(bytecode, custom_calls or {}, natives)
-        ctx = Context(natives + [bytecode], device=dev,
+        ctx = Context(natives + [bytecode], device=dev, channel=channel,
                       default_timeout_s=self.timeout_s if timeout_s is None else timeout_s)
-        return Module(ctx, bytecode, dev, tracer)
+        module = Module(ctx, bytecode, dev, tracer)
+        module.channel = channel
+        return module
+
+    def _load_parallel(self, mdef, device, replicas, partitions, **kw):
+        """``replicas * partitions`` ranks of ``mdef``, one context each."""
+        from .parallel import ParallelModule, inprocess_channels
+        n = replicas * partitions
+        devices = list(device) if isinstance(device, (list, tuple)) else [device] * n
+        if len(devices) != n:
+            raise ValueError(f"{replicas} replicas x {partitions} partitions need {n} devices, "
+                             f"got {len(devices)}")
+        timeout = kw["timeout_s"]
+        chans = inprocess_channels(replicas, partitions,
+                                   self.timeout_s if timeout is None else timeout)
+        mods = [self.load_module(mdef, d, channel=c, **kw) for d, c in zip(devices, chans)]
+        return ParallelModule(mods, chans, replicas, partitions)
 
 
 def _custom_call_modules(bytecode, custom_calls: dict, natives) -> list:
@@ -457,7 +507,8 @@ _DEFAULT = Instance()
 
 
 def load_module(path_or_bytes, device="local-task", *, native_modules=(), timeout_s=None,
-                trace=None, verify="lazy", expected_sha256=None, custom_calls=None) -> Module:
+                trace=None, verify="lazy", expected_sha256=None, custom_calls=None,
+                replicas=None, partitions=None, channel=None) -> Module:
     """Load a ``.vmfb`` (path, bytes or ModuleDef) onto ``device`` (URI or Device).
 
     ``timeout_s``: the default wait timeout (60 s unless given); ``trace``: a
@@ -465,8 +516,11 @@ def load_module(path_or_bytes, device="local-task", *, native_modules=(), timeou
     ``verify``: "lazy" (each function's bytecode before its first call) or
     "eager" (all of it now); ``expected_sha256``: the hex SHA-256 the module's
     bytes must have (``tensorvm-dump`` prints it); ``custom_calls``: ``{name: fn}``
-    for the module's host calls (docs/custom_kernels.md)."""
+    for the module's host calls (docs/custom_kernels.md); ``replicas`` /
+    ``partitions``: run as that many in-process ranks (a ParallelModule);
+    ``channel="mpi"``: this process is one rank of ``mpirun`` (runtime/parallel.py)."""
     inst = Instance(native_modules) if native_modules else _DEFAULT
     return inst.load_module(path_or_bytes, device, timeout_s=timeout_s, trace=trace,
                             verify=verify, expected_sha256=expected_sha256,
-                            custom_calls=custom_calls)
+                            custom_calls=custom_calls, replicas=replicas,
+                            partitions=partitions, channel=channel)

@@ -116,10 +116,10 @@ def _convert_one(g, r, src, sb, dst, db):
             return g._bits(r, op, "i64")
         return g.normalize(g._bits(r, "trunc.i64.i32", "i32"), dst)
     if not is_float(src):                                # int -> float
-        if is_unsigned(src) and sb == "i32":
-            r, sb = g._bits(r, "ext.i32.i64.u", "i64"), "i64"
         if is_unsigned(src) and sb == "i64":
             raise UnsupportedOpError("stablehlo.convert", "ui64 -> float in host code")
+        if is_unsigned(src) and sb == "i32":   # zero-extended: a non-negative i64
+            r, sb = g._bits(r, "ext.i32.i64.u", "i64"), "i64"
         return g._bits(r, f"cast.{sb}.{db}.s", db)
     if not is_float(dst):                                # float -> int
         if is_unsigned(dst) or bit_width(dst) < 32:
@@ -261,6 +261,14 @@ _HANDLERS = {
     "get_dimension_size": _get_dimension_size,
     "not": _unary, "negate": _unary, "abs": _unary,
 }
+
+
+def _channel_id(g, op, el, bank):
+    from .collectives import emit_id
+    return emit_id(g, op).regs
+
+
+_HANDLERS["replica_id"] = _HANDLERS["partition_id"] = _channel_id
 for _n in ("add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
            "and", "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical"):
     _HANDLERS[_n] = _binary

@@ -26,6 +26,7 @@ from ..ir.types import TensorType, bit_width, is_unsigned, numpy_dtype
 from ..ir.symbolic import Dim, make, shape_product
 from ..passes import shapes as shape_analysis
 from ..passes.host_values import HOST_ATTR, analyze_block
+from .collectives import COLLECTIVE_OPS, emit_collective
 from .native_loop import plan_native_loop
 
 _BANK = {"i1": "i32", "i8": "i32", "i16": "i32", "i32": "i32", "ui8": "i32", "ui16": "i32",
@@ -93,7 +94,7 @@ class Dev:
 def needs_general_path(func) -> bool:
     for op in func.walk():
         if op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case") or HOST_ATTR in op.attributes \
-                or HOST_CALL_ATTR in op.attributes:
+                or HOST_CALL_ATTR in op.attributes or op.name in COLLECTIVE_OPS:
             return True
     return shape_analysis.has_dynamic(func)     # dynamic dims: sizes computed at run time
 
@@ -212,8 +213,8 @@ class GeneralFunction:
         """No control flow and no device value read back to the host: every
         command (counts, push constants, sizes) is then a function of the
         arguments' dims alone, so one recording serves every call with them."""
-        if any(op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case")
-               for op in self.func.walk()):
+        if any(op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case") or
+               op.name in COLLECTIVE_OPS for op in self.func.walk()):
             return False
         probe = GeneralFunction(type(self.f)(), *self._args)
         probe.emit()
@@ -551,6 +552,8 @@ class GeneralFunction:
             self.shape_assertion(op)
         elif HOST_CALL_ATTR in op.attributes:
             self.host_call(op)
+        elif name in COLLECTIVE_OPS:
+            emit_collective(self, op)
         elif name in ("stablehlo.reshape", "stablehlo.dynamic_reshape") \
                 and not isinstance(self.env.get(op.operands[0]), Host) and op.result not in self.host:
             src = self.env[op.operands[0]]

@@ -58,6 +58,10 @@ HAL_IMPORTS = {
     "device.queue.execute.indirect.wait": "rri*r->",
     "executable.has_entry": "rr->i",
     "invocation.bounds": "r->r",
+    "channel.get": "->r",
+    "channel.replica_id": "r->i",
+    "channel.partition_id": "r->i",
+    "channel.collective": "riii*I*I*r*r->",
 }
 
 ASYNC_SUFFIX = "$async"

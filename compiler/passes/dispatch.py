@@ -28,6 +28,7 @@ keeps only dispatches, large constants, alias reshapes and the return.
 from __future__ import annotations
 
 from ..custom_kernels import HOST_CALL_ATTR, KERNEL_ATTR
+from ..codegen.collectives import COLLECTIVE_OPS
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, StringAttr, ints
@@ -87,7 +88,8 @@ class FormDispatchRegions(Pass):
                     for b in region.blocks:
                         self.run_on_block(b)
                 continue
-            if HOST_ATTR in op.attributes or is_shape_assertion(op) or HOST_CALL_ATTR in op.attributes:
+            if (HOST_ATTR in op.attributes or is_shape_assertion(op) or HOST_CALL_ATTR in op.attributes
+                    or op.name in COLLECTIVE_OPS):
                 continue
             if op.name not in shlo.KERNEL_OPS and KERNEL_ATTR not in op.attributes:
                 raise UnsupportedOpError(op.name, location=op.location)
@@ -97,7 +99,7 @@ class FormDispatchRegions(Pass):
         mat = self._materialized(block, ops, ret)
         for op in ops:
             if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
-                    or HOST_CALL_ATTR in op.attributes:
+                    or HOST_CALL_ATTR in op.attributes or op.name in COLLECTIVE_OPS:
                 continue
             if self._is_root(op, mat):
                 self._form(op, mat, block)
@@ -112,9 +114,10 @@ class FormDispatchRegions(Pass):
             if op.name in REGION_OPS:
                 mat.update(op.operands)
                 mat.update(_captured_by_regions(op, block))
-            if KERNEL_ATTR in op.attributes or HOST_CALL_ATTR in op.attributes:
-                mat.update(op.operands)     # user code reads and writes whole buffers
-                mat.update(op.results)
+            if KERNEL_ATTR in op.attributes or HOST_CALL_ATTR in op.attributes \
+                    or op.name in COLLECTIVE_OPS:
+                mat.update(op.operands)     # user code / the channel reads and writes
+                mat.update(op.results)      # whole buffers
         for op in ops:          # device values the host reads (read back) live in buffers
             if HOST_ATTR in op.attributes or is_shape_assertion(op):
                 reads = op.operands
@@ -123,7 +126,8 @@ class FormDispatchRegions(Pass):
             mat.update(v for v in reads if v not in self.host)
         for op in ops:
             if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
-                    or HOST_CALL_ATTR in op.attributes or KERNEL_ATTR in op.attributes:
+                    or HOST_CALL_ATTR in op.attributes or KERNEL_ATTR in op.attributes \
+                    or op.name in COLLECTIVE_OPS:
                 continue
             res = op.results
             if op.name == "stablehlo.constant":

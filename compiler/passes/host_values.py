@@ -23,7 +23,7 @@ HOST_OPS = {"stablehlo." + n for n in (
     "constant", "convert", "reshape", "broadcast_in_dim", "concatenate", "slice",
     "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
     "and", "or", "xor", "not", "negate", "abs", "compare", "select", "clamp",
-    "get_dimension_size", "shift_left", "shift_right_arithmetic", "shift_right_logical",
+    "get_dimension_size", "replica_id", "partition_id", "shift_left", "shift_right_arithmetic", "shift_right_logical",
 )}
 REGION_OPS = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
 HOST_ATTR = "tvm.host"

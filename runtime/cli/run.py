@@ -5,6 +5,12 @@
 
 ``--trace`` writes a Chrome trace / Perfetto JSON of the call, the queue
 submissions and every dispatch per worker thread (open it in ui.perfetto.dev).
+
+Many ranks (docs/collectives.md): ``--replicas=R --partitions=P`` runs R x P
+in-process ranks, ``--channel=mpi`` makes each process one rank of
+``mpirun -n N tensorvm-run ...``.  ``{rank}`` in an ``--input=@...`` or
+``--output=@...`` path is replaced by the rank; printed results are
+prefixed with ``rank K:``.
 """
 from __future__ import annotations
 
@@ -28,35 +34,45 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the next result to a .npy file instead of printing it")
     p.add_argument("--trace", metavar="PATH",
                    help="write a Chrome/Perfetto trace (JSON) of submissions and dispatches")
+    p.add_argument("--replicas", type=int, help="run as this many in-process replicas")
+    p.add_argument("--partitions", type=int, help="run as this many in-process partitions")
+    p.add_argument("--channel", choices=["mpi"],
+                   help="mpi: this process is one rank of mpirun (collectives over MPI)")
     return p
+
+
+def _ranked(text: str, rank) -> str:
+    return text if rank is None else text.replace("{rank}", str(rank))
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     from tensorvm import runtime
     try:
-        inputs = [parse_input(s) for s in args.input]
         tracer = None
         if args.trace:
             from tensorvm.hal.trace import Tracer
             tracer = Tracer(args.trace)
-        module = runtime.load_module(args.module, device=args.device, trace=tracer)
-        results = module[args.function](*inputs)
+        parallel = args.replicas is not None or args.partitions is not None
+        module = runtime.load_module(args.module, device=args.device, trace=tracer,
+                                     replicas=args.replicas, partitions=args.partitions,
+                                     channel=args.channel)
+        if parallel:
+            ranks = list(range(len(module.modules)))
+            per_rank = module[args.function].run(
+                [[parse_input(_ranked(s, k)) for s in args.input] for k in ranks])
+        else:
+            rank = module.channel.rank if module.channel is not None else None
+            ranks = [rank]
+            per_rank = [module[args.function](*[parse_input(_ranked(s, rank))
+                                                for s in args.input])]
         if tracer is not None:
             tracer.save()
-            module.device.tracer = None     # the device is shared per URI: stop tracing
-        if not isinstance(results, tuple):
-            results = (results,)
-        outputs = list(args.output)
-        for i, r in enumerate(results):
-            a = np.asarray(r)
-            if i < len(outputs):
-                target = outputs[i]
-                if not target.startswith("@"):
-                    raise InputError(f"--output={target}: expected @path.npy")
-                np.save(target[1:], a)
-            else:
-                print(f"result[{i}]: {format_array(a)}")
+            for m in getattr(module, "modules", [module]):
+                m.device.tracer = None      # the device is shared per URI: stop tracing
+        for rank, results in zip(ranks, per_rank):
+            _emit(results, [_ranked(o, rank) for o in args.output],
+                  "" if rank is None else f"rank {rank}: ")
     except (InputError, OSError) as e:
         print(f"tensorvm-run: error: {e}", file=sys.stderr)
         return 1
@@ -66,6 +82,21 @@ def main(argv=None) -> int:
             return 1
         raise
     return 0
+
+
+def _emit(results, outputs, prefix) -> None:
+    """Print each result, or save it to its ``--output=@file.npy``."""
+    if not isinstance(results, tuple):
+        results = (results,)
+    for i, r in enumerate(results):
+        a = np.asarray(r)
+        if i < len(outputs):
+            target = outputs[i]
+            if not target.startswith("@"):
+                raise InputError(f"--output={target}: expected @path.npy")
+            np.save(target[1:], a)
+        else:
+            print(f"{prefix}result[{i}]: {format_array(a)}", flush=True)
 
 
 if __name__ == "__main__":

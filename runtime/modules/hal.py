@@ -16,6 +16,7 @@ import numpy as np
 
 from tensorvm import hal
 from tensorvm.hal import Buffer, BufferView, CommandBuffer, Executable, Fence, HalError
+from tensorvm.hal.channel import Channel
 from tensorvm.hal.errors import rethrow
 from tensorvm.runtime.errors import InvalidArgumentError
 from tensorvm.runtime.vm.interpreter import current_invocation
@@ -26,9 +27,10 @@ from tensorvm.vmfb import element_types
 class HalState:
     """Per-context state: the device and the executables loaded for it."""
 
-    __slots__ = ("_device", "_executables", "_lock", "device_class", "timeout_s")
+    __slots__ = ("_device", "_executables", "_lock", "device_class", "timeout_s", "_channel")
 
-    def __init__(self, device, timeout_s=None):
+    def __init__(self, device, timeout_s=None, channel=None):
+        self._channel = channel     # collectives' channel; a lone one made on first use
         if isinstance(device, str):
             device = hal.create_device(device)
         self._device = device
@@ -41,6 +43,13 @@ class HalState:
         """The executables loaded so far, in load order."""
         with self._lock:
             return [exe for _, exe in self._executables.values()]
+
+    @property
+    def channel(self):
+        if self._channel is None:
+            from tensorvm.hal.channel import single_channel
+            self._channel = single_channel()
+        return self._channel
 
     @property
     def device(self):
@@ -389,6 +398,36 @@ def buffer_load_i64(state, buffer, offset):
     return _load(buffer, offset, 8, "buffer.load.i64")
 
 
+# -- collective channels (vmfb/collectives.py) ---------------------------------------
+def channel_get(state):
+    return state.channel
+
+
+def channel_replica_id(state, channel):
+    return _need(channel, Channel, "channel.replica_id", "channel").replica_id
+
+
+def channel_partition_id(state, channel):
+    return _need(channel, Channel, "channel.partition_id", "channel").partition_id
+
+
+def channel_collective(state, channel, kind, mode, reduction, params, groups, inputs, outputs):
+    """Queue collective ``kind`` on the inputs' contents, writing the outputs
+    (buffer views), and suspend the invocation until it is done: the thread
+    stays free (one thread may drive every rank's invocations) and the
+    channel's timeout bounds the wait for peers."""
+    from .collective_call import run_collective
+    fn = "channel.collective"
+    _need(channel, Channel, fn, "channel")
+    for v in (*inputs, *outputs):
+        _need(v, BufferView, fn, "operand")
+    done = Fence.single(hal.Semaphore(0), 1)
+    channel.queue(None, done, lambda: run_collective(channel, kind, mode, reduction, params,
+                                                     groups, inputs, outputs), "collective")
+    t = channel.timeout_s        # the channel's own timeout error comes first
+    return Suspend(done, -1 if t is None else int(t * 1000) + 5000)
+
+
 FUNCTIONS = {
     "device.get": ("->r", device_get),
     "executable.load": ("rr->r", executable_load),
@@ -419,6 +458,10 @@ FUNCTIONS = {
     "device.queue.dealloca": ("rrrr->", queue_dealloca),
     "buffer.load.i32": ("rI->i", buffer_load_i32),
     "buffer.load.i64": ("rI->I", buffer_load_i64),
+    "channel.get": ("->r", channel_get),
+    "channel.replica_id": ("r->i", channel_replica_id),
+    "channel.partition_id": ("r->i", channel_partition_id),
+    "channel.collective": ("riii*I*I*r*r->", channel_collective),
 }
 
 
@@ -431,4 +474,5 @@ class HalModule(NativeModule):
         return dict(FUNCTIONS)
 
     def create_state(self, context) -> HalState:
-        return HalState(getattr(context, "device", None), getattr(context, "default_timeout_s", None))
+        return HalState(getattr(context, "device", None), getattr(context, "default_timeout_s", None),
+                        getattr(context, "channel", None))

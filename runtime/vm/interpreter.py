@@ -258,7 +258,8 @@ class Invocation:
                 sus.waitable.wait(None if remaining == float("inf") else remaining)
             except Exception as e:
                 function, pc = self._where()
-                if _is_timeout(e):
+                if _is_timeout(e) and getattr(sus.waitable, "failure", None) is None:
+                    # this wait ran out (not: the awaited work failed with a timeout)
                     ms = round(self.timeout_s(sus) * 1000)
                     raise VmTrap(f"{name}: timed out after {ms} ms", function, pc) from e
                 _note(e, f"while {function} waited in {name}")

@@ -24,10 +24,16 @@ the device and compares on the host:
   cannot be recorded: its checks are not compared, and a case with any check
   not compared is reported as ``ran`` (ran, not checked), never ``pass``.
 
+``interpreter.run_parallel`` (collectives, replica/partition ids) runs its
+programs as ``len(programs)`` replicas x ``len(programs[0])`` partitions of
+one module loaded in-process (``load_module(..., replicas=, partitions=)``):
+the operands come from the function's code before it (compiled separately),
+each rank gets its share in order, and the checks read the ranks' results,
+which become arguments of the checking function (``prepare_parallel``).
+
 A case passes when every check in it was compared and holds.  Cases using
-what tensorvm does not support by design (collectives, replica/partition ids,
-tokens and infeed/outfeed/send/recv, quantized types, i2/i4/f4/f6 element
-types) are reported as ``by-design`` only when they fail with the designed
+what tensorvm does not support by design (tokens and
+infeed/outfeed/send/recv, quantized types, i2/i4/f4/f6 element types) are reported as ``by-design`` only when they fail with the designed
 ``UnsupportedOpError``: one naming that op, that element type or the
 quantized type (``designed_error``).  Any other unsupported op, a crash or a
 wrong value in such a case stays ``unsupported``, ``error`` or ``fail``.
@@ -41,11 +47,9 @@ from pathlib import Path
 
 import numpy as np
 
-BY_DESIGN_OPS = ("all_reduce", "all_gather", "all_to_all", "collective_permute",
-                 "collective_broadcast", "reduce_scatter", "replica_id", "partition_id",
-                 "infeed", "outfeed", "send", "recv", "after_all", "create_token")
+BY_DESIGN_OPS = ("infeed", "outfeed", "send", "recv", "after_all", "create_token")
 BY_DESIGN_RE = re.compile(
-    r"stablehlo\.(?P<op>%s)\b|(?P<misc>interpreter\.run_parallel|!stablehlo\.token|!quant\.)|"
+    r"stablehlo\.(?P<op>%s)\b|(?P<misc>!stablehlo\.token|!quant\.)|"
     r"tensor<(?:[0-9?]+x)*(?P<type>u?i[24]|f4E\w+|f6E\w+)>" % "|".join(BY_DESIGN_OPS))
 CHECKS = ("check.expect_eq", "check.expect_eq_const", "check.expect_almost_eq",
           "check.expect_almost_eq_const", "check.expect_close", "check.expect_serialized_eq")
@@ -62,8 +66,7 @@ def by_design_reason(case: str) -> str | None:
     return m.group("op") or m.group("type") or m.group("misc").strip("!.")
 
 
-TOKEN_OPS = ("infeed", "outfeed", "send", "recv", "after_all", "create_token")
-COLLECTIVE_OPS = BY_DESIGN_OPS[:8] + ("collective_reduce",)
+TOKEN_OPS = BY_DESIGN_OPS
 
 
 def designed_error(reason: str, op_name: str, message: str) -> bool:
@@ -73,8 +76,6 @@ def designed_error(reason: str, op_name: str, message: str) -> bool:
         return op_name == f"stablehlo.{reason}"
     if reason == "stablehlo.token":
         return op_name in {f"stablehlo.{o}" for o in TOKEN_OPS}
-    if reason == "interpreter.run_parallel":
-        return op_name in {f"stablehlo.{o}" for o in COLLECTIVE_OPS}
     if reason == "quant":
         return "quantized element type" in message
     return re.search(rf"\b{re.escape(reason)}\b", message) is not None   # an element type
@@ -85,15 +86,103 @@ def _attr_value(op, key, default):
     return default if a is None else getattr(a, "value", a)
 
 
-def prepare_case(text: str, filename: str):
+def _run_parallel_op(func):
+    return next((o for o in func.regions[0].blocks[0].operations
+                 if o.name == "interpreter.run_parallel"), None)
+
+
+def _set_signature(func, block, outputs) -> None:
+    from tensorvm.compiler.ir.attributes import TypeAttr
+    from tensorvm.compiler.ir.types import FunctionType
+    func.attributes["function_type"] = TypeAttr(FunctionType(
+        tuple(a.type for a in block.arguments), tuple(v.type for v in outputs)))
+    func.attributes.pop("res_attrs", None)
+
+
+def prepare_parallel(text: str, filename: str):
+    """(inputs module, checks module, {function: (programs, ranks' operand count)}).
+
+    In the inputs module each function holding ``interpreter.run_parallel``
+    returns its operands instead; in the checks module the op's results are
+    the function's new arguments.  programs: [[symbol per partition] per replica]."""
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.ir.attributes import IntAttr
+    inputs = parse_module(text, filename=filename)
+    for func in inputs.functions:
+        rp = _run_parallel_op(func)
+        if rp is None:
+            continue
+        block = func.regions[0].blocks[0]
+        for op in [o for o in block.operations[block.operations.index(rp) + 1:-1]]:
+            op.erase()
+        ret = block.terminator
+        ret.drop_operands()
+        for v in rp.operands:
+            ret.add_operand(v)
+        _set_signature(func, block, rp.operands)
+        rp.erase()
+    checks = parse_module(text, filename=filename)
+    runs = {}
+    for func in checks.functions:
+        rp = _run_parallel_op(func)
+        if rp is None:
+            continue
+        programs = [[e.name for e in row.elements] for row in rp.attributes["programs"].elements]
+        block = func.regions[0].blocks[0]
+        for r in rp.results:
+            r.replace_all_uses_with(block.add_argument(r.type))
+        n_ops = len(rp.operands)
+        rp.erase()
+        _set_signature(func, block, block.terminator.operands)
+        name = func.attributes["sym_name"]
+        runs[getattr(name, "value", name)] = (programs, n_ops)
+        checks.attributes["mhlo.num_replicas"] = IntAttr(len(programs))
+        checks.attributes["mhlo.num_partitions"] = IntAttr(len(programs[0]))
+    return inputs, checks, runs
+
+
+def as_arrays(res) -> list:
+    """One call's results as a list of numpy arrays."""
+    res = res if isinstance(res, tuple) else (() if res is None else (res,))
+    return [np.asarray(x) for x in res]
+
+
+def run_ranks_in_process(vmfb, programs, per_rank_args, device):
+    """Each rank's results (lists of arrays): ranks of one in-process hub."""
+    from tensorvm import runtime
+    from tensorvm.runtime.parallel import run_ranks
+    r, p = len(programs), len(programs[0])
+    pm = runtime.load_module(vmfb, device=device, replicas=r, partitions=p, timeout_s=20)
+    calls = [(pm.modules[k][programs[k // p][k % p]], args) for k, args in enumerate(per_rank_args)]
+    return [as_arrays(res) for res in run_ranks(calls, pm.channels)]
+
+
+def run_parallel(path, index, inputs, checks, runs, device, run_ranks=run_ranks_in_process):
+    """{checking function: its arguments}: each ``run_parallel``'s programs run
+    on ranks of the checks module (``run_ranks``), fed by the inputs module."""
+    from tensorvm import runtime
+    from tensorvm.compiler import CompileOptions, compile_module
+    opts = CompileOptions(targets=("cpu",), cpu="host")
+    feed = runtime.load_module(compile_module(inputs, opts).vmfb, device=device)
+    vmfb = compile_module(checks, opts).vmfb
+    out = {}
+    for fname, (programs, n_ops) in runs.items():
+        n = len(programs) * len(programs[0])
+        ops = as_arrays(feed[fname]()) if n_ops else []
+        per = len(ops) // n
+        ranks = run_ranks(vmfb, programs, [ops[k * per:(k + 1) * per] for k in range(n)], device)
+        out[fname] = [a for res in ranks for a in res]
+    return vmfb, out
+
+
+def prepare_case(text: str, filename: str, module=None):
     """(IR module with every test returning its checked values, tests).
 
     tests: [(function name, [(kind, n_results, expected array or None, params)])]."""
     from tensorvm.compiler.frontend.parser import parse_module
-    from tensorvm.compiler.ir.attributes import TypeAttr
-    from tensorvm.compiler.ir.types import FunctionType
 
-    module = parse_module(text, filename=filename)
+    if module is None:
+        module = parse_module(text, filename=filename)
     tests = []
     for func in module.functions:
         block = func.regions[0].blocks[0]
@@ -125,9 +214,7 @@ def prepare_case(text: str, filename: str):
         outputs += [v for _, _, vs in probes for v in vs]
         for v in outputs:
             ret.add_operand(v)
-        func.attributes["function_type"] = TypeAttr(FunctionType(
-            tuple(a.type for a in block.arguments), tuple(v.type for v in outputs)))
-        func.attributes.pop("res_attrs", None)
+        _set_signature(func, block, outputs)
         name = func.attributes["sym_name"]
         tests.append((getattr(name, "value", name), spec, [(pid, len(vs)) for pid, _, vs in probes]))
     return module, tests
@@ -274,8 +361,10 @@ def _rel(path: str) -> str:
     return f"{p.parent.name}/{p.name}" if p.parent.name != "interpret" else p.name
 
 
-def run_case(path: str, index: int, case: str, device: str = "local-sync"):
-    """One Result for case ``index`` of ``path``."""
+def run_case(path: str, index: int, case: str, device: str = "local-sync",
+             run_ranks=run_ranks_in_process):
+    """One Result for case ``index`` of ``path`` (``run_ranks`` runs the ranks
+    of a run_parallel case: in-process unless given, see interpret_mpi.py)."""
     from runner import Result
     from tensorvm import runtime
     from tensorvm.compiler import CompileOptions, compile_module
@@ -291,14 +380,22 @@ def run_case(path: str, index: int, case: str, device: str = "local-sync"):
             status, msg, what = "by-design", f"{design}: {msg}", design
         return Result(name, status, what, msg[:400], time.perf_counter() - t0)
     try:
-        module, tests = prepare_case(case, f"{path}#{index}")
-        if not tests:
-            return None
-        vmfb = compile_module(module, CompileOptions(targets=("cpu",), cpu="host")).vmfb
+        args = {}
+        if "interpreter.run_parallel" in case:
+            inputs, checks, runs = prepare_parallel(case, f"{path}#{index}")
+            module, tests = prepare_case(case, f"{path}#{index}", checks)
+            if not tests:
+                return None
+            vmfb, args = run_parallel(path, index, inputs, module, runs, device, run_ranks)
+        else:
+            module, tests = prepare_case(case, f"{path}#{index}")
+            if not tests:
+                return None
+            vmfb = compile_module(module, CompileOptions(targets=("cpu",), cpu="host")).vmfb
         m = runtime.load_module(vmfb, device=device)
         unchecked = []
         for fname, spec, probes in tests:
-            outs = m[fname]()
+            outs = m[fname](*args.get(fname, ()))
             if not isinstance(outs, tuple):
                 outs = (outs,)
             k = sum(n for _, n, _, _ in spec)

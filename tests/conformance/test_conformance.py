@@ -91,7 +91,9 @@ needs_interpret = pytest.mark.skipif(not INTERPRET.is_dir() or shutil.which("cc"
                                      reason="needs ../shared/conformance/interpret and a C compiler")
 INTERPRET_SAMPLE = ["add.mlir:6", "check.mlir:6", "convolution.mlir:0", "fft.mlir:0", "sort.mlir:0",
                     "while.mlir:0", "case.mlir:0", "reduce_window.mlir:0", "scatter.mlir:0",
-                    "triangular_solve.mlir:0", "convert.mlir:5", "complex.mlir:0", "probe.mlir:8"]
+                    "triangular_solve.mlir:0", "convert.mlir:5", "complex.mlir:0", "probe.mlir:8",
+                    "all_reduce.mlir:3", "all_gather.mlir:2", "collective_permute.mlir:0",
+                    "collective_broadcast.mlir:9", "replica_id.mlir:0"]
 
 
 def _listed(path: Path) -> list[str]:
@@ -124,11 +126,40 @@ def test_interpret_sample(case):
 def test_by_design_needs_the_designed_error():
     """A by-design case counts as such only for the UnsupportedOpError its reason names."""
     import interpret_suite as s
-    assert s.designed_error("all_reduce", "stablehlo.all_reduce", "unsupported op 'stablehlo.all_reduce'")
-    assert not s.designed_error("all_reduce", "stablehlo.reshape", "unsupported op 'stablehlo.reshape'")
+    assert s.designed_error("infeed", "stablehlo.infeed", "unsupported op 'stablehlo.infeed'")
+    assert not s.designed_error("infeed", "stablehlo.reshape", "unsupported op 'stablehlo.reshape'")
+    assert s.by_design_reason("stablehlo.all_reduce") is None     # collectives run (run_parallel)
     assert s.designed_error("f4E2M1FN", "stablehlo.constant", "element type f4E2M1FN is not supported")
     assert not s.designed_error("i4", "stablehlo.constant", "element type i64 is not supported")
     assert s.designed_error("stablehlo.token", "stablehlo.infeed", "unsupported op 'stablehlo.infeed'")
+
+
+@needs_interpret
+@pytest.mark.skipif(shutil.which("mpirun") is None,
+                    reason="needs mpirun (Debian: openmpi-bin) and mpi4py for the MPI channel")
+def test_interpret_collectives_under_mpirun():
+    """Every listed run_parallel case passes with its ranks as MPI processes on loopback."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo")
+    p = subprocess.run([shutil.which("mpirun"), "-n", "5", "--oversubscribe", sys.executable,
+                        str(HERE / "interpret_mpi.py")], env=env, capture_output=True, text=True,
+                       timeout=600)
+    status = dict(line.split()[1:3] for line in p.stdout.splitlines() if line.startswith("RESULT "))
+    parallel = [c for c in _listed(INTERPRET_PASSING)
+                if "interpreter.run_parallel" in interpret_suite_case(c)]
+    assert len(parallel) >= 30
+    bad = [f"{c}: {status.get(c, 'missing')}" for c in parallel if status.get(c) != "pass"]
+    assert not bad, "\n".join(bad) + "\n" + p.stdout[-2000:] + p.stderr[-2000:]
+
+
+def interpret_suite_case(entry: str) -> str:
+    import interpret_suite
+    name, index = entry.rsplit(":", 1)
+    return interpret_suite.split_cases((INTERPRET / name).read_text())[int(index)]
 
 
 @needs_interpret

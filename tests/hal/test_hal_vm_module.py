@@ -26,6 +26,8 @@ SIGNATURES = {   # docs/internals.md §6
     "fence.signal": "r->", "buffer_view.checked_buffer": "rri*I->r",
     "device.queue.execute.indirect.wait": "rri*r->", "executable.has_entry": "rr->i",
     "invocation.bounds": "r->r",
+    "channel.get": "->r", "channel.replica_id": "r->i", "channel.partition_id": "r->i",
+    "channel.collective": "riii*I*I*r*r->",
 }
 F32, I32 = 11, 3     # tensorvm.vmfb.element_types ids
 

@@ -1,0 +1,1 @@
+"""Channel providers (transports): in-process threads and MPI ranks."""

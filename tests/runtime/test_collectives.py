@@ -1,0 +1,276 @@
+"""Collective ops compiled to channel calls, run as in-process ranks
+(``load_module(..., replicas=, partitions=)``) and under ``mpirun``."""
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+from tensorvm import runtime
+from tensorvm.compiler import compile_str
+from tensorvm.compiler.errors import UnsupportedOpError
+from tensorvm.hal.channel import ChannelError, PeerFailedError
+from tensorvm.runtime.parallel import ParallelCallError
+
+pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+
+
+def reducer(op, t="f32"):
+    return (f'({{ ^bb0(%a: tensor<{t}>, %b: tensor<{t}>):\n  %s = stablehlo.{op} %a, %b : '
+            f'tensor<{t}>\n  stablehlo.return %s : tensor<{t}> }})')
+
+
+# Dispatches before and after the collective: its operand must be computed
+# when the channel reads it, and its result read by the next kernel.
+MLP = f"""
+module @dp attributes {{mhlo.num_replicas = 2 : i32}} {{
+  func.func @main(%x: tensor<4x3xf32>, %w: tensor<3x2xf32>) -> (tensor<4x2xf32>, tensor<ui32>) {{
+    %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+    %t = stablehlo.tanh %y : tensor<4x2xf32>
+    %s = "stablehlo.all_reduce"(%t) {reducer("add")} {{
+      replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>,
+      channel_handle = #stablehlo.channel_handle<handle = 0, type = 0>
+    }} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %two = stablehlo.constant dense<2.0> : tensor<4x2xf32>
+    %m = stablehlo.divide %s, %two : tensor<4x2xf32>
+    %id = stablehlo.replica_id : tensor<ui32>
+    return %m, %id : tensor<4x2xf32>, tensor<ui32>
+  }}
+}}
+"""
+
+
+@pytest.fixture(scope="module")
+def mlp():
+    return compile_str(MLP, targets=["cpu"])
+
+
+def test_data_parallel_mean_over_two_replicas(mlp):
+    rng = np.random.default_rng(0)
+    xs = [rng.standard_normal((4, 3)).astype(np.float32) for _ in range(2)]
+    w = rng.standard_normal((3, 2)).astype(np.float32)
+    pm = runtime.load_module(mlp, device="local-task", replicas=2)
+    out = pm.main.run([(xs[0], w), (xs[1], w)])
+    want = (np.tanh(xs[0] @ w) + np.tanh(xs[1] @ w)) / 2
+    for rank, (m, rid) in enumerate(out):
+        np.testing.assert_allclose(np.asarray(m), want, rtol=1e-5, atol=1e-6)
+        assert int(np.asarray(rid)) == rank
+    # again: the recorded state of a call must not leak into the next
+    out2 = pm.main(xs[0], w)
+    np.testing.assert_allclose(np.asarray(out2[1][0]), np.tanh(xs[0] @ w), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_one_thread_drives_every_rank_asynchronously(mlp, device):
+    """A collective suspends its invocation (it does not block the thread), so
+    one thread can start rank 0's call and then rank 1's."""
+    pm = runtime.load_module(mlp, device=device, replicas=2, timeout_s=20)
+    x, w = np.ones((4, 3), np.float32), np.ones((3, 2), np.float32)
+    futures = [m.main.invoke_async(x * (k + 1), w) for k, m in enumerate(pm.modules)]
+    want = (np.tanh(3.0) + np.tanh(6.0)) / 2
+    for k, f in enumerate(futures):
+        mean, rid = f.result(30)
+        np.testing.assert_allclose(np.asarray(mean), np.full((4, 2), want), rtol=1e-5)
+        assert int(np.asarray(rid)) == k
+
+
+def test_one_rank_alone_runs_groups_of_one():
+    src = f"""
+    func.func @main(%x: tensor<3xi32>) -> tensor<3xi32> {{
+      %s = "stablehlo.all_reduce"(%x) {reducer("maximum", "i32")} {{
+        replica_groups = dense<[[0]]> : tensor<1x1xi64>
+      }} : (tensor<3xi32>) -> tensor<3xi32>
+      return %s : tensor<3xi32>
+    }}"""
+    m = runtime.load_module(compile_str(src, targets=["cpu"]), device="local-sync")
+    assert list(np.asarray(m.main(np.array([1, 5, 2], np.int32)))) == [1, 5, 2]
+
+
+def test_groups_bigger_than_the_channel_say_how_to_load():
+    m = runtime.load_module(compile_str(MLP, targets=["cpu"]), device="local-sync")
+    with pytest.raises(ChannelError, match="replicas="):
+        m.main(np.zeros((4, 3), np.float32), np.zeros((3, 2), np.float32))
+
+
+def test_unrecognised_reduction_body_is_a_typed_error_naming_it():
+    src = """
+    func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+      %s = "stablehlo.all_reduce"(%x) ({ ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+          %p = stablehlo.multiply %a, %b : tensor<f32>
+          %q = stablehlo.add %p, %a : tensor<f32>
+          stablehlo.return %q : tensor<f32> }) {
+        replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>
+      } : (tensor<3xf32>) -> tensor<3xf32>
+      return %s : tensor<3xf32>
+    }"""
+    with pytest.raises(UnsupportedOpError, match="stablehlo.multiply, stablehlo.add") as e:
+        compile_str(src, targets=["cpu"])
+    assert e.value.op_name == "stablehlo.all_reduce"
+
+
+def test_a_failing_rank_raises_on_the_others_within_the_timeout(mlp):
+    pm = runtime.load_module(mlp, device="local-task", replicas=2, timeout_s=30)
+    w = np.zeros((3, 2), np.float32)
+    t0 = time.monotonic()
+    with pytest.raises(ParallelCallError, match="rank 1 failed") as e:
+        pm.main.run([(np.zeros((4, 3), np.float32), w), (np.zeros((5, 3), np.float32), w)])
+    assert time.monotonic() - t0 < 10                    # not the 30 s timeout
+    assert isinstance(e.value.errors[0], PeerFailedError) and e.value.errors[0].rank == 1
+
+
+def test_partitions_and_a_device_per_rank():
+    src = f"""
+    module @tp attributes {{mhlo.num_partitions = 2 : i32}} {{
+      func.func @main(%x: tensor<2x2xf32>) -> tensor<2x4xf32> {{
+        %p = stablehlo.partition_id : tensor<ui32>
+        %f = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>
+        %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<2x2xf32>
+        %y = stablehlo.add %x, %b : tensor<2x2xf32>
+        %g = "stablehlo.all_gather"(%y) {{
+          all_gather_dim = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>,
+          channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, use_global_device_ids
+        }} : (tensor<2x2xf32>) -> tensor<2x4xf32>
+        return %g : tensor<2x4xf32>
+      }}
+    }}"""
+    vmfb = compile_str(src, targets=["cpu"])
+    pm = runtime.load_module(vmfb, device=["local-sync", "local-task"], partitions=2)
+    x = np.arange(4, dtype=np.float32).reshape(2, 2)
+    want = np.concatenate([x, x + 1], axis=1)
+    for r in pm.main(x):
+        np.testing.assert_array_equal(np.asarray(r), want)
+
+
+# -- MPI -------------------------------------------------------------------------------------
+MPIRUN = shutil.which("mpirun")
+needs_mpi = pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin) for "
+                               "the MPI channel tests")
+
+RANK_SCRIPT = """
+import sys, time
+import numpy as np
+from tensorvm import runtime
+from tensorvm.hal.channel import PeerFailedError
+m = runtime.load_module(sys.argv[1], device="local-sync", channel="mpi", timeout_s=float(sys.argv[3]))
+rank = m.channel.rank
+x = np.full((4, 3), rank + 1.0, np.float32)
+w = np.ones((3, 2), np.float32)
+mode = sys.argv[2]
+if mode == "fail" and rank == 1:
+    x = np.zeros((5, 3), np.float32)          # a wrong argument: this rank raises
+t0 = time.monotonic()
+try:
+    mean, rid = m.main(x, w)
+    line = f"rank {rank} ok {float(np.asarray(mean)[0, 0]):.6f} {int(np.asarray(rid))}"
+except PeerFailedError as e:
+    line = f"rank {rank} peer-failed {e.rank} after {time.monotonic() - t0:.1f}s"
+except Exception as e:
+    line = f"rank {rank} raised {type(e).__name__}"
+with open(f"{sys.argv[1]}.rank{rank}", "w") as f:      # mpirun may interleave stdout lines
+    f.write(line)
+"""
+
+
+def _mpirun(tmp_path, vmfb, mode, timeout_s):
+    (tmp_path / "m.vmfb").write_bytes(vmfb)
+    (tmp_path / "rank.py").write_text(textwrap.dedent(RANK_SCRIPT))
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1")
+    cmd = [MPIRUN, "-n", "2", "--oversubscribe", sys.executable, str(tmp_path / "rank.py"),
+           str(tmp_path / "m.vmfb"), mode, str(timeout_s)]
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    return p, [(tmp_path / f"m.vmfb.rank{r}").read_text() for r in range(2)
+               if (tmp_path / f"m.vmfb.rank{r}").exists()]
+
+
+@needs_mpi
+def test_two_mpi_ranks_on_loopback(tmp_path, mlp):
+    p, lines = _mpirun(tmp_path, mlp, "ok", 30)
+    want = np.tanh(np.float32(3.0)) / 2 + np.tanh(np.float32(6.0)) / 2
+    assert len(lines) == 2, p.stdout + p.stderr
+    for rank, line in enumerate(lines):
+        _, r, status, value, rid = line.split()
+        assert (int(r), status, int(rid)) == (rank, "ok", rank), line
+        assert abs(float(value) - want) < 1e-5
+
+
+@needs_mpi
+def test_a_failing_mpi_rank_raises_on_the_other_within_its_timeout(tmp_path, mlp):
+    p, lines = _mpirun(tmp_path, mlp, "fail", 30)
+    assert len(lines) == 2, p.stdout + p.stderr
+    assert lines[1] == "rank 1 raised InvalidArgumentError", lines
+    words = lines[0].split()
+    assert words[:4] == ["rank", "0", "peer-failed", "1"], lines
+    assert float(words[-1].rstrip("s")) < 10             # the abort, not the 30 s timeout
+
+
+KILL_SCRIPT = """
+import os, signal, sys, time
+import numpy as np
+from tensorvm import runtime
+m = runtime.load_module(sys.argv[1], device="local-sync", channel="mpi", timeout_s=3)
+x, w = np.ones((4, 3), np.float32), np.ones((3, 2), np.float32)
+if m.channel.rank == 1:
+    os.kill(os.getpid(), signal.SIGKILL)       # dies before its part of the collective
+t0 = time.monotonic()
+try:
+    m.main(x, w)
+    print("rank 0 finished", flush=True)
+except Exception as e:
+    print(f"rank 0 raised {type(e).__name__} after {time.monotonic() - t0:.1f}s", flush=True)
+"""
+
+
+@needs_mpi
+def test_a_killed_mpi_rank_makes_the_other_raise_at_its_timeout(tmp_path, mlp):
+    (tmp_path / "m.vmfb").write_bytes(mlp)
+    (tmp_path / "kill.py").write_text(textwrap.dedent(KILL_SCRIPT))
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_orte_abort_on_non_zero_status="0")
+    t0 = time.monotonic()
+    p = subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable,
+                        str(tmp_path / "kill.py"), str(tmp_path / "m.vmfb")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("rank 0")]
+    assert lines and lines[0].startswith("rank 0 raised ChannelTimeoutError"), p.stdout + p.stderr
+    assert float(lines[0].split()[-1].rstrip("s")) < 6
+    assert time.monotonic() - t0 < 60          # the job ends (Abort), no hang in MPI_Finalize
+
+
+def test_cli_runs_replicas_in_process(tmp_path, mlp):
+    (tmp_path / "m.vmfb").write_bytes(mlp)
+    for r in range(2):
+        np.save(tmp_path / f"x{r}.npy", np.full((4, 3), r + 1.0, np.float32))
+    p = subprocess.run([sys.executable, "-m", "tensorvm.runtime.cli.run",
+                        f"--module={tmp_path / 'm.vmfb'}", "--replicas=2",
+                        f"--input=@{tmp_path}/x{{rank}}.npy", "--input=3x2xf32=1",
+                        f"--output=@{tmp_path}/y{{rank}}.npy"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "rank 0: result[1]: ui32=0" in p.stdout and "rank 1: result[1]: ui32=1" in p.stdout
+    want = (np.tanh(3.0) + np.tanh(6.0)) / 2
+    for r in range(2):
+        np.testing.assert_allclose(np.load(tmp_path / f"y{r}.npy"), np.full((4, 2), want), rtol=1e-5)
+
+
+@needs_mpi
+def test_cli_under_mpirun(tmp_path, mlp):
+    (tmp_path / "m.vmfb").write_bytes(mlp)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo")
+    p = subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable, "-m",
+                        "tensorvm.runtime.cli.run", f"--module={tmp_path / 'm.vmfb'}",
+                        "--channel=mpi", "--input=4x3xf32=2", "--input=3x2xf32=1",
+                        f"--output=@{tmp_path}/y{{rank}}.npy"],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for r in range(2):
+        np.testing.assert_allclose(np.load(tmp_path / f"y{r}.npy"), np.full((4, 2), np.tanh(6.0)),
+                                   rtol=1e-5)
