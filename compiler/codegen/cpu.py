@@ -72,8 +72,22 @@ def _cpu_helpers(helpers: str) -> str:
     return "\n".join(out) + vector_math.C
 
 
+#: A kernel whose binding is shorter than its dynamic shape needs returns
+#: this instead of touching memory (the HAL checks static shapes at record time).
+RC_BINDING_SHORT = -4
+#: Whether ``have`` bytes hold ``bytes`` x the ``n`` dims of ``d`` (each >= 0,
+#: no 64-bit overflow): the entry check of bindings with dynamic shapes.
+BINDING_CHECK_C = """static inline int tvm_binding_short(uint64_t have, uint64_t bytes, int n, const int64_t* d) {
+  for (int i = 0; i < n; ++i) {
+    if (d[i] < 0 || (d[i] && bytes > UINT64_MAX / (uint64_t)d[i])) return 1;
+    bytes *= (uint64_t)d[i];
+  }
+  return bytes > have;
+}
+"""
+
 PROLOGUE = ("#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" + ABI
-            + _cpu_helpers(scalar.HELPERS))
+            + _cpu_helpers(scalar.HELPERS) + BINDING_CHECK_C)
 
 #: f16 <-> f32 in integer arithmetic, round to nearest even (NaNs stay quiet
 #: NaNs), for compilers without ``_Float16`` (GCC 12 for riscv64).
@@ -150,7 +164,33 @@ def _pointer_decls(kernel: Kernel, em: BodyEmitter) -> list[str]:
     for sym in kernel.dims:              # shape symbols: i64 push constants
         lines.append(push_constant_decl(str(sym), "i64", word))
         word += 2
-    return lines
+    return lines + dynamic_binding_checks(kernel)
+
+
+def dynamic_binding_checks(kernel: Kernel) -> list[str]:
+    """C statements returning RC_BINDING_SHORT when a binding with a dynamic
+    shape is shorter than that shape at this call's dims (push constants):
+    dims and buffers come from the host program, so verified bytecode with
+    inconsistent ones fails the dispatch instead of reading out of bounds."""
+    from ..ir.types import numpy_dtype
+    known = set(kernel.dims)
+    out = []
+    for k, v in enumerate((*kernel.inputs, *kernel.outputs)):
+        shape = tuple(getattr(v.type, "shape", ()))
+        dyn = [d for d in shape if type(d) is not int]
+        if not dyn or not all(d.symbols() <= known for d in dyn):
+            continue                    # static: the HAL checked it when recording
+        try:
+            size = numpy_dtype(v.type.element).itemsize
+        except (KeyError, AttributeError, TypeError):
+            continue
+        for d in shape:
+            if type(d) is int:
+                size *= d
+        dims = ", ".join(f"(int64_t)({d})" for d in dyn)
+        out.append(f"  {{ const int64_t d[] = {{{dims}}}; if (tvm_binding_short("
+                   f"st->binding_lengths[{k}], {size}u, {len(dyn)}, d)) return {RC_BINDING_SHORT}; }}")
+    return out
 
 
 def push_constant_decl(name: str, element: str, word: int) -> str:
