@@ -51,7 +51,12 @@ def run_pipeline(module, options, progress=None):
 
     functions = [f for f in module.functions if visibility(f) != "private"]
     if not functions:
-        raise CompileError("the module has no public function to export")
+        private = module.functions
+        where = private[0].location if private else module.location
+        prefix = f"{where}: error: " if where is not None else ""
+        hint = (f" (every function is private, e.g. @{private[0].attributes['sym_name'].value})"
+                if private and "sym_name" in private[0].attributes else "")
+        raise CompileError(f"{prefix}the module has no public function to export{hint}")
     plans, kernels, entry_of, workgroups = {}, [], {}, {}
     shapes.forget()
     for func in functions:

@@ -114,7 +114,7 @@ class Parser(OpFormsMixin, AttrParserMixin):
     # -- top level --
     def parse_top_level(self) -> Module:
         module = None
-        loose = Module()
+        loose = Module(location=self.location(self.tok))     # where a bare module starts
         while self.tok.kind != "eof":
             t = self.tok
             if t.kind in ("hash", "bang") and self._alias_definition():
