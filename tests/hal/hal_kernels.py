@@ -25,7 +25,8 @@ typedef struct tvm_dispatch_state {
 # constant 1: elements per workgroup.  out = in * 2 + 1.
 # fail_at: returns 7 when asked to run workgroup == constants[2] (if != ~0).
 # record_tid: binding 0 is int64 per workgroup <- thread id; binding 1 is a
-# uint32 counter of native calls.
+# uint32 counter of native calls; each call sleeps 2 ms (record_tid_slow: 20 ms,
+# for timing policies that must not depend on scheduling jitter).
 SOURCE = ABI + r"""
 #define _GNU_SOURCE
 #include <unistd.h>
@@ -45,14 +46,20 @@ int fail_at(const tvm_dispatch_state_t* s, uint32_t begin, uint32_t end) {
   for (uint32_t wg = begin; wg < end; ++wg) if (wg == bad) return 7;
   return 0;
 }
-int record_tid(const tvm_dispatch_state_t* s, uint32_t begin, uint32_t end) {
+static int record(const tvm_dispatch_state_t* s, uint32_t begin, uint32_t end, unsigned us) {
   int64_t* tids = (int64_t*)s->bindings[0];
   uint32_t* calls = (uint32_t*)s->bindings[1];
   __atomic_fetch_add(calls, 1, __ATOMIC_SEQ_CST);
   int64_t tid = (int64_t)syscall(SYS_gettid);
   for (uint32_t wg = begin; wg < end; ++wg) tids[wg] = tid;
-  usleep(2000);
+  usleep(us);
   return 0;
+}
+int record_tid(const tvm_dispatch_state_t* s, uint32_t begin, uint32_t end) {
+  return record(s, begin, end, 2000);
+}
+int record_tid_slow(const tvm_dispatch_state_t* s, uint32_t begin, uint32_t end) {
+  return record(s, begin, end, 20000);
 }
 int grid_ids(const tvm_dispatch_state_t* s, uint32_t begin, uint32_t end) {
   uint32_t* out = (uint32_t*)s->bindings[0];
@@ -63,7 +70,7 @@ int noop(const tvm_dispatch_state_t* s, uint32_t begin, uint32_t end) {
   (void)s; (void)begin; (void)end; return 0;
 }
 """
-ENTRIES = ["scale", "fail_at", "record_tid", "grid_ids", "noop"]
+ENTRIES = ["scale", "fail_at", "record_tid", "grid_ids", "noop", "record_tid_slow"]
 
 
 def have_cc() -> bool:

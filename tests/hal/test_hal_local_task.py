@@ -24,13 +24,14 @@ def _load(d):
     return d.load_executable("k", d.supported_formats()[0], compile_so(), ENTRIES, {})
 
 
-def _record_tids(d, exe, workgroups, runs=1):
+def _record_tids(d, exe, workgroups, runs=1, entry="record_tid"):
     """(thread id per workgroup, native calls per run) of ``runs``
-    submissions of one recorded dispatch of ``record_tid`` (2 ms a call)."""
+    submissions of one recorded dispatch of ``entry`` (record_tid: 2 ms a
+    call; record_tid_slow: 20 ms)."""
     tids = d.allocator.allocate(8 * workgroups)
     calls = d.allocator.allocate(4)
     cb = d.create_command_buffer()
-    cb.dispatch(exe, exe.entry_ordinal("record_tid"), (workgroups, 1, 1), [],
+    cb.dispatch(exe, exe.entry_ordinal(entry), (workgroups, 1, 1), [],
                 [(tids, 0, None), (calls, 0, None)])
     cb.finalize()
     per_run = []
@@ -48,11 +49,12 @@ def _record_tids(d, exe, workgroups, runs=1):
 def test_dispatches_split_only_while_it_pays(split_us, expected):
     """A dispatch runs whole on its first submission; the next splits it over
     the workers only if that run took at least ``split_us``; after that it
-    stays split only if the split run was faster.  record_tid sleeps 2 ms per
-    native call, however many workgroups: splitting does not pay.
-    ``split_us=0`` splits always."""
+    stays split only if the split run was faster.  record_tid_slow sleeps
+    20 ms per native call, however many workgroups: splitting does not pay
+    (20 ms, not 2: a busy machine's scheduling jitter stays far below the
+    15% a split must gain).  ``split_us=0`` splits always."""
     with hal.create_device("local-task://4", split_us=split_us) as d:
-        _, calls = _record_tids(d, _load(d), 64, runs=4)
+        _, calls = _record_tids(d, _load(d), 64, runs=4, entry="record_tid_slow")
         assert calls == expected
 
 
