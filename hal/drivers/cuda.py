@@ -182,6 +182,7 @@ class CudaDevice(Device):
                               what="cuStreamCreate")
         self.modules = _MODULE_CACHES.setdefault(ordinal, ({}, threading.Lock()))
         super().__init__(name, CudaAllocator(self))
+        self.allocator.default_max_allocation_bytes = info.get("total_memory") or None
         ctx = self.context       # the threads must not keep the device alive
 
         def current():

@@ -32,6 +32,7 @@ CUresult cuDeviceGetCount(int* count);
 CUresult cuDeviceGet(CUdevice* device, int ordinal);
 CUresult cuDeviceGetName(char* name, int len, CUdevice dev);
 CUresult cuDeviceGetAttribute(int* value, int attrib, CUdevice dev);
+CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice dev);
 CUresult cuDevicePrimaryCtxRetain(CUcontext* ctx, CUdevice dev);
 CUresult cuCtxSetCurrent(CUcontext ctx);
 CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int n,
@@ -110,8 +111,12 @@ class CudaApi:
                          what="cuDeviceGetAttribute")
         minor = self.out("int", self.lib.cuDeviceGetAttribute, ATTR_CC_MINOR, dev,
                          what="cuDeviceGetAttribute")
+        try:
+            total = self.out("size_t", self.lib.cuDeviceTotalMem_v2, dev, what="cuDeviceTotalMem")
+        except (HalError, AttributeError):
+            total = None                # (the allocation limit falls back to host memory)
         return {"device": dev, "name": self.ffi.string(buf).decode(errors="replace"),
-                "compute_capability": (major, minor)}
+                "compute_capability": (major, minor), "total_memory": total}
 
 
 def load() -> CudaApi:
