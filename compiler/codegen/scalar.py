@@ -251,7 +251,8 @@ def literal(element: str, value) -> str:
         v = float(value)
         f = _fsuffix(element)
         if math.isnan(v):
-            return f"(({ctype(element)})NAN)"
+            # a constant expression in C and OpenCL C alike (PoCL's NAN is not)
+            return f"(({ctype(element)})__builtin_nanf(\"\"))"
         if math.isinf(v):
             return f"(({ctype(element)})({'-' if v < 0 else ''}INFINITY))"
         return f"{v!r}{f}" if f else f"{v!r}"

@@ -342,7 +342,9 @@ def run_file(path: str, device: str = "local-sync", reference: bool | None = Non
     stage = "compile"
     try:
         text, k, runs = cases(path)
-        m = runtime.load_module(compile_str(text, filename=path), device=device)
+        driver = (device or "").split("://")[0]
+        targets = (driver,) if driver in ("opencl", "cuda") else ("cpu",)
+        m = runtime.load_module(compile_str(text, targets=targets, filename=path), device=device)
         stage = "run"
         results = []
         for dims, args, _ in runs:
