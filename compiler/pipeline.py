@@ -164,6 +164,8 @@ def _build_variants(kernels, options, loops=(), entry_of=None, progress=None):
             if type(n) is int:
                 ep.workgroups = n
             ep.binding_bytes = [_static_bytes(v.type) for v in (*k.inputs, *k.outputs)]
+            if t in ("opencl", "cuda"):   # CPU kernels check dynamic bindings themselves
+                ep.binding_shapes = k.binding_shapes()
         variants.append((fmt, target, entries, data, counts))
         sources.setdefault(t, src)
     return variants, sources

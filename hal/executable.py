@@ -25,6 +25,73 @@ class EntryLayout(NamedTuple):
     constants: int
     workgroups: int | None = None
     binding_bytes: tuple | None = None   # per binding: least bytes it needs (0: any)
+    # per binding: None or (bytes of the static part, dims as DimPrograms):
+    # dynamic shapes whose size the HAL computes from each dispatch's push constants
+    binding_shapes: tuple | None = None
+
+
+_DIM_OPS = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0,
+    "max": max, "min": min,
+}
+
+
+class DimProgram:
+    """One dynamic dim of a binding: a postfix expression over ints and the
+    dispatch's i64 push constants ("$word": words word, word+1, low first),
+    checked for arity and word range when the entry point is loaded."""
+    __slots__ = ("tokens",)
+
+    def __init__(self, tokens, constants: int, where: str):
+        prog, depth = [], 0
+        for t in tokens if isinstance(tokens, (list, tuple)) else (None,):
+            if type(t) is int:
+                prog.append((0, t))
+                depth += 1
+            elif type(t) is str and t[:1] == "$" and t[1:].isdigit() \
+                    and int(t[1:]) + 1 < constants:
+                prog.append((1, int(t[1:])))
+                depth += 1
+            elif type(t) is str and t in _DIM_OPS and depth >= 2:
+                prog.append((2, _DIM_OPS[t]))
+                depth -= 1
+            else:
+                raise HalError(f"{where}: token {t!r} of dim {tokens!r} is not an int, "
+                               f"an operator with two operands or an i64 push constant "
+                               f"$word below word {constants - 1}")
+        if depth != 1:
+            raise HalError(f"{where}: dim {tokens!r} does not reduce to one value")
+        self.tokens = tuple(prog)
+
+    def evaluate(self, constants) -> int:
+        stack = []
+        for kind, v in self.tokens:
+            if kind == 0:
+                stack.append(v)
+            elif kind == 1:
+                x = constants[v] | (constants[v + 1] << 32)
+                stack.append(x - (1 << 64) if x >> 63 else x)
+            else:
+                b = stack.pop()
+                stack.append(v(stack.pop(), b))
+        return stack[0]
+
+
+def _binding_shapes(shapes, bindings: int, constants: int, name) -> tuple:
+    where = f"entry point {name!r}: binding_shapes"
+    if not isinstance(shapes, (list, tuple)) or len(shapes) != bindings:
+        raise HalError(f"{where} must have one entry per binding ({bindings})")
+    out = []
+    for i, s in enumerate(shapes):
+        if s is None:
+            out.append(None)
+            continue
+        if not (isinstance(s, (list, tuple)) and len(s) == 2 and type(s[0]) is int
+                and s[0] >= 0 and isinstance(s[1], (list, tuple))):
+            raise HalError(f"{where}[{i}] must be [static bytes >= 0, [dims]], got {s!r}")
+        out.append((s[0], tuple(DimProgram(d, constants, f"{where}[{i}]") for d in s[1])))
+    return tuple(out)
 
 
 def parse_entry_points(entry_points) -> tuple:
@@ -37,13 +104,13 @@ def parse_entry_points(entry_points) -> tuple:
             names.append(e)
             layouts.append(None)
             continue
-        if isinstance(e, tuple) and len(e) in (3, 4, 5):
-            name, nb, nc, wg, need = (*e, None, None)[:5]
+        if isinstance(e, tuple) and len(e) in (3, 4, 5, 6):
+            name, nb, nc, wg, need, shapes = (*e, None, None, None)[:6]
         else:
-            name, nb, nc, wg, need = (getattr(e, "name", None), getattr(e, "bindings", None),
-                                      getattr(e, "constants", None),
-                                      getattr(e, "workgroups", None),
-                                      getattr(e, "binding_bytes", None))
+            name, nb, nc, wg, need, shapes = (
+                getattr(e, "name", None), getattr(e, "bindings", None),
+                getattr(e, "constants", None), getattr(e, "workgroups", None),
+                getattr(e, "binding_bytes", None), getattr(e, "binding_shapes", None))
         if need is not None:
             need = tuple(need)
             if len(need) != nb or any(type(n) is not int or n < 0 for n in need):
@@ -53,8 +120,10 @@ def parse_entry_points(entry_points) -> tuple:
                 or nb < 0 or nc < 0 or not (wg is None or (type(wg) is int and wg >= 0)):
             raise HalError(f"entry point {e!r}: expected a name or (name, bindings >= 0, "
                            f"constants >= 0[, workgroups >= 0 or None])")
+        if shapes is not None:
+            shapes = _binding_shapes(shapes, nb, nc, name)
         names.append(name)
-        layouts.append(EntryLayout(nb, nc, wg, need))
+        layouts.append(EntryLayout(nb, nc, wg, need, shapes))
     return names, tuple(layouts)
 
 
@@ -105,6 +174,28 @@ class Executable:
             raise HalError(f"dispatch of executable '{self.name}' entry point "
                            f"'{self.entry_points[ordinal]}': binding {i} has {length} "
                            f"bytes, the entry point uses {need[i]}")
+
+    def check_binding_shapes(self, ordinal: int, constants, lengths) -> None:
+        """HalError when a binding of a dispatch of entry ``ordinal`` is
+        shorter than its dynamic shape at this dispatch's push constants (the
+        entry's ``binding_shapes``): the dims come from the host program, so
+        verified bytecode with inconsistent dims and buffers fails here
+        instead of a kernel running past its buffer."""
+        layout = self.layouts[ordinal]
+        shapes = layout.binding_shapes if layout is not None else None
+        if shapes is None:
+            return
+        for i, shape in enumerate(shapes):
+            if shape is None:
+                continue
+            need, dims = shape[0], [d.evaluate(constants) for d in shape[1]]
+            for d in dims:
+                need *= d
+            if min(dims, default=0) < 0 or lengths[i] < need:
+                raise HalError(f"dispatch of executable '{self.name}' entry point "
+                               f"'{self.entry_points[ordinal]}': binding {i} has {lengths[i]} "
+                               f"bytes, shorter than its dynamic shape needs at this "
+                               f"dispatch's dims {dims} ({need} bytes)")
 
     def entry_ordinal(self, name: str) -> int:
         try:

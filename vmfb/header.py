@@ -235,9 +235,43 @@ def validate(h) -> dict:
                                                      f"{ep['bindings']} bindings")
                     for i, n in enumerate(need):
                         _int(n, f"{ew}.binding_bytes[{i}]")
+                if ep.get("binding_shapes") is not None:
+                    _binding_shapes(ep["binding_shapes"], ep["bindings"], ew + ".binding_shapes")
             _section(v["section"], vw + ".section", sections, "executable")
     _strs(h["strings"], "strings")
     return h
+
+
+#: Operators of a binding_shapes dim (postfix, over ints and "$word" push constants).
+DIM_OPERATORS = ("+", "-", "*", "/", "%", "max", "min")
+MAX_DIM_TOKENS = 64
+
+
+def _binding_shapes(shapes, bindings: int, where: str) -> None:
+    """Structure of an entry point's binding_shapes (the HAL checks the
+    expressions' arity and push-constant words when it loads the entry)."""
+    shapes = _list(shapes, where)
+    if len(shapes) != bindings:
+        _fail(where, f"has {len(shapes)} entries for {bindings} bindings")
+    for i, s in enumerate(shapes):
+        if s is None:
+            continue
+        w = f"{where}[{i}]"
+        s = _list(s, w)
+        if len(s) != 2:
+            _fail(w, "must be [static bytes, [dims]]")
+        _int(s[0], w + "[0]")
+        for j, dim in enumerate(_list(s[1], w + "[1]")):
+            dim = _list(dim, f"{w}[1][{j}]")
+            if not 0 < len(dim) <= MAX_DIM_TOKENS:
+                _fail(f"{w}[1][{j}]", f"must have 1..{MAX_DIM_TOKENS} tokens")
+            for t in dim:
+                if type(t) is int:
+                    _int(t, f"{w}[1][{j}]", -(1 << 63), (1 << 63) - 1)
+                elif not (type(t) is str and (t in DIM_OPERATORS or
+                                              (t[:1] == "$" and t[1:].isdigit() and len(t) < 8))):
+                    _fail(f"{w}[1][{j}]", f"token {t!r} is not an int, an operator "
+                                          f"{DIM_OPERATORS} or a push constant $word")
 
 
 def to_header(m: ModuleDef, add_section) -> dict:
@@ -281,6 +315,8 @@ def _entry_header(ep) -> dict:
         h["workgroups"] = ep.workgroups
     if getattr(ep, "binding_bytes", None) is not None:
         h["binding_bytes"] = list(ep.binding_bytes)
+    if getattr(ep, "binding_shapes", None) is not None:
+        h["binding_shapes"] = list(ep.binding_shapes)
     return h
 
 
@@ -300,7 +336,8 @@ def from_header(h: dict, section_data) -> ModuleDef:
         executables=[ExecutableDef(e["name"], [
             ExecutableVariant(v["format"], v["target"],
                               [EntryPoint(ep["name"], ep["bindings"], ep["constants"],
-                                          ep.get("workgroups"), ep.get("binding_bytes"))
+                                          ep.get("workgroups"), ep.get("binding_bytes"),
+                                          ep.get("binding_shapes"))
                                for ep in v["entry_points"]], section_data(v["section"]))
             for v in e["variants"]]) for e in h["executables"]],
         strings=h["strings"],

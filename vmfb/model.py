@@ -59,6 +59,9 @@ class EntryPoint:
     constants: int                 # number of 32-bit push constants
     workgroups: int | None = None  # most workgroups a dispatch may use (static grids)
     binding_bytes: list | None = None   # per binding: bytes the code reads/writes (0: unknown)
+    # per binding: None or [bytes of the static part, [dynamic dims, each a postfix
+    # token list over i64 push constants "$word"]] (docs/vmfb.md; GPU variants)
+    binding_shapes: list | None = None
 
 
 @dataclass

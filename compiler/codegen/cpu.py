@@ -172,21 +172,8 @@ def dynamic_binding_checks(kernel: Kernel) -> list[str]:
     shape is shorter than that shape at this call's dims (push constants):
     dims and buffers come from the host program, so verified bytecode with
     inconsistent ones fails the dispatch instead of reading out of bounds."""
-    from ..ir.types import numpy_dtype
-    known = set(kernel.dims)
     out = []
-    for k, v in enumerate((*kernel.inputs, *kernel.outputs)):
-        shape = tuple(getattr(v.type, "shape", ()))
-        dyn = [d for d in shape if type(d) is not int]
-        if not dyn or not all(d.symbols() <= known for d in dyn):
-            continue                    # static: the HAL checked it when recording
-        try:
-            size = numpy_dtype(v.type.element).itemsize
-        except (KeyError, AttributeError, TypeError):
-            continue
-        for d in shape:
-            if type(d) is int:
-                size *= d
+    for k, size, dyn in kernel.dynamic_bindings():
         dims = ", ".join(f"(int64_t)({d})" for d in dyn)
         out.append(f"  {{ const int64_t d[] = {{{dims}}}; if (tvm_binding_short("
                    f"st->binding_lengths[{k}], {size}u, {len(dyn)}, d)) return {RC_BINDING_SHORT}; }}")

@@ -88,6 +88,49 @@ class Kernel:
         return sum(2 if v.type.element in ("i64", "ui64", "f64") else 1
                    for v in self.constants or ()) + 2 * len(self.dims)
 
+    def dynamic_bindings(self):
+        """(binding, bytes of its static part, its dynamic dims) for each binding
+        whose shape depends on this kernel's dims: what a dispatch's buffers
+        must be checked against once the dims are known (static shapes the HAL
+        checks by ``binding_bytes``)."""
+        from ..ir.types import numpy_dtype
+        known = set(self.dims)
+        for k, v in enumerate((*self.inputs, *self.outputs)):
+            shape = tuple(getattr(v.type, "shape", ()))
+            dyn = [d for d in shape if type(d) is not int]
+            if not dyn or not all(d.symbols() <= known for d in dyn):
+                continue
+            try:
+                size = numpy_dtype(v.type.element).itemsize
+            except (KeyError, AttributeError, TypeError):
+                continue
+            for d in shape:
+                if type(d) is int:
+                    size *= d
+            yield k, size, dyn
+
+    def binding_shapes(self) -> list | None:
+        """The entry point's ``binding_shapes`` (docs/vmfb.md): per binding None
+        or [bytes of the static part, [each dynamic dim in postfix over the
+        i64 push constants "$word"]], so the HAL checks dynamic bindings of
+        kernels that cannot check themselves (GPU) before launching them."""
+        words = self.num_constant_words - 2 * len(self.dims)
+        word_of = {sym: f"${words + 2 * i}" for i, sym in enumerate(self.dims)}
+        out = [None] * self.num_bindings
+        for k, size, dyn in self.dynamic_bindings():
+            out[k] = [size, [_postfix(d, word_of) for d in dyn]]
+        return out if any(out) else None
+
+
+def _postfix(d, word_of) -> list:
+    """``d`` (a Dim or int) as a postfix token list: ints, "$word", operators."""
+    if type(d) is int:
+        return [d]
+    if d.is_symbol:
+        return [word_of[d]]
+    a, b = d.args
+    return [*_postfix(a, word_of), *_postfix(b, word_of), d.op]
+
 
 def build_kernel(dispatch, customs=None) -> Kernel:
     """The Kernel of a ``tvm.dispatch`` (``customs``: the declared custom

@@ -195,6 +195,10 @@ def test_forge_helper_matches_spec(blob):
     assert _plain(read_module(forge(hdr, payloads))) == _plain(read_module(blob))
 
 
+def _entry(h) -> dict:
+    return h["executables"][0]["variants"][0]["entry_points"][0]
+
+
 HOSTILE = [
     (lambda h: h.update(name=5), "name: expected a string"),
     (lambda h: h.update(functions="x"), "functions: expected an array"),
@@ -216,6 +220,13 @@ HOSTILE = [
     (lambda h: h["executables"][0]["variants"][0].update(entry_points=[{"name": "k"}]),
      "missing key 'bindings'"),
     (lambda h: h["executables"][0]["variants"][0]["target"].update(features=[1]), "features"),
+    (lambda h: _entry(h).update(binding_shapes=[None]), "binding_shapes: has 1 entries"),
+    (lambda h: _entry(h).update(binding_shapes=[[4, [["$0", "**"]]]] * _entry(h)["bindings"]),
+     "token '\\*\\*' is not an int"),
+    (lambda h: _entry(h).update(binding_shapes=[[4, [[]]]] * _entry(h)["bindings"]),
+     "1..64 tokens"),
+    (lambda h: _entry(h).update(binding_shapes=[[4]] * _entry(h)["bindings"]),
+     r"must be \[static bytes, \[dims\]\]"),
     (lambda h: h["sections"][0].update(kind=5), r"sections\[0\].kind"),
     (lambda h: h["sections"].append({"offset": 0}), "missing key 'length'"),
     (lambda h: h["requirements"].update(dtypes="f32"), "requirements.dtypes"),
