@@ -51,6 +51,7 @@ class Device:
         self._exe_cache = {}
         self._exe_lock = threading.Lock()
         self.closed = False
+        self.closed_reason = "is closed"     # the error a closed device's users get
         _LIVE.add(self)
 
     @property
@@ -112,6 +113,8 @@ class Device:
         if format not in formats:
             raise HalError(f"device '{self.name}' cannot load executable '{name}' of format "
                            f"'{format}'; it takes {formats}")
+        if self.closed:
+            raise HalError(f"device '{self.name}' {self.closed_reason}")
         names, layouts = parse_entry_points(entry_points)
         key = (format, hashlib.sha256(data).digest(), tuple(names), layouts)
         with self._exe_lock:
@@ -199,7 +202,7 @@ class Device:
         if fence is not None and not isinstance(fence, Fence):
             raise HalError(f"{what} fence must be a Fence or None, got {type(fence).__name__}")
         if self.closed:
-            raise HalError(f"device '{self.name}' is closed")
+            raise HalError(f"device '{self.name}' {self.closed_reason}")
         return fence
 
     def _program_runner(self, programs):
@@ -219,6 +222,15 @@ class Device:
         """Reset what another thread of the parent may have held at the fork;
         drivers with queue state or threads extend this."""
         self._exe_lock = threading.Lock()
+
+    def _abandon_after_fork(self, why: str) -> None:
+        """For drivers whose device state cannot cross ``fork()`` (a GPU
+        context, the queue threads that were the parent's): the child's copy
+        takes no work and fails with ``why``, and ``runtime.get_device``
+        replaces it with a device created in the child."""
+        self._exe_lock = threading.Lock()
+        self.closed = True
+        self.closed_reason = why
 
     def close(self) -> None:
         """Stop the device's threads; pending work fails its fences."""

@@ -64,6 +64,12 @@ class DimProgram:
             raise HalError(f"{where}: dim {tokens!r} does not reduce to one value")
         self.tokens = tuple(prog)
 
+    def __eq__(self, other):       # layouts key the device's executable cache
+        return isinstance(other, DimProgram) and self.tokens == other.tokens
+
+    def __hash__(self):
+        return hash(self.tokens)
+
     def evaluate(self, constants) -> int:
         stack = []
         for kind, v in self.tokens:

@@ -208,6 +208,11 @@ class CudaDevice(Device):
     def _submit(self, wait, signal, work) -> None:
         self._queues.submit_items.put((wait, signal, work))
 
+    def _after_fork_in_child(self) -> None:
+        self._abandon_after_fork("was created before this process forked; CUDA devices "
+                                 "do not survive fork() (their contexts and queue threads "
+                                 "stay in the parent)")
+
     def close(self) -> None:
         super().close()
         self._finalizer()

@@ -119,6 +119,23 @@ class CudaApi:
                 "compute_capability": (major, minor), "total_memory": total}
 
 
+def _after_fork_in_child() -> None:
+    """A CUDA driver initialised in the parent is unusable in a forked child
+    (CUDA's rule); the child's calls get a typed error instead of failing
+    deep inside the driver."""
+    global _cached, _lock
+    _lock = threading.Lock()
+    if isinstance(_cached, CudaApi):
+        _cached = DeviceUnavailableError(
+            "CUDA was initialised in the parent before this process forked, and CUDA "
+            "cannot be used in a forked child: create CUDA devices only after forking, or "
+            "start worker processes with multiprocessing's 'spawn' method")
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def load() -> CudaApi:
     """The driver API, initialised; DeviceUnavailableError with the reason."""
     global _cached

@@ -28,6 +28,7 @@ pyopencl is imported lazily, when the driver is first asked for.
 from __future__ import annotations
 
 import functools
+import os
 import threading
 import weakref
 
@@ -63,6 +64,26 @@ class _Shared:
 
 _SHARED: dict = {}
 _SHARED_LOCK = threading.Lock()
+
+
+#: Why OpenCL cannot be used in this process: set in a child forked after the
+#: parent initialised OpenCL (the implementation's threads and contexts stay
+#: in the parent; PoCL hangs on the child's first kernel).
+_FORK_REASON = None
+
+
+def _after_fork_in_child() -> None:
+    global _SHARED_LOCK, _FORK_REASON
+    _SHARED_LOCK = threading.Lock()
+    if _all_devices.cache_info().currsize:
+        _FORK_REASON = ("OpenCL was initialised in the parent before this process forked, "
+                        "and OpenCL implementations do not work in a forked child: create "
+                        "OpenCL devices only after forking, or start worker processes with "
+                        "multiprocessing's 'spawn' method")
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _shared(index: int, cl_device) -> _Shared:
@@ -114,6 +135,11 @@ class OpenCLDevice(Device):
     def _submit(self, wait, signal, work) -> None:
         self._queues.submit_items.put((wait, signal, work))
 
+    def _after_fork_in_child(self) -> None:
+        self._abandon_after_fork("was created before this process forked; OpenCL devices "
+                                 "do not survive fork() (their contexts and queue threads "
+                                 "stay in the parent)")
+
     def close(self) -> None:
         super().close()
         self._finalizer()
@@ -129,6 +155,8 @@ class OpenCLDriver:
             import pyopencl  # noqa: F401
         except ImportError:
             return "pyopencl is not installed (pip install 'tensorvm[opencl]')"
+        if _FORK_REASON is not None:
+            return _FORK_REASON
         try:
             devices = _all_devices()
         except Exception as e:      # noqa: BLE001 - no ICD loader / platform

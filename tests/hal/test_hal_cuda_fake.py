@@ -70,3 +70,39 @@ def test_cuda_driver_dispatch_and_errors_on_fake(fake_env):
     proc = subprocess.run([sys.executable, "-c", SCRIPT], env=fake_env, capture_output=True,
                           text=True)
     assert proc.returncode == 0 and "OK" in proc.stdout, proc.stdout + proc.stderr
+
+
+FORK = textwrap.dedent("""
+    import os, sys
+    from tensorvm import hal
+    dev = hal.create_device("cuda")
+    out = dev.allocator.allocate(8)
+    pid = os.fork()
+    if pid == 0:
+        errors = []
+        for attempt in (lambda: dev.load_executable("k", "cuda-ptx", b"ok", ["f"], {}),
+                        lambda: dev.create_command_buffer() and dev.queue_execute(
+                            None, dev.create_fence(), []),
+                        lambda: hal.create_device("cuda")):
+            try:
+                attempt()
+                errors.append("ran")
+            except hal.HalError as e:
+                errors.append(str(e))
+        print(errors)
+        sys.stdout.flush()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    print("parent still works:", dev.allocator.allocate(8) is not None)
+""")
+
+
+def test_a_forked_child_gets_typed_errors_from_cuda(fake_env):
+    """CUDA state initialised in the parent is unusable in a forked child: the
+    child's copy of the device and new devices refuse with the reason."""
+    proc = subprocess.run([sys.executable, "-c", FORK], env=fake_env, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("was created before this process forked") == 2, proc.stdout
+    assert "CUDA cannot be used in a forked child" in proc.stdout, proc.stdout
+    assert "parent still works: True" in proc.stdout

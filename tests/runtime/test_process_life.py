@@ -140,6 +140,48 @@ def test_invoke_async_works_in_a_forked_child(tmp_path, device):
     assert "children [0, 0, 0, 0, 0]" in out, out
 
 
+def test_opencl_in_a_forked_child_fails_with_the_reason(tmp_path):
+    """OpenCL implementations do not survive fork() (PoCL hangs on the child's
+    first kernel): the child's copy of the device and new OpenCL devices
+    refuse with typed errors, the CPU devices still work there, and the
+    parent's device keeps working."""
+    try:
+        hal.create_device("opencl").close()
+    except hal.HalError as e:
+        pytest.skip(f"no OpenCL device: {e}")
+    path = tmp_path / "add4.vmfb"
+    path.write_bytes(compiled(open(ADD4).read(), targets=("opencl", "cpu")))
+    out = _run_script(tmp_path, f"""
+        import os, sys
+        import numpy as np
+        import tensorvm.hal as hal
+        import tensorvm.runtime as rt
+        m = rt.load_module({str(path)!r}, device="opencl")
+        a = np.arange(4, dtype=np.float32)
+        assert np.array_equal(np.asarray(m.main(a, a)), 2 * a)
+        pid = os.fork()
+        if pid == 0:
+            for call in (lambda: m.main(a, a), lambda: rt.load_module({str(path)!r}, device="opencl")):
+                try:
+                    call()
+                    print("ran")
+                except hal.HalError as e:
+                    print(type(e).__name__, e)
+            cpu = rt.load_module({str(path)!r}, device="local-task")
+            print("cpu", np.asarray(cpu.main(a, a)).tolist())
+            sys.stdout.flush()
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        print("child", os.waitstatus_to_exitcode(status))
+        print("parent", np.asarray(m.main(a, a)).tolist())
+        """, timeout=60)
+    assert "ran" not in out, out
+    assert "HalError device 'opencl' was created before this process forked" in out, out
+    assert "DeviceUnavailableError" in out and "do not work in a forked child" in out, out
+    assert "cpu [0.0, 2.0, 4.0, 6.0]" in out and "child 0" in out, out
+    assert "parent [0.0, 2.0, 4.0, 6.0]" in out, out
+
+
 # -- device cache --------------------------------------------------------------------------
 def test_a_closed_device_leaves_the_cache():
     vmfb = compiled(open(ADD4).read())
