@@ -430,33 +430,109 @@ def _workarounds(cc: str) -> list:
     return _WORKAROUNDS[cc]
 
 
-def build_shared_object(source: str, cpu="host", kernels=()) -> tuple[bytes, dict]:
-    """(shared object bytes, recorded target) of ``source`` built for ``cpu``
+#: Generated C per parallel translation unit: a module with more is split and
+#: its units compiled concurrently (GCC is single-threaded; on MobileNetV2's
+#: 110 kernels one unit is 90% of the compile).
+TU_BYTES = 96 * 1024
+
+
+def compile_jobs() -> int:
+    """C compiler processes to run at once: this process's CPUs, or
+    ``TENSORVM_COMPILE_JOBS``."""
+    env = os.environ.get("TENSORVM_COMPILE_JOBS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def build_shared_object(source, cpu="host", kernels=()) -> tuple[bytes, dict]:
+    """(shared object bytes, recorded target) of ``source`` (C text, or a list
+    of translation units compiled concurrently and linked) built for ``cpu``
     (a CpuTarget, or a --cpu name on this machine's architecture); a C error
     is put on the custom kernel of ``kernels`` (if any) whose source fails on
     its own."""
     target = cpu if isinstance(cpu, CpuTarget) else resolve("host", cpu)
     cc = target.compiler()
+    units = [source] if isinstance(source, str) else list(source)
+    # -nostartfiles: no crtbegin/crtend, so no frame_dummy constructor or
+    # .init_array/.fini_array, which the loader's trust check refuses.
+    flags = ["-O3", "-std=gnu11", "-fPIC", "-nostartfiles", "-fno-math-errno",
+             "-fno-trapping-math", "-fvisibility=hidden", *target.flags, *_workarounds(cc)]
     with tempfile.TemporaryDirectory(prefix="tensorvm-") as tmp:
-        c_path = os.path.join(tmp, "kernels.c")
         so_path = os.path.join(tmp, "kernels.so")
-        with open(c_path, "w") as f:
-            f.write(source)
-        # -nostartfiles: no crtbegin/crtend, so no frame_dummy constructor or
-        # .init_array/.fini_array, which the loader's trust check refuses.
-        cmd = [cc, "-O3", "-std=gnu11", "-fPIC", "-shared", "-nostartfiles", "-fno-math-errno",
-               "-fno-trapping-math", "-fvisibility=hidden", *target.flags, *_workarounds(cc),
-               c_path, "-o", so_path, "-lm"]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
+        c_paths = []
+        for i, text in enumerate(units):
+            c_paths.append(os.path.join(tmp, f"kernels{i}.c"))
+            with open(c_paths[-1], "w") as f:
+                f.write(text)
+        if len(units) == 1:
+            failed = _run_cc([[cc, *flags, "-shared", c_paths[0], "-o", so_path, "-lm"]], 1)
+        else:
+            objects = [c[:-2] + ".o" for c in c_paths]
+            failed = _run_cc([[cc, *flags, "-c", c, "-o", o] for c, o in zip(c_paths, objects)],
+                             compile_jobs())
+            if failed is None:
+                failed = _run_cc([[cc, *flags, "-shared", *objects, "-o", so_path, "-lm"]], 1)
+        if failed is not None:
             bad = custom.culprit(kernels, prologue(has_float16(cc, target.flags)), cc, target.flags)
             if bad is not None:
                 from ..custom_kernels import CustomKernelError
                 raise CustomKernelError(bad[0].name, "its C source does not compile:\n" + bad[1])
             raise CompileError(f"C compiler failed on generated kernels for {target.arch} "
-                               f"({' '.join([cc, *target.flags])}...):\n" + proc.stderr[-4000:])
+                               f"({' '.join([cc, *target.flags])}...):\n" + failed[-4000:])
         with open(so_path, "rb") as f:
             return f.read(), target.record()
+
+
+def _run_cc(commands, jobs: int) -> str | None:
+    """Run the compiler ``commands``, ``jobs`` at a time; the stderr of the
+    first that fails (the rest are stopped), or None."""
+    pending, running, failed = list(commands), [], None
+    try:
+        while (pending or running) and failed is None:
+            while pending and len(running) < jobs:
+                running.append(subprocess.Popen(pending.pop(0), stdout=subprocess.DEVNULL,
+                                                stderr=subprocess.PIPE, text=True))
+            proc = running.pop(0)
+            err = proc.communicate()[1]
+            if proc.returncode != 0:
+                failed = err or f"exit status {proc.returncode}"
+    finally:
+        for proc in running:
+            proc.kill()
+            proc.communicate()
+    return failed
+
+
+def translation_units(prologue_text: str, units: list, budget: int | None = None,
+                      jobs: int | None = None) -> list[str]:
+    """The C text of each translation unit for ``units``, a list of (decls,
+    functions) that must stay together (a native loop with the kernels it
+    calls, which GCC may then inline): at most ``jobs`` units of about equal
+    size, one when the whole module is under ``budget`` bytes."""
+    sizes = [sum(map(len, funcs)) for _, funcs in units]
+    n = min(jobs or compile_jobs(), len(units), max(1, sum(sizes) // (budget or TU_BYTES)))
+    bins = [[] for _ in range(max(1, n))]
+    load = [0] * len(bins)
+    for i in sorted(range(len(units)), key=lambda i: -sizes[i]):   # largest first
+        j = load.index(min(load))
+        bins[j].append(i)
+        load[j] += sizes[i]
+    out = []
+    for members in bins:
+        if not members:
+            continue
+        members.sort()                     # keep the module's order inside a unit
+        decls, funcs = [], []
+        seen = set()
+        for i in members:
+            decls += [x for x in units[i][0] if not (x in seen or seen.add(x))]
+            funcs += units[i][1]
+        out.append(prologue_text + "\n".join(decls) + "\n\n" + "\n\n".join(funcs) + "\n")
+    return out
 
 
 def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=None):
@@ -464,23 +540,50 @@ def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=N
     kernels, C source) for ``cpu`` (a CpuTarget or a --cpu name); ``loops`` (native_loop.NativeLoop) add one entry point each, after
     the kernels, calling the kernels of their body (``entry_of``: id(dispatch)
     -> kernel index)."""
-    decls, funcs, counts, entries = [], [], [], []
+    counts, entries = [], []
     target = cpu if isinstance(cpu, CpuTarget) else resolve("host", cpu)
     vector_bytes = target.vector_bytes
+    rendered = []                        # per kernel: (decls, function)
     for k in kernels:
         d, f, n = render_kernel(k, vector_bytes)
-        decls += [x for x in d if x not in decls]     # shared typedefs, scratch, micro-kernels
-        funcs.append("__attribute__((visibility(\"default\")))\n" + f)
+        rendered.append((d, "__attribute__((visibility(\"default\")))\n" + f))
         counts.append(n)
         entries.append(EntryPoint(k.name, k.num_bindings, k.num_constant_words))
-    if loops:
-        decls.append(native_loop.CLOCK_C)
+    owner = list(range(len(kernels)))    # kernels a native loop calls share its unit
+    loop_funcs = {}
     for lp in loops:
-        funcs.append("__attribute__((visibility(\"default\")))\n" + native_loop.render_native_loop(
-            lp, lambda d: kernels[entry_of[id(d)]].name, lambda d: counts[entry_of[id(d)]]))
+        body = sorted({entry_of[id(d)] for d in lp.dispatches})
+        for i in body[1:]:
+            _merge(owner, body[0], i)
+        loop_funcs.setdefault(body[0] if body else None, []).append(
+            "__attribute__((visibility(\"default\")))\n" + native_loop.render_native_loop(
+                lp, lambda d: kernels[entry_of[id(d)]].name, lambda d: counts[entry_of[id(d)]]))
         entries.append(EntryPoint(lp.name, native_loop.binding_count(lp),
                                   native_loop.constant_word_count(lp)))
-    source = (prologue(has_float16(target.compiler(), target.flags)) + "\n".join(decls)
-              + "\n\n" + "\n\n".join(funcs) + "\n")
-    data, record = build_shared_object(source, target, kernels)
-    return data, record, entries, counts, source
+    groups: dict = {}
+    for i, (d, f) in enumerate(rendered):
+        decls, funcs = groups.setdefault(_find(owner, i), ([], []))
+        decls += d
+        funcs.append(f)
+    for first, funcs in loop_funcs.items():
+        decls, group_funcs = groups.setdefault(None if first is None else _find(owner, first),
+                                               ([], []))
+        decls.append(native_loop.CLOCK_C)
+        group_funcs += funcs
+    pro = prologue(has_float16(target.compiler(), target.flags))
+    units = translation_units(pro, list(groups.values()))
+    data, record = build_shared_object(units, target, kernels)
+    return data, record, entries, counts, "".join(
+        f"/* ---- translation unit {i + 1} of {len(units)} ---- */\n{u}" if len(units) > 1 else u
+        for i, u in enumerate(units))
+
+
+def _find(owner: list, i: int) -> int:
+    while owner[i] != i:
+        owner[i] = owner[owner[i]]
+        i = owner[i]
+    return i
+
+
+def _merge(owner: list, a: int, b: int) -> None:
+    owner[_find(owner, b)] = _find(owner, a)

@@ -115,7 +115,9 @@ class _Shape:
                  for i in range(mr) for h in range(nv)]
         body += ["}"]
         return [f"typedef {ct} {vt} __attribute__((vector_size({vb})));",
-                f"static __thread {ct} {self.scratch}[{size}] __attribute__((aligned(64)));",
+                # weak: one copy for all of a module's translation units
+                f"__thread {ct} {self.scratch}[{size}] "
+                f"__attribute__((aligned(64), weak, visibility(\"hidden\")));",
                 "\n".join(body)]
 
 
