@@ -15,6 +15,7 @@ from .codegen.vm_host import generate_module
 from .errors import CompileError, UnsupportedOpError
 from .passes.base import PassPipeline
 from .passes.canonicalize import CanonicalizeOps
+from .passes.manual_partition import PartitionManualComputations
 from .passes.custom_calls import BindCustomCalls
 from .passes.dispatch import FormDispatchRegions
 from .passes.fold import AlgebraicSimplification
@@ -30,7 +31,7 @@ def ir_passes(simplify: bool = True, custom_kernels=None) -> list:
     (``custom_kernels``: custom_kernels.registry's ``{name: declaration}``)."""
     cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
-    return [CanonicalizeOps(), InlineCalls(), BindCustomCalls(custom_kernels or {}),
+    return [PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), BindCustomCalls(custom_kernels or {}),
             *cleanup, *middle,
             TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
 

@@ -16,7 +16,7 @@ from .attr_parser import STRUCT_DEFAULTS
 from .region_forms import RegionFormsMixin
 
 NAME_ALIASES = {"return": "func.return", "call": "func.call"}
-ZERO_RESULT_OPS = frozenset(("func.return", "stablehlo.return", "chlo.return",
+ZERO_RESULT_OPS = frozenset(("func.return", "stablehlo.return", "chlo.return", "sdy.return",
                              "interpreter.print", "stablehlo.outfeed_void"))
 _LITERAL_WORDS = frozenset(("dense", "dense_resource", "array", "sparse"))
 _FORMAT = re.compile(r"e(\d+)m(\d+)$")
@@ -393,4 +393,7 @@ SPECIAL = {
     _S + "dynamic_conv": "parse_convolution",
     "chlo.top_k": "parse_paren_default",
     "chlo.scan": "parse_scan",
+    "sdy.mesh": "parse_sdy_mesh",
+    "sdy.manual_computation": "parse_sdy_manual_computation",
+    "sdy.sharding_constraint": "parse_sdy_sharding_constraint",
 }

@@ -17,6 +17,7 @@ from ..ir.types import FunctionType
 from .attr_parser import AttrParserMixin
 from .lexer import Lexer
 from .op_forms import OpFormsMixin
+from .sdy_forms import SdyFormsMixin
 
 MAX_DEPTH = 200
 _ISOLATED = frozenset(("func.func", "builtin.module"))
@@ -38,7 +39,7 @@ class _Scope:
         self.forward = {}     # key "name#i" -> (placeholder Value, token)
 
 
-class Parser(OpFormsMixin, AttrParserMixin):
+class Parser(OpFormsMixin, SdyFormsMixin, AttrParserMixin):
     """Recursive-descent parser over a pull lexer (see module docstring)."""
 
     def __init__(self, text: str, filename: str = "<input>"):
@@ -366,20 +367,8 @@ class Parser(OpFormsMixin, AttrParserMixin):
             self.parse_block_body(block)
         while self.tok.kind == "caret":
             label = self.advance()
-            arg_toks, arg_types = [], []
-            if self.accept("("):
-                if not self.accept(")"):
-                    while True:
-                        a = self.tok
-                        if a.kind != "value":
-                            raise self.error(f"expected a block argument, got '{a.text}'", a)
-                        self.advance()
-                        self.expect(":", f"and a type for block argument {a.text}")
-                        arg_toks.append(a)
-                        arg_types.append(self.parse_type())
-                        if not self.accept(","):
-                            break
-                    self.expect(")", "after the block arguments", alt="','")
+            args = self.parse_typed_args("block argument") if self.accept("(") else []
+            arg_toks, arg_types = [a for a, _ in args], [t for _, t in args]
             self.expect(":", f"after block label {label.text}")
             block = Block(arg_types)
             for a, v in zip(arg_toks, block.arguments):
@@ -391,6 +380,22 @@ class Parser(OpFormsMixin, AttrParserMixin):
         frames.pop()
         self.depth -= 1
         return region
+
+    def parse_typed_args(self, what: str) -> list:
+        """``%a: T, ...)`` after an opening ``(``: [(name token, type)]."""
+        out = []
+        if not self.accept(")"):
+            while True:
+                a = self.tok
+                if a.kind != "value":
+                    raise self.error(f"expected a {what}, got '{a.text}'", a)
+                self.advance()
+                self.expect(":", f"and a type for {what} {a.text}")
+                out.append((a, self.parse_type()))
+                if not self.accept(","):
+                    break
+            self.expect(")", f"after the {what}s", alt="','")
+        return out
 
     def parse_block_body(self, block: Block):
         while True:

@@ -7,7 +7,8 @@ of their own are rewritten into ones the rest of the compiler knows.
   never re-ordered across dispatches anyway: the schedule follows data);
 - ``get_tuple_element(tuple(...))`` folds to the tuple's operand;
 - ``custom_call @Sharding`` and the SPMD shard/full-shape markers JAX emits
-  for single-device programs forward their operand;
+  for single-device programs forward their operand (markers that change the
+  shape, GSPMD's manual sharding, are refused by name);
 - ``chlo.mulhi`` (high half of an integer product) becomes StableHLO integer
   ops: a widened multiply and shift up to 32 bits, 32-bit halves for 64;
 - ``dynamic_conv`` / ``dynamic_gather`` / ``dynamic_pad`` whose padding,
@@ -75,8 +76,13 @@ class CanonicalizeOps(Pass):
                 if not any(r.uses for r in src.results):
                     src.erase()
         elif name == "stablehlo.custom_call" and _sym(op, "call_target_name") in IDENTITY_CUSTOM_CALLS:
-            if len(op.operands) == len(op.results):
-                self._forward(op, op.operands)
+            if [v.type for v in op.operands] != [r.type for r in op.results]:
+                # GSPMD-style shard_map (no Shardy): the markers change shapes
+                raise UnsupportedOpError(f"custom_call @{_sym(op, 'call_target_name')}",
+                                         "between a global and a per-shard shape (GSPMD "
+                                         "manual sharding; export with Shardy, JAX's "
+                                         "default, to get sdy.manual_computation)", op.location)
+            self._forward(op, op.operands)
         elif name == "chlo.mulhi":
             self._forward(op, [_mulhi(op)])
         elif name == "chlo.ragged_dot":
