@@ -35,7 +35,9 @@ flax_cnn_static_b16, the same CNN exported with a `?` batch and a static one).
 
 Two more figures follow: the throughput of --callers threads calling one
 loaded module (tensorvm vs IREE's Python runtime, same callers, as a ratio),
-and the speed-up of local-task://2 over local-task://1 on matmul512.
+and the speed-up of local-task://2 over local-task://1 on matmul512; then
+the throughput of a data-parallel MLP (benchmarks/sharded, a shard_map
+export) on 2 devices over the same MLP on one (local-task://1 each).
 """
 from __future__ import annotations
 
@@ -656,7 +658,41 @@ def concurrency_report(workloads, args, notes) -> dict:
         except Exception as e:  # noqa: BLE001
             notes.append(f"workers speed-up: n/a: {short_error(e)}")
         out["workers"] = times
+    out["devices"] = devices_report(args, notes)
     return out
+
+
+def devices_report(args, notes) -> dict:
+    """Throughput of the data-parallel MLP (benchmarks/sharded) on 2 devices
+    (local-task://1 each, one rank per device) over the same MLP on one
+    local-task://1 device, results checked against each other."""
+    here = ROOT / "benchmarks" / "sharded"
+    try:
+        from tensorvm import compiler, runtime
+        rng = np.random.default_rng(0)
+        one = runtime.load_module(compiler.compile_str((here / "mlp_b1024.mlir").read_text()),
+                                  device="local-task://1")
+        two = runtime.load_module(compiler.compile_str((here / "mlp_b1024_dp2.mlir").read_text()),
+                                  device=["local-task://1"] * 2, partitions=2)
+        shapes = [(1024, 512), (512, 1024), (1024,), (1024, 1024), (1024,), (1024, 10), (10,)]
+        inputs = [(rng.standard_normal(s) * 0.05).astype(np.float32) for s in shapes]
+        want = np.asarray(one.main(*inputs))
+        for got in two.main(*inputs):
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+        rounds = {1: [], 2: []}
+        for _ in range(3):                   # interleaved: both see the same machine
+            rounds[1] += sample(one.main, inputs, args.time_per_cell / 3, args.min_reps, 1, {})
+            rounds[2] += sample(lambda *a: two.main(*a), inputs, args.time_per_cell / 3,
+                                args.min_reps, 1, {})
+        t1, t2 = (statistics.median(rounds[k]) for k in (1, 2))
+        print(f"\nDEVICES data-parallel MLP 512-1024-1024-10 at batch 1024: 1 device "
+              f"(local-task://1) {fmt_time(t1)} = {1024 / t1:.0f} samples/s, 2 devices "
+              f"(local-task://1 each) {fmt_time(t2)} = {1024 / t2:.0f} samples/s: "
+              f"throughput {t1 / t2:.2f}x")
+        return {"1": t1, "2": t2}
+    except Exception as e:  # noqa: BLE001
+        notes.append(f"devices speed-up: n/a: {short_error(e)}")
+        return {}
 
 
 def _safe_engines(factory, notes):
