@@ -107,3 +107,28 @@ def test_dump_json_and_device_survey(tmp_path):
     assert survey["local-task"]["available"] and survey["local-task"]["devices"][0]["uri"]
     for e in survey.values():       # every unavailable driver says why
         assert e["available"] or e["reason"]
+
+
+def test_run_a_mesh_export_as_its_ranks(tmp_path):
+    """A module exported over a 2-device mesh runs as 2 ranks by default;
+    --device repeated gives each rank its device; a wrong count is one line."""
+    import pathlib
+    sharded = pathlib.Path(__file__).resolve().parent / "models" / "sharded"
+    out = tmp_path / "psum.vmfb"
+    assert _tool("tensorvm-compile", str(sharded / "psum.mlir"), "-o", str(out)).returncode == 0
+    with np.load(sharded / "psum.npz") as z:
+        np.save(tmp_path / "a.npy", z["arr_0"])
+        np.save(tmp_path / "w.npy", z["arr_1"])
+        want = z["out"]
+    inputs = [f"--input=@{tmp_path / 'a.npy'}", f"--input=@{tmp_path / 'w.npy'}"]
+    r = _tool("tensorvm-run", f"--module={out}", *inputs,
+              f"--output=@{tmp_path / 'y{rank}.npy'}")
+    assert r.returncode == 0, r.stderr
+    for rank in range(2):
+        np.testing.assert_allclose(np.load(tmp_path / f"y{rank}.npy"), want, rtol=1e-5, atol=1e-6)
+    r = _tool("tensorvm-run", f"--module={out}", "--device=local-sync", "--device=local-task://1",
+              *inputs)
+    assert r.returncode == 0 and r.stdout.count("rank ") == 2, r.stderr
+    r = _tool("tensorvm-run", f"--module={out}", *(["--device=local-sync"] * 3), *inputs)
+    assert r.returncode == 1 and "need 2 devices, got 3" in r.stderr
+    assert r.stderr.strip().count("\n") == 0

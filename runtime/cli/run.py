@@ -7,7 +7,9 @@
 submissions and every dispatch per worker thread (open it in ui.perfetto.dev).
 
 Many ranks (docs/collectives.md): ``--replicas=R --partitions=P`` runs R x P
-in-process ranks, ``--channel=mpi`` makes each process one rank of
+in-process ranks (a module compiled for several, e.g. a JAX export over a
+device mesh, runs as its declared count by default; ``--device`` repeated
+gives each rank its device), ``--channel=mpi`` makes each process one rank of
 ``mpirun -n N tensorvm-run ...``.  ``{rank}`` in an ``--input=@...`` or
 ``--output=@...`` path is replaced by the rank; printed results are
 prefixed with ``rank K:``.
@@ -26,8 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tensorvm-run", description="Run a function of a .vmfb module.")
     p.add_argument("--module", required=True, help="path of the .vmfb module")
     p.add_argument("--function", default="main", help="exported function to call (default main)")
-    p.add_argument("--device", default="local-task",
-                   help="HAL device URI: local-task (default), local-sync, local-task://N")
+    p.add_argument("--device", action="append", default=None,
+                   help="HAL device URI: local-task (default), local-sync, local-task://N; "
+                        "repeat it to give each rank its own device")
     p.add_argument("--input", action="append", default=[], metavar="VALUE",
                    help="an argument: 2x2xf32=1,2,3,4 | f32=1.5 | 4xi32 (zeros) | @file.npy")
     p.add_argument("--output", action="append", default=[], metavar="@FILE.npy",
@@ -53,9 +56,22 @@ def main(argv=None) -> int:
         if args.trace:
             from tensorvm.hal.trace import Tracer
             tracer = Tracer(args.trace)
-        parallel = args.replicas is not None or args.partitions is not None
-        module = runtime.load_module(args.module, device=args.device, trace=tracer,
-                                     replicas=args.replicas, partitions=args.partitions,
+        devices = args.device or ["local-task"]
+        replicas, partitions = args.replicas, args.partitions
+        if args.channel is None and replicas is None and partitions is None:
+            # a module compiled for several ranks (mhlo.num_partitions, a device
+            # mesh) runs as that many in-process ranks; so do several --device
+            from tensorvm.vmfb.collectives import parse_devices
+            from tensorvm.vmfb.container import read_module
+            r, p = parse_devices(read_module(args.module).requirements)
+            if r * p > 1 or len(devices) > 1:
+                replicas, partitions = r, p if r * p > 1 else len(devices)
+        parallel = replicas is not None or partitions is not None
+        if not parallel and len(devices) > 1:
+            raise InputError(f"{len(devices)} --device flags for one rank (with --channel=mpi "
+                             f"each process takes one device)")
+        module = runtime.load_module(args.module, device=devices if len(devices) > 1 else devices[0],
+                                     trace=tracer, replicas=replicas, partitions=partitions,
                                      channel=args.channel)
         if parallel:
             ranks = list(range(len(module.modules)))
@@ -73,7 +89,7 @@ def main(argv=None) -> int:
         for rank, results in zip(ranks, per_rank):
             _emit(results, [_ranked(o, rank) for o in args.output],
                   "" if rank is None else f"rank {rank}: ")
-    except (InputError, OSError) as e:
+    except (InputError, OSError, ValueError) as e:     # ValueError: a bad rank/device count
         print(f"tensorvm-run: error: {e}", file=sys.stderr)
         return 1
     except Exception as e:  # noqa: BLE001 - typed tensorvm errors, printed in one line
