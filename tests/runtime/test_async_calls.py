@@ -118,3 +118,27 @@ def test_async_work_runs_on_the_queue_threads(path, shape):
     work = [(s["name"], names[s["tid"]]) for s in tracer.spans()[seen:]
             if s["cat"] in ("dispatch", "queue")]
     assert work and all("-queue" in t or "-worker" in t for _, t in work), work
+
+
+def test_invoke_async_returns_before_an_opencl_call_finishes():
+    """The GPU drivers queue work on their submit threads: a call of two
+    1536^3 matmuls (about a second on PoCL) is still pending when
+    invoke_async returns, and its result is right."""
+    import tensorvm.hal as hal
+    try:
+        hal.create_device("opencl").close()
+    except hal.HalError as e:
+        pytest.skip(f"no OpenCL device: {e}")
+    n = 1536
+    t = f"tensor<{n}x{n}xf32>"
+    text = f"""func.func @main(%a: {t}, %b: {t}) -> {t} {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : ({t}, {t}) -> {t}
+  %1 = stablehlo.dot_general %0, %b, contracting_dims = [1] x [0] : ({t}, {t}) -> {t}
+  return %1 : {t}
+}}"""
+    m = rt.load_module(compiled(text, targets=("opencl",)), device="opencl", timeout_s=120)
+    a = np.eye(n, dtype=np.float32)
+    b = np.random.default_rng(0).standard_normal((n, n)).astype(np.float32)
+    fut = m.main.invoke_async(a, b)
+    assert not fut.done()
+    np.testing.assert_allclose(np.asarray(fut.result(timeout=120)), b @ b, rtol=1e-3, atol=1e-2)
