@@ -81,7 +81,9 @@ class Allocator:
                         f"{limit} bytes ({_amount(limit)}) per allocation on device "
                         f"'{self.device_name}' (allocator.max_allocation_bytes)")
 
-    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> Buffer:
+    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL, zero: bool = True) -> Buffer:
+        """A buffer of ``size`` bytes, zero-filled unless ``zero=False`` (then
+        its contents are undefined: for buffers the caller overwrites)."""
         raise NotImplementedError
 
     def import_host(self, obj, writable: bool = False) -> Buffer:
@@ -126,9 +128,10 @@ class HostAllocator(Allocator):
     def __init__(self, device_name: str = "cpu"):
         self.device_name = device_name
 
-    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> Buffer:
-        """A zero-filled buffer of ``size`` bytes.  Every memory type is served
-        by the same host memory, so the buffer reports all of them."""
+    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL, zero: bool = True) -> Buffer:
+        """A zero-filled buffer of ``size`` bytes (fresh memory always is).
+        Every memory type is served by the same host memory, so the buffer
+        reports all of them."""
         size = self.validated_size(size, memory_type)
         return Buffer(aligned_bytes(size), HOST_MEMORY, True, self)
 

@@ -72,8 +72,10 @@ class CachingHostAllocator(HostAllocator):
         HostAllocator.max_allocation_bytes.fset(self, value)
         self._limit = self.max_allocation_bytes     # the fast path's copy
 
-    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> Buffer:
-        """A zero-filled buffer of ``size`` bytes, from the pool when possible."""
+    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL, zero: bool = True) -> Buffer:
+        """A zero-filled buffer of ``size`` bytes, from the pool when possible;
+        ``zero=False``: a reused block keeps what it held (for buffers the
+        caller overwrites, as a module's results and transients)."""
         if size.__class__ is not int or not 0 <= size <= self._limit:
             if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0:
                 raise HalError(f"allocation size must be a non-negative int, got {size!r}")
@@ -98,7 +100,8 @@ class CachingHostAllocator(HostAllocator):
             self.hits += 1
             start = block[1]
             storage = block[0][start:start + size]
-            storage.fill(0)
+            if zero:
+                storage.fill(0)
         # Buffer.__init__ without its checks: everything here is known valid.
         buf = _new_pooled(PooledBuffer)
         buf._storage, buf._address, buf.byte_length = storage, block[2], size

@@ -114,7 +114,9 @@ class CudaBuffer(Buffer):
 class CudaAllocator(DeviceBoundAllocator):
     kind = "CUDA"
 
-    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> CudaBuffer:
+    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL,
+                 zero: bool = True) -> CudaBuffer:
+        """A device buffer of ``size`` bytes, zero-filled unless ``zero=False``."""
         size = self.validated_size(size, memory_type)
         dev = self.device
         if size == 0:
@@ -123,7 +125,8 @@ class CudaAllocator(DeviceBoundAllocator):
         api = dev.api
         ptr = api.out("CUdeviceptr", api.lib.cuMemAlloc_v2, size, what=f"cuMemAlloc({size})")
         alloc = _Allocation(dev, ptr, size)
-        api.check(api.lib.cuMemsetD8Async(ptr, 0, size, dev.stream), "cuMemsetD8Async")
+        if zero:
+            api.check(api.lib.cuMemsetD8Async(ptr, 0, size, dev.stream), "cuMemsetD8Async")
         return CudaBuffer(self, alloc, 0, size, True)
 
     def import_host(self, obj, writable: bool = False) -> CudaBuffer:

@@ -100,8 +100,9 @@ class OpenCLAllocator(DeviceBoundAllocator):
 
     kind = "OpenCL"
 
-    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL) -> OpenCLBuffer:
-        """A zero-filled device buffer of ``size`` bytes."""
+    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL,
+                 zero: bool = True) -> OpenCLBuffer:
+        """A device buffer of ``size`` bytes, zero-filled unless ``zero=False``."""
         size = self.validated_size(size, memory_type)
         if size == 0:
             return OpenCLBuffer(self, None, 0, 0, True)
@@ -109,7 +110,8 @@ class OpenCLAllocator(DeviceBoundAllocator):
         dev = self.device
         try:
             mem = cl.Buffer(dev.context, cl.mem_flags.READ_WRITE, size)
-            cl.enqueue_fill_buffer(dev.queue, mem, np.uint8(0), 0, size)
+            if zero:
+                cl.enqueue_fill_buffer(dev.queue, mem, np.uint8(0), 0, size)
         except cl.Error as e:
             raise HalError(f"OpenCL allocation of {size} bytes on '{dev.name}' failed: {e}") from None
         return OpenCLBuffer(self, mem, 0, size, True)

@@ -129,7 +129,9 @@ def executable_has_entry(state, exe, name):
 def allocator_allocate(state, device, size):
     if device.__class__ is not state.device_class:
         _device(state, device, "allocator.allocate")
-    return device.allocator.allocate(size)
+    # not zeroed: the module's dispatches and copies write what it later reads
+    # (its results and transients); hal users' own allocations stay zeroed
+    return device.allocator.allocate(size, zero=False)
 
 
 def invocation_bounds(state, device):

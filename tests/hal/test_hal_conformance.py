@@ -412,3 +412,17 @@ def test_executables_are_cached_per_device(device, kernels):
     again = device.load_executable("other name", kernels.format, bytearray(compile_so()),
                                    ENTRIES, {})
     assert again is kernels
+
+
+def test_allocate_without_zeroing_reuses_a_block_as_it_was():
+    """``zero=False`` (the VM's allocations) skips the fill of a reused block;
+    the default still zero-fills it."""
+    from tensorvm.hal.caching_allocator import CachingHostAllocator
+    a = CachingHostAllocator()
+    b = a.allocate(4096)
+    b.write(0, b"\x07" * 4096)
+    del b                                  # the block returns to the pool
+    again = a.allocate(4096, zero=False)
+    assert a.hits == 1 and bytes(again.read(0, 8)) == b"\x07" * 8
+    del again
+    assert bytes(a.allocate(4096).read()) == bytes(4096) and a.hits == 2
