@@ -9,6 +9,9 @@ of their own are rewritten into ones the rest of the compiler knows.
 - ``custom_call @Sharding`` and the SPMD shard/full-shape markers JAX emits
   for single-device programs forward their operand (markers that change the
   shape, GSPMD's manual sharding, are refused by name);
+- ``stablehlo.dot`` (the legacy matrix/vector product TensorFlow's XLA
+  bridge still emits) becomes the ``dot_general`` that contracts the lhs's
+  last dimension with the rhs's first;
 - ``chlo.mulhi`` (high half of an integer product) becomes StableHLO integer
   ops: a widened multiply and shift up to 32 bits, 32-bit halves for 64;
 - ``dynamic_conv`` / ``dynamic_gather`` / ``dynamic_pad`` whose padding,
@@ -83,6 +86,8 @@ class CanonicalizeOps(Pass):
                                          "manual sharding; export with Shardy, JAX's "
                                          "default, to get sdy.manual_computation)", op.location)
             self._forward(op, op.operands)
+        elif name == "stablehlo.dot":
+            _dot_to_dot_general(op)
         elif name == "chlo.mulhi":
             self._forward(op, [_mulhi(op)])
         elif name == "chlo.ragged_dot":
@@ -196,6 +201,19 @@ def _lower_scan(op) -> None:
     for old, new in zip(op.results, list(res[k:k + n_out]) + list(res[1:k])):
         old.replace_all_uses_with(new)
     op.erase()
+
+
+def _dot_to_dot_general(op) -> None:
+    """``dot`` (operands of rank 1 or 2) as a ``dot_general``, in place."""
+    from ..ir.attributes import StructAttr
+    ranks = [len(getattr(v.type, "shape", ()) or ()) for v in op.operands]
+    if len(ranks) != 2 or not all(r in (1, 2) for r in ranks):
+        raise UnsupportedOpError(op.name, f"with operand ranks {ranks} (1 or 2 expected)",
+                                 op.location)
+    op.name = "stablehlo.dot_general"
+    op.attributes["dot_dimension_numbers"] = StructAttr("stablehlo.dot", {
+        "lhs_batching_dimensions": (), "rhs_batching_dimensions": (),
+        "lhs_contracting_dimensions": (ranks[0] - 1,), "rhs_contracting_dimensions": (0,)})
 
 
 def _ragged_dot(op):
