@@ -5,12 +5,14 @@
 The input is MLIR text, MLIR bytecode (a StableHLO portable artifact / VHLO,
 as ``jax.export`` serialises ``mlir_module_serialized``) or a whole
 serialised ``jax.export.Exported``; the bytes, not the file name, decide
-(compiler/frontends/artifacts.py).
+(compiler/frontends/artifacts.py).  A directory is a TensorFlow SavedModel
+(compiler/frontends/from_tf.py; ``--batch N`` for an unknown batch dim).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .api import TARGETS, CompileOptions, compile_text
@@ -23,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tensorvm-compile",
                                 description="Compile StableHLO (MLIR text, .mlirbc portable "
                                 "artifact, or a serialised jax.export) to a .vmfb module.")
-    p.add_argument("input", help="StableHLO file ('-' for standard input)")
+    p.add_argument("input", help="StableHLO file ('-' for standard input) or a TensorFlow "
+                                 "SavedModel directory")
     p.add_argument("-o", "--output", help="output .vmfb path (default: input with .vmfb)")
     p.add_argument("--targets", default="cpu",
                    help=f"comma-separated targets ({', '.join(TARGETS)}); default cpu")
@@ -44,6 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "--cpu-variant aarch64:generic:+neon,+dotprod")
     p.add_argument("--cuda-arch", default="sm_80",
                    help="GPU architecture of the cuda target's PTX (default sm_80)")
+    p.add_argument("--batch", type=int, metavar="N",
+                   help="SavedModel input: the size of an unknown leading (batch) dim "
+                        "(TF's XLA export compiles static shapes)")
+    p.add_argument("--signature", metavar="NAME",
+                   help="SavedModel input: compile signatures[NAME] (default: its __call__, "
+                        "serve or serving_default)")
     p.add_argument("--module-name", help="name recorded in the module (default: the MLIR module's)")
     p.add_argument("--verify-each", action="store_true", help="re-verify the IR after every pass")
     p.add_argument("--dump-ir-after", action="append", default=[], metavar="PASS",
@@ -60,20 +69,33 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _read_input(path):
+    """(MLIR text, reflection, name) of a file or standard input ('-')."""
+    if path == "-":
+        data, name = sys.stdin.buffer.read(), "<stdin>"
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise CompileError(f"cannot read {path}: {e}") from None
+        name = path
+    from .frontends.artifacts import read_artifact
+    text, reflection = read_artifact(data, name)
+    return text, reflection, name
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.input == "-":
-            data, name = sys.stdin.buffer.read(), "<stdin>"
+        if args.input != "-" and os.path.isdir(args.input):
+            from .frontends.from_tf import export_tf
+            exp = export_tf(args.input, batch=args.batch, signature=args.signature)
+            text, reflection, name = exp.mlir, exp.reflection, os.path.normpath(args.input)
         else:
-            try:
-                with open(args.input, "rb") as f:
-                    data = f.read()
-            except OSError as e:
-                raise CompileError(f"cannot read {args.input}: {e}") from None
-            name = args.input
-        from .frontends.artifacts import read_artifact
-        text, reflection = read_artifact(data, name)
+            if args.batch is not None or args.signature is not None:
+                raise CompileError("--batch and --signature apply to a SavedModel directory only")
+            text, reflection, name = _read_input(args.input)
         options = CompileOptions(targets=tuple(t for t in args.targets.split(",") if t),
                                  cpu=args.cpu, cpu_arch=args.cpu_arch,
                                  cpu_features=tuple(f for f in args.cpu_features.split(",") if f),
@@ -84,7 +106,8 @@ def main(argv=None) -> int:
                                  reflection={"main": reflection} if reflection else {},
                                  progress=print_progress(sys.stderr) if args.progress else None)
         result = compile_text(text, options, name)
-        out = args.output or (name.rsplit(".", 1)[0] + ".vmfb" if name != "<stdin>" else "out.vmfb")
+        out = args.output or (name + ".vmfb" if os.path.isdir(args.input) else
+                              name.rsplit(".", 1)[0] + ".vmfb" if name != "<stdin>" else "out.vmfb")
         with open(out, "wb") as f:
             f.write(result.vmfb)
         if args.dump_c:

@@ -74,3 +74,21 @@ def keras_transformer(seq=8, dim=32, heads=4, hidden=64):
     h = keras.layers.LayerNormalization()(x)
     x = x + keras.layers.Dense(dim)(keras.layers.Dense(hidden, activation="gelu")(h))
     return keras.Model(inputs, x)
+
+
+def tf_dense_module():
+    """A tf.Module with variables and a dict output (a SavedModel's usual shape)."""
+    import tensorflow as tf
+
+    class Dense(tf.Module):
+        def __init__(self):
+            super().__init__()
+            rng = np.random.default_rng(2)
+            self.w = tf.Variable(rng.standard_normal((4, 3)).astype(np.float32), name="w")
+            self.b = tf.Variable(rng.standard_normal(3).astype(np.float32), name="b")
+
+        @tf.function(input_signature=[tf.TensorSpec((None, 4), tf.float32)])
+        def __call__(self, x):
+            return {"y": tf.nn.relu(tf.matmul(x, self.w) + self.b), "total": tf.reduce_sum(x)}
+
+    return Dense()

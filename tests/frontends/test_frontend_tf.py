@@ -1,0 +1,129 @@
+"""The TensorFlow frontend (compile_tf): tf.function / tf.Module / SavedModel
+in this process; Keras 3 models on the TensorFlow backend (a MobileNetV2, a
+keras-hub BERT, a CNN and a transformer block) in a fresh process each, by
+tf_keras_check.py, since this process may hold Keras on the JAX backend."""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+tf = pytest.importorskip("tensorflow", reason="the TensorFlow frontend needs tensorflow "
+                                              "(pip install 'tensorvm[tf]')")
+
+from tensorvm.compiler.errors import CompileError  # noqa: E402
+from tensorvm.compiler.frontends import FrameworkMissingError, compile_tf  # noqa: E402
+from tensorvm.runtime import load_module  # noqa: E402
+
+from frontend_models import rand, tf_dense_module  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def _check(out, ref):
+    assert set(out) == set(ref)
+    for k in ref:
+        np.testing.assert_allclose(np.asarray(out[k]), np.asarray(ref[k]), rtol=1e-5, atol=1e-6)
+
+
+def test_module_weights_baked_in_and_as_arguments():
+    m = tf_dense_module()
+    x = rand(2, 4)
+    ref = m(x)
+    _check(load_module(compile_tf(m, x)).main(x), ref)
+    mod = load_module(compile_tf(m, x, weights="arguments"))     # m.variables' order
+    _check(mod.main([v.numpy() for v in m.variables], x), ref)
+    doubled = {v.name.split(":")[0]: v.numpy() * 2 for v in m.variables}
+    got = mod.main([doubled[v.name.split(":")[0]] for v in m.variables], x)
+    np.testing.assert_allclose(np.asarray(got["y"]), np.maximum(x @ doubled["w"] + doubled["b"], 0),
+                               rtol=1e-5, atol=1e-6)      # the weights are real inputs
+
+
+def test_tf_function_closing_over_a_variable():
+    w = tf.Variable(rand(3, 5, seed=3))
+
+    @tf.function
+    def f(a, pair):
+        return tf.tanh(a @ w), (pair[0] * 2.0, [pair[1] + 1])
+
+    a, p0, p1 = rand(2, 3), rand(4), rand(2, 2, seed=4)
+    mod = load_module(compile_tf(f, a, (p0, p1)))
+    got = mod.main(a, (p0, p1))
+    ref = f(a, (p0, p1))
+    np.testing.assert_allclose(np.asarray(got[0]), ref[0].numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(got[1][0]), ref[1][0].numpy())
+    np.testing.assert_allclose(np.asarray(got[1][1][0]), ref[1][1][0].numpy())
+    with pytest.raises(CompileError, match="variables"):
+        compile_tf(f, a, (p0, p1), weights="arguments")          # a bare function: say which
+
+
+def test_saved_model_directory_call_and_signature(tmp_path):
+    m = tf_dense_module()
+    tf.saved_model.save(m, str(tmp_path / "sm"))
+    x = rand(3, 4)
+    ref = m(x)
+    _check(load_module(compile_tf(str(tmp_path / "sm"), batch=3)).main(x), ref)
+    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    mod = load_module(compile_tf(loaded, {"x": x}, signature="serving_default"))
+    _check(mod.main({"x": x}), ref)
+    with pytest.raises(CompileError, match="dim 0 is unknown"):
+        compile_tf(str(tmp_path / "sm"))                        # XLA needs a static batch
+
+
+def test_cli_compiles_a_saved_model_directory(tmp_path):
+    from tensorvm.compiler import cli
+    m = tf_dense_module()
+    tf.saved_model.save(m, str(tmp_path / "sm"))
+    out = tmp_path / "sm.vmfb"
+    assert cli.main([str(tmp_path / "sm"), "--batch", "2", "-o", str(out)]) == 0
+    x = rand(2, 4)
+    _check(load_module(str(out)).main(x), m(x))
+    assert cli.main([str(tmp_path / "sm"), "-o", str(out)]) == 1   # no batch: a clear error
+
+
+def test_ops_without_an_xla_lowering_are_named():
+    @tf.function
+    def f(x):
+        return tf.strings.length(tf.strings.as_string(x))
+
+    with pytest.raises(CompileError, match="AsString"):
+        compile_tf(f, rand(2))
+
+
+def test_missing_tensorflow_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tensorflow", None)
+    with pytest.raises(FrameworkMissingError, match=r"tensorvm\[tf\]"):
+        compile_tf(lambda x: x, rand(2))
+
+
+def _keras_check(model, via, tmp_path):
+    env = dict(os.environ, KERAS_BACKEND="tensorflow", TF_CPP_MIN_LOG_LEVEL="3")
+    proc = subprocess.run([sys.executable, str(HERE / "tf_keras_check.py"), model, via,
+                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    res = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert res["shapes_match"] and res["ref_max"] > 0
+    assert res["max_abs"] <= 1e-4 * res["ref_max"], res
+    return res
+
+
+def test_keras_mobilenet_v2_from_its_saved_model(tmp_path):
+    _keras_check("mobilenet_v2", "savedmodel", tmp_path)
+
+
+def test_keras_hub_bert_backbone(tmp_path):
+    pytest.importorskip("keras_hub", reason="keras-hub is not installed")
+    _keras_check("bert", "direct", tmp_path)
+
+
+def test_keras_cnn(tmp_path):
+    _keras_check("cnn", "direct", tmp_path)
+
+
+def test_keras_transformer_block_from_its_saved_model(tmp_path):
+    _keras_check("transformer", "savedmodel", tmp_path)

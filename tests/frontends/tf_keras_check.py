@@ -1,0 +1,70 @@
+"""Run by test_frontend_tf.py in a fresh process (Keras must start on the
+TensorFlow backend, and the test process may hold Keras on JAX): builds one
+model, compiles it with compile_tf (directly or from its SavedModel export),
+runs it and prints the comparison with TensorFlow's own output as JSON.
+
+    KERAS_BACKEND=tensorflow python tf_keras_check.py MODEL VIA TMPDIR
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+
+def build(name):
+    """(model, example input) of the named real model, random weights."""
+    import keras
+    from frontend_models import keras_cnn, keras_transformer, rand
+    keras.utils.set_random_seed(0)
+    if name == "mobilenet_v2":
+        model = keras.applications.MobileNetV2(weights=None, input_shape=(96, 96, 3), alpha=0.35,
+                                               classifier_activation=None)
+        return model, rand(1, 96, 96, 3)
+    if name == "bert":
+        import keras_hub
+        model = keras_hub.models.BertBackbone(vocabulary_size=100, num_layers=2, num_heads=2,
+                                              hidden_dim=32, intermediate_dim=64,
+                                              max_sequence_length=16)
+        rng = np.random.default_rng(0)
+        x = {"token_ids": rng.integers(0, 100, (2, 16)).astype("int32"),
+             "segment_ids": rng.integers(0, 2, (2, 16)).astype("int32"),
+             "padding_mask": np.ones((2, 16), "int32")}
+        x["padding_mask"][1, 10:] = 0
+        return model, x
+    if name == "cnn":
+        return keras_cnn(), rand(2, 16, 16, 3)
+    if name == "transformer":
+        return keras_transformer(), rand(2, 8, 32)
+    raise SystemExit(f"unknown model {name}")
+
+
+def main(name, via, tmp):
+    import tensorflow as tf
+    from tensorvm.compiler.frontends import compile_tf
+    from tensorvm.runtime import load_module
+    model, x = build(name)
+    ref = tf.nest.map_structure(lambda t: np.asarray(t), model(x, training=False))
+    start = time.perf_counter()
+    if via == "savedmodel":
+        path = os.path.join(tmp, name)
+        model.export(path, verbose=False)
+        vmfb = compile_tf(path, x)
+    else:
+        vmfb = compile_tf(model, x)
+    compile_s = time.perf_counter() - start
+    got = load_module(vmfb).main(x)
+    ref_leaves, got_leaves = tf.nest.flatten(ref), tf.nest.flatten(got)
+    print(json.dumps({
+        "compile_s": round(compile_s, 2),
+        "max_abs": max(float(np.abs(np.asarray(g) - r).max()) for g, r in zip(got_leaves, ref_leaves)),
+        "ref_max": max(float(np.abs(r).max()) for r in ref_leaves),
+        "shapes_match": all(np.asarray(g).shape == r.shape for g, r in zip(got_leaves, ref_leaves))}))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    main(*sys.argv[1:4])
