@@ -7,8 +7,9 @@ imported yet) and exports ``model(inputs, training=False)`` with
 ``compile_jax``.  ``weights="constants"`` (default) bakes the variables into
 the module; ``weights="arguments"`` makes them the first two arguments (the
 trainable and non-trainable variable value lists, in ``model.*_variables``
-order), as ``model.stateless_call`` takes them.  TensorFlow itself
-(SavedModel, ``tf.function``) has no frontend here: docs/frontends.md.
+order), as ``model.stateless_call`` takes them.  A model on the TensorFlow
+backend (and SavedModels, ``tf.function``) goes through ``compile_tf``
+(from_tf.py) instead.
 """
 from __future__ import annotations
 

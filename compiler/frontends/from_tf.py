@@ -223,9 +223,9 @@ def _wrap(text, flat_in, captures, groups, n_out, label):
         raise FrontendError(f"{label}: TF's main takes {len(fty.inputs)} arguments, expected "
                             f"{n_in} inputs and {len(captures)} captures")
     if len(fty.results) != n_out:
-        raise FrontendError(f"{label}: TF's main returns {len(fty.results)} values for "
-                            f"{n_out} outputs (does the function assign variables? "
-                            "a module export must be pure)")
+        raise FrontendError(f"{label} assigns variables (TF's main returns "
+                            f"{len(fty.results)} values for {n_out} outputs, the rest are "
+                            "variable updates); a module export must be pure")
     slot = {}
     for gi, g in enumerate(groups):
         for vi, v in enumerate(g):

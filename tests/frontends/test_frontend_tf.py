@@ -95,6 +95,26 @@ def test_ops_without_an_xla_lowering_are_named():
         compile_tf(f, rand(2))
 
 
+def test_state_updates_and_tables_are_refused():
+    count = tf.Variable(0.0)
+    table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+        tf.constant([1, 2], tf.int64), tf.constant([3.0, 4.0])), -1.0)
+
+    @tf.function
+    def counting(x):
+        count.assign_add(1.0)
+        return x * 2
+
+    @tf.function
+    def lookup(k):
+        return table.lookup(k)
+
+    with pytest.raises(CompileError, match="assigns variables"):
+        compile_tf(counting, rand(2))
+    with pytest.raises(CompileError, match="LookupTableFindV2"):
+        compile_tf(lookup, np.ones(2, np.int64))
+
+
 def test_missing_tensorflow_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "tensorflow", None)
     with pytest.raises(FrameworkMissingError, match=r"tensorvm\[tf\]"):
