@@ -27,7 +27,8 @@ def _keras():
     if backend != "jax":
         raise FrontendError(f"Keras runs on the '{backend}' backend in this process; the Keras "
                             "frontend exports through JAX: set KERAS_BACKEND=jax before keras is "
-                            "imported (a model saved as .keras under any backend reloads there)")
+                            "imported (a model saved as .keras under any backend reloads there), or "
+                            "compile the TensorFlow-backend model with compile_tf")
     return keras
 
 

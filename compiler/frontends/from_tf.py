@@ -229,7 +229,9 @@ def _wrap(text, flat_in, captures, groups, n_out, label):
     slot = {}
     for gi, g in enumerate(groups):
         for vi, v in enumerate(g):
-            slot.setdefault(id(getattr(v, "value", v)), (gi, vi))
+            inner = getattr(type(v), "value", None)      # a Keras Variable wraps a tf.Variable
+            if isinstance(inner, property):
+                slot.setdefault(id(v.value), (gi, vi))
             slot.setdefault(id(v), (gi, vi))
     params, body, call_args = [], [], []
     for gi, g in enumerate(groups):

@@ -141,8 +141,8 @@ def test_keras_hub_bert_backbone(tmp_path):
     _keras_check("bert", "direct", tmp_path)
 
 
-def test_keras_cnn(tmp_path):
-    _keras_check("cnn", "direct", tmp_path)
+def test_keras_cnn_weights_as_arguments(tmp_path):
+    _keras_check("cnn", "arguments", tmp_path)
 
 
 def test_keras_transformer_block_from_its_saved_model(tmp_path):

@@ -1,9 +1,10 @@
 """Run by test_frontend_tf.py in a fresh process (Keras must start on the
 TensorFlow backend, and the test process may hold Keras on JAX): builds one
-model, compiles it with compile_tf (directly or from its SavedModel export),
-runs it and prints the comparison with TensorFlow's own output as JSON.
+model, compiles it with compile_tf (directly, weights as arguments, or from
+its SavedModel export), runs it and prints the comparison with TensorFlow's
+own output as JSON.
 
-    KERAS_BACKEND=tensorflow python tf_keras_check.py MODEL VIA TMPDIR
+    KERAS_BACKEND=tensorflow python tf_keras_check.py MODEL direct|arguments|savedmodel TMPDIR
 """
 from __future__ import annotations
 
@@ -53,10 +54,17 @@ def main(name, via, tmp):
         path = os.path.join(tmp, name)
         model.export(path, verbose=False)
         vmfb = compile_tf(path, x)
+    elif via == "arguments":
+        vmfb = compile_tf(model, x, weights="arguments")
     else:
         vmfb = compile_tf(model, x)
     compile_s = time.perf_counter() - start
-    got = load_module(vmfb).main(x)
+    mod = load_module(vmfb)
+    if via == "arguments":            # compile_keras's convention: (trainable, non_trainable, x)
+        got = mod.main([np.asarray(v.numpy()) for v in model.trainable_variables],
+                       [np.asarray(v.numpy()) for v in model.non_trainable_variables], x)
+    else:
+        got = mod.main(x)
     ref_leaves, got_leaves = tf.nest.flatten(ref), tf.nest.flatten(got)
     print(json.dumps({
         "compile_s": round(compile_s, 2),
