@@ -60,6 +60,10 @@ def test_tf_function_closing_over_a_variable():
     np.testing.assert_allclose(np.asarray(got[1][1][0]), ref[1][1][0].numpy())
     with pytest.raises(CompileError, match="variables"):
         compile_tf(f, a, (p0, p1), weights="arguments")          # a bare function: say which
+    concrete = f.get_concrete_function(tf.TensorSpec((2, 3)), (tf.TensorSpec((4,)),
+                                                               tf.TensorSpec((2, 2))))
+    got = load_module(compile_tf(concrete)).main(a, (p0, p1))   # its signature is the default
+    np.testing.assert_allclose(np.asarray(got[0]), ref[0].numpy(), rtol=1e-5, atol=1e-6)
 
 
 def test_saved_model_directory_call_and_signature(tmp_path):
