@@ -1,6 +1,6 @@
 """The frontend samples (samples/frontends/) run end to end and match their
 framework: a flax ResNet, a Keras MobileNetV3Small, a torchvision
-MobileNetV3-Small.  Slow (each 30-80 s here): ``-m slow``, README."""
+MobileNetV3-Small, a TensorFlow SavedModel of a Keras MobileNetV3Small.  Slow (each 30-80 s here): ``-m slow``, README."""
 from __future__ import annotations
 
 import importlib.util
@@ -19,6 +19,7 @@ SAMPLES = pathlib.Path(__file__).resolve().parents[2] / "samples" / "frontends"
     ("flax_resnet.py", ("jax", "flax")),
     ("keras_mobilenet.py", ("jax", "keras")),
     ("torchvision_mobilenet.py", ("torch", "torchax", "torchvision")),
+    ("tf_savedmodel.py", ("tensorflow", "keras")),
 ])
 def test_sample_matches_its_framework(script, needs):
     missing = [m for m in needs if importlib.util.find_spec(m) is None]
