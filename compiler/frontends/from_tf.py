@@ -104,8 +104,8 @@ def _target(tf, obj, signature):
         default = [tf.TensorSpec(t.shape, t.dtype) for t in inputs] or None
         groups = [list(obj.trainable_variables), list(obj.non_trainable_variables)]
 
-        def keras_call(*a):
-            return obj(*a, training=False)
+        def keras_call(*a):              # a multi-input model takes its inputs as one list
+            return obj(a[0] if len(a) == 1 else list(a), training=False)
         return keras_call, default, False, obj.name, groups
     if signature is not None:
         sigs = getattr(obj, "signatures", None) or {}

@@ -1,10 +1,10 @@
 """Run by test_frontend_tf.py in a fresh process (Keras must start on the
-TensorFlow backend, and the test process may hold Keras on JAX): builds one
-model, compiles it with compile_tf (directly, weights as arguments, or from
-its SavedModel export), runs it and prints the comparison with TensorFlow's
-own output as JSON.
+TensorFlow backend, and the test process may hold Keras on JAX): builds each
+named model, compiles it with compile_tf (directly, weights as arguments, or
+from its SavedModel export), runs it and prints the comparison with
+TensorFlow's own output as one JSON line per model.
 
-    KERAS_BACKEND=tensorflow python tf_keras_check.py MODEL direct|arguments|savedmodel TMPDIR
+    KERAS_BACKEND=tensorflow python tf_keras_check.py TMPDIR MODEL:direct|arguments|savedmodel ...
 """
 from __future__ import annotations
 
@@ -40,39 +40,47 @@ def build(name):
         return keras_cnn(), rand(2, 16, 16, 3)
     if name == "transformer":
         return keras_transformer(), rand(2, 8, 32)
+    if name == "two_inputs":          # a functional model called with a list of inputs
+        a, b = keras.Input((4,)), keras.Input((3,))
+        out = keras.layers.Dense(2)(keras.layers.Concatenate()([a, b]))
+        return keras.Model([a, b], out), [rand(2, 4), rand(2, 3, seed=1)]
     raise SystemExit(f"unknown model {name}")
 
 
-def main(name, via, tmp):
+def check(name, via, tmp):
+    """The comparison of one model compiled ``via`` one path, as a dict."""
     import tensorflow as tf
     from tensorvm.compiler.frontends import compile_tf
     from tensorvm.runtime import load_module
     model, x = build(name)
     ref = tf.nest.map_structure(lambda t: np.asarray(t), model(x, training=False))
+    args = tuple(x) if isinstance(x, list) else (x,)      # main takes a list's items in turn
     start = time.perf_counter()
     if via == "savedmodel":
         path = os.path.join(tmp, name)
         model.export(path, verbose=False)
-        vmfb = compile_tf(path, x)
+        vmfb = compile_tf(path, *args)
     elif via == "arguments":
-        vmfb = compile_tf(model, x, weights="arguments")
+        vmfb = compile_tf(model, *args, weights="arguments")
     else:
-        vmfb = compile_tf(model, x)
+        vmfb = compile_tf(model, *args)
     compile_s = time.perf_counter() - start
     mod = load_module(vmfb)
     if via == "arguments":            # compile_keras's convention: (trainable, non_trainable, x)
         got = mod.main([np.asarray(v.numpy()) for v in model.trainable_variables],
-                       [np.asarray(v.numpy()) for v in model.non_trainable_variables], x)
+                       [np.asarray(v.numpy()) for v in model.non_trainable_variables], *args)
     else:
-        got = mod.main(x)
+        got = mod.main(*args)
     ref_leaves, got_leaves = tf.nest.flatten(ref), tf.nest.flatten(got)
-    print(json.dumps({
-        "compile_s": round(compile_s, 2),
+    return {
+        "model": name, "via": via, "compile_s": round(compile_s, 2),
         "max_abs": max(float(np.abs(np.asarray(g) - r).max()) for g, r in zip(got_leaves, ref_leaves)),
         "ref_max": max(float(np.abs(r).max()) for r in ref_leaves),
-        "shapes_match": all(np.asarray(g).shape == r.shape for g, r in zip(got_leaves, ref_leaves))}))
+        "shapes_match": len(got_leaves) == len(ref_leaves) and
+        all(np.asarray(g).shape == r.shape for g, r in zip(got_leaves, ref_leaves))}
 
 
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    main(*sys.argv[1:4])
+    for item in sys.argv[2:]:
+        print(json.dumps(check(*item.split(":"), sys.argv[1])), flush=True)
