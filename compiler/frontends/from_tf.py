@@ -15,7 +15,7 @@ those in as module constants (``weights="constants"``, default) or, with
 ``weights="arguments"``, takes the variables as leading lists: a Keras
 model's ``(trainable, non_trainable)`` as ``compile_keras`` does, otherwise
 one list in the order of ``variables=`` (default: the ``tf.Module``'s
-``.variables``).  A signature function (keyword inputs) takes one dict.
+``.variables``; given, it replaces the Keras pair too).  A signature function (keyword inputs) takes one dict.
 """
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def export_tf(obj, *example_args, weights="constants", variables=None, signature
     def program(*a):
         return call(**a[0]) if keyword else call(*a)
 
-    jit = tf.function(program, jit_compile=True, autograph=False)
+    jit = tf.function(program, jit_compile=True)
     try:
         concrete = jit.get_concrete_function(*specs)
         zeros = tf.nest.map_structure(lambda t: tf.zeros(t.shape, t.dtype), specs)
@@ -70,8 +70,10 @@ def export_tf(obj, *example_args, weights="constants", variables=None, signature
     n_out = len([t for t in tf.nest.flatten(outputs) if t is not None])
     captures = _captures(tf, concrete, label)
     if weights == "arguments":
-        if groups is None:
-            groups = [list(variables)] if variables is not None else _module_variables(tf, obj)
+        if variables is not None:
+            groups = [list(variables)]
+        elif groups is None:
+            groups = _module_variables(tf, obj)
         if groups is None:
             raise FrontendError(f"weights='arguments': {label} has no .variables; pass "
                                 "variables=[...] (the order main takes them in)")

@@ -66,6 +66,21 @@ def test_tf_function_closing_over_a_variable():
     np.testing.assert_allclose(np.asarray(got[0]), ref[0].numpy(), rtol=1e-5, atol=1e-6)
 
 
+def test_plain_function_with_python_control_flow():
+    def f(x):                       # autograph: tf.cond and tf.while_loop, XLA's if / while
+        y = x * 2.0 if tf.reduce_sum(x) > 0 else -x
+        i = tf.constant(0)
+        while i < 3:
+            y = y + tf.cast(i, tf.float32)
+            i += 1
+        return y
+
+    x = rand(5)
+    mod = load_module(compile_tf(f, x))
+    for v in (x, -x, np.abs(x), -np.abs(x)):
+        np.testing.assert_allclose(np.asarray(mod.main(v)), tf.function(f)(v).numpy(), rtol=1e-6)
+
+
 def test_saved_model_directory_call_and_signature(tmp_path):
     m = tf_dense_module()
     tf.saved_model.save(m, str(tmp_path / "sm"))
