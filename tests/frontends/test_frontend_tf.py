@@ -1,170 +1,60 @@
-"""The TensorFlow frontend (compile_tf): tf.function / tf.Module / SavedModel
-in this process; Keras 3 models on the TensorFlow backend (a MobileNetV2, a
-keras-hub BERT, a CNN and a transformer block) in a fresh process each, by
-tf_keras_check.py, since this process may hold Keras on the JAX backend."""
+"""The TensorFlow frontend, tested in a child process: tf_cases.py runs there
+under its own pytest (TensorFlow in this process would crash PoCL's OpenCL
+kernel builds: both load LLVM), and each of its cases is reported here."""
 from __future__ import annotations
 
-import json
+import ast
+import importlib.util
 import os
 import pathlib
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
-import numpy as np
 import pytest
 
-tf = pytest.importorskip("tensorflow", reason="the TensorFlow frontend needs tensorflow "
-                                              "(pip install 'tensorvm[tf]')")
-
-from tensorvm.compiler.errors import CompileError  # noqa: E402
-from tensorvm.compiler.frontends import FrameworkMissingError, compile_tf  # noqa: E402
-from tensorvm.runtime import load_module  # noqa: E402
-
-from frontend_models import rand, tf_dense_module  # noqa: E402
-
 HERE = pathlib.Path(__file__).resolve().parent
+CASES = HERE / "tf_cases.py"
+
+if importlib.util.find_spec("tensorflow") is None:
+    pytest.skip("the TensorFlow frontend needs tensorflow (pip install 'tensorvm[tf]')",
+                allow_module_level=True)
 
 
-def _check(out, ref):
-    assert set(out) == set(ref)
-    for k in ref:
-        np.testing.assert_allclose(np.asarray(out[k]), np.asarray(ref[k]), rtol=1e-5, atol=1e-6)
+def _case_names():
+    tree = ast.parse(CASES.read_text())
+    return [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and
+            n.name.startswith("test_")]
 
 
-def test_module_weights_baked_in_and_as_arguments():
-    m = tf_dense_module()
-    x = rand(2, 4)
-    ref = m(x)
-    _check(load_module(compile_tf(m, x)).main(x), ref)
-    mod = load_module(compile_tf(m, x, weights="arguments"))     # m.variables' order
-    _check(mod.main([v.numpy() for v in m.variables], x), ref)
-    doubled = {v.name.split(":")[0]: v.numpy() * 2 for v in m.variables}
-    got = mod.main([doubled[v.name.split(":")[0]] for v in m.variables], x)
-    np.testing.assert_allclose(np.asarray(got["y"]), np.maximum(x @ doubled["w"] + doubled["b"], 0),
-                               rtol=1e-5, atol=1e-6)      # the weights are real inputs
-
-
-def test_tf_function_closing_over_a_variable():
-    w = tf.Variable(rand(3, 5, seed=3))
-
-    @tf.function
-    def f(a, pair):
-        return tf.tanh(a @ w), (pair[0] * 2.0, [pair[1] + 1])
-
-    a, p0, p1 = rand(2, 3), rand(4), rand(2, 2, seed=4)
-    mod = load_module(compile_tf(f, a, (p0, p1)))
-    got = mod.main(a, (p0, p1))
-    ref = f(a, (p0, p1))
-    np.testing.assert_allclose(np.asarray(got[0]), ref[0].numpy(), rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(np.asarray(got[1][0]), ref[1][0].numpy())
-    np.testing.assert_allclose(np.asarray(got[1][1][0]), ref[1][1][0].numpy())
-    with pytest.raises(CompileError, match="variables"):
-        compile_tf(f, a, (p0, p1), weights="arguments")          # a bare function: say which
-    concrete = f.get_concrete_function(tf.TensorSpec((2, 3)), (tf.TensorSpec((4,)),
-                                                               tf.TensorSpec((2, 2))))
-    got = load_module(compile_tf(concrete)).main(a, (p0, p1))   # its signature is the default
-    np.testing.assert_allclose(np.asarray(got[0]), ref[0].numpy(), rtol=1e-5, atol=1e-6)
-
-
-def test_plain_function_with_python_control_flow():
-    def f(x):                       # autograph: tf.cond and tf.while_loop, XLA's if / while
-        y = x * 2.0 if tf.reduce_sum(x) > 0 else -x
-        i = tf.constant(0)
-        while i < 3:
-            y = y + tf.cast(i, tf.float32)
-            i += 1
-        return y
-
-    x = rand(5)
-    mod = load_module(compile_tf(f, x))
-    for v in (x, -x, np.abs(x), -np.abs(x)):
-        np.testing.assert_allclose(np.asarray(mod.main(v)), tf.function(f)(v).numpy(), rtol=1e-6)
-
-
-def test_saved_model_directory_call_and_signature(tmp_path):
-    m = tf_dense_module()
-    tf.saved_model.save(m, str(tmp_path / "sm"))
-    x = rand(3, 4)
-    ref = m(x)
-    _check(load_module(compile_tf(str(tmp_path / "sm"), batch=3)).main(x), ref)
-    loaded = tf.saved_model.load(str(tmp_path / "sm"))
-    mod = load_module(compile_tf(loaded, {"x": x}, signature="serving_default"))
-    _check(mod.main({"x": x}), ref)
-    with pytest.raises(CompileError, match="dim 0 is unknown"):
-        compile_tf(str(tmp_path / "sm"))                        # XLA needs a static batch
-
-
-def test_cli_compiles_a_saved_model_directory(tmp_path):
-    from tensorvm.compiler import cli
-    m = tf_dense_module()
-    tf.saved_model.save(m, str(tmp_path / "sm"))
-    out = tmp_path / "sm.vmfb"
-    assert cli.main([str(tmp_path / "sm"), "--batch", "2", "-o", str(out)]) == 0
-    x = rand(2, 4)
-    _check(load_module(str(out)).main(x), m(x))
-    assert cli.main([str(tmp_path / "sm"), "-o", str(out)]) == 1   # no batch: a clear error
-
-
-def test_ops_without_an_xla_lowering_are_named():
-    @tf.function
-    def f(x):
-        return tf.strings.length(tf.strings.as_string(x))
-
-    with pytest.raises(CompileError, match="AsString"):
-        compile_tf(f, rand(2))
-
-
-def test_state_updates_and_tables_are_refused():
-    count = tf.Variable(0.0)
-    table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
-        tf.constant([1, 2], tf.int64), tf.constant([3.0, 4.0])), -1.0)
-
-    @tf.function
-    def counting(x):
-        count.assign_add(1.0)
-        return x * 2
-
-    @tf.function
-    def lookup(k):
-        return table.lookup(k)
-
-    with pytest.raises(CompileError, match="assigns variables"):
-        compile_tf(counting, rand(2))
-    with pytest.raises(CompileError, match="LookupTableFindV2"):
-        compile_tf(lookup, np.ones(2, np.int64))
-
-
-def test_missing_tensorflow_names_the_extra(monkeypatch):
-    monkeypatch.setitem(sys.modules, "tensorflow", None)
-    with pytest.raises(FrameworkMissingError, match=r"tensorvm\[tf\]"):
-        compile_tf(lambda x: x, rand(2))
-
-
-def _keras_check(tmp_path, *items):
-    """Run tf_keras_check.py on ``model:via`` items; each matches TF within 1e-4 relative."""
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """{case: (outcome, message)} from one child pytest run over tf_cases.py."""
+    tmp = tmp_path_factory.mktemp("tf")
+    report = tmp / "report.xml"
     env = dict(os.environ, KERAS_BACKEND="tensorflow", TF_CPP_MIN_LOG_LEVEL="3")
-    proc = subprocess.run([sys.executable, str(HERE / "tf_keras_check.py"), str(tmp_path),
-                           *items], env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    results = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-    assert len(results) == len(items), proc.stdout
-    for res in results:
-        assert res["shapes_match"] and res["ref_max"] > 0, res
-        assert res["max_abs"] <= 1e-4 * res["ref_max"], res
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           f"--junitxml={report}", f"--basetemp={tmp / 'cases'}", str(CASES)],
+                          env=env, capture_output=True, text=True, timeout=900, cwd=HERE)
+    if not report.exists():
+        pytest.fail(f"the TensorFlow cases did not run (rc {proc.returncode}):\n"
+                    f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    out = {}
+    for case in ET.parse(report).getroot().iter("testcase"):
+        kinds = {c.tag: c for c in case}
+        for kind in ("failure", "error", "skipped"):
+            if kind in kinds:
+                el = kinds[kind]
+                out[case.get("name")] = (kind, (el.get("message") or "") + "\n" + (el.text or ""))
+                break
+        else:
+            out[case.get("name")] = ("passed", "")
+    return out
 
 
-def test_keras_mobilenet_v2(tmp_path):      # its SavedModel: the slow sample (tf_savedmodel.py)
-    _keras_check(tmp_path, "mobilenet_v2:direct")
-
-
-def test_keras_hub_bert_backbone(tmp_path):
-    pytest.importorskip("keras_hub", reason="keras-hub is not installed")
-    _keras_check(tmp_path, "bert:direct")
-
-
-def test_keras_cnn_weights_as_arguments_and_a_two_input_model(tmp_path):
-    _keras_check(tmp_path, "cnn:arguments", "two_inputs:direct")
-
-
-def test_keras_transformer_block_from_its_saved_model(tmp_path):
-    _keras_check(tmp_path, "transformer:savedmodel")
+@pytest.mark.parametrize("case", _case_names())
+def test_tf_case(results, case):
+    kind, message = results.get(case, ("missing", "the child run did not report it"))
+    if kind == "skipped":
+        pytest.skip(message.strip().splitlines()[0] if message.strip() else "skipped")
+    assert kind == "passed", f"{case}: {kind}\n{message[-4000:]}"

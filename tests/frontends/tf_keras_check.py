@@ -1,8 +1,7 @@
-"""Run by test_frontend_tf.py in a fresh process (Keras must start on the
-TensorFlow backend, and the test process may hold Keras on JAX): builds each
-named model, compiles it with compile_tf (directly, weights as arguments, or
-from its SavedModel export), runs it and prints the comparison with
-TensorFlow's own output as one JSON line per model.
+"""Keras 3 models on the TensorFlow backend, compiled with compile_tf
+(directly, weights as arguments, or from their SavedModel export) and
+compared with TensorFlow's own output (tf_cases.py calls ``check``; as a
+script it prints one JSON line per model).
 
     KERAS_BACKEND=tensorflow python tf_keras_check.py TMPDIR MODEL:direct|arguments|savedmodel ...
 """
