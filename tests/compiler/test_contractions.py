@@ -160,3 +160,33 @@ def test_few_rows_split_columns_across_workgroups():
     plan = contraction_plan(c)
     assert plan.col_blocks > 1 and plan.count == plan.row_blocks * plan.col_blocks
     assert plan.cols % 32 == 0 and plan.cols * plan.col_blocks >= 1000 > plan.cols * (plan.col_blocks - 1)
+
+
+@pytest.mark.parametrize("lshape, rshape", [((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)),
+                                            ((4,), (4,))])
+def test_legacy_dot_is_a_dot_general(lshape, rshape):
+    """``stablehlo.dot`` (what TensorFlow's XLA bridge emits), ranks 1 and 2,
+    with TF's ``precision`` and frontend attributes."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(lshape).astype(np.float32)
+    b = rng.standard_normal(rshape).astype(np.float32)
+    ref = a @ b
+
+    def ty(s):
+        return "tensor<" + "".join(f"{d}x" for d in s) + "f32>"
+
+    text = f"""func.func @main(%a: {ty(lshape)}, %b: {ty(rshape)}) -> {ty(ref.shape)} {{
+  %0 = stablehlo.dot %a, %b, precision = [DEFAULT, DEFAULT] {{mhlo.frontend_attributes = {{grad_x = "false"}}}} : ({ty(lshape)}, {ty(rshape)}) -> {ty(ref.shape)}
+  return %0 : {ty(ref.shape)}
+}}"""
+    np.testing.assert_allclose(run_text(text, a, b), ref, rtol=1e-5, atol=1e-5)
+
+
+def test_legacy_dot_of_rank_3_is_refused():
+    from tensorvm.compiler.errors import CompileError
+    text = """func.func @main(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>) -> tensor<2x3x5xf32> {
+  %0 = stablehlo.dot %a, %b : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}"""
+    with pytest.raises(CompileError, match="'stablehlo.dot' op expected both lhs/rhs ranks"):
+        compiled(text)
