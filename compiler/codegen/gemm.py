@@ -27,7 +27,7 @@ KC = 128      # K slice packed per step (A panel + B panel stay in L1/L2)
 MB = 128      # rows of a packed block
 NB = 256      # columns of a packed block (f32; f64 uses half)
 GEMV_ROWS = 4  # fewer rows per batch than this: the unpacked row kernel
-DIRECT_B_ROWS = 16  # up to this many rows per batch: B read in place, not packed
+DIRECT_B_ROWS = 64  # up to this many rows per batch: B read in place, not packed
 
 
 def applies(kernel: Kernel) -> bool:
