@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 import threading
 
-from ..errors import HalError
+from ..errors import HalError, rethrow
 from .cpu_device import CpuDevice, run_submission
 
 
@@ -40,6 +40,31 @@ class LocalSyncDevice(CpuDevice):
                 for p in programs:
                     p.release()
         return run
+
+    def execute_now(self, cb, table) -> bool:
+        """Run it here when nothing is queued or running (FIFO order kept)."""
+        if self.tracer is not None or self.closed:
+            return False
+        program = self._program(cb, table)
+        with self._lock:
+            if self._pending or self._pumping:
+                fast = False
+            else:
+                fast = self._pumping = True
+        if not fast:
+            program.release()
+            return False
+        try:
+            program.run_once()
+        except BaseException as e:    # noqa: BLE001 - as the fence's failure would be
+            raise rethrow(e) from None
+        finally:
+            with self._lock:
+                self._pumping = False
+                more = bool(self._pending)
+            if more:
+                self._pump()
+        return True
 
     def _submit(self, wait, signal, work) -> None:
         if wait is None and self.tracer is None:

@@ -244,3 +244,32 @@ def test_a_huge_binding_slot_is_refused_before_allocating(device, kernels):
     with pytest.raises(hal.HalError, match=r"binding slot must be in \[0, 65536\), got 2147483647"):
         cb.dispatch(kernels, kernels.entry_ordinal("scale"), (1, 1, 1), [8, 8],
                     [(0, 0, 32), ((1 << 31) - 1, 0, 32)])
+
+
+def test_execute_now_runs_only_on_an_idle_inline_queue(device, kernels):
+    """``execute_now`` (the fence-free path of the submit-and-wait import)
+    runs the work here when nothing is queued, keeps FIFO order behind a
+    blocked submission (False: the caller submits instead), and raises a
+    kernel's failure as a fence wait would."""
+    cb = _scale_cb(device, kernels)
+    x = np.arange(8, dtype=np.float32)
+    out = device.allocator.allocate(32)
+    table = [device.allocator.import_host(x), out]
+    if not device.inline_queue:
+        assert device.execute_now(cb, table) is False      # queue threads: always submit
+        return
+    assert device.execute_now(cb, table) is True
+    np.testing.assert_array_equal(hal.BufferView(out, (8,), np.float32).to_numpy(), x * 2 + 1)
+    with pytest.raises(HalError, match="'fail_at' failed with code 7"):
+        device.execute_now(_fail_cb(device, kernels), None)
+    with pytest.raises(HalError, match="binding table"):
+        device.execute_now(cb, [out])
+    gate, first = device.create_fence(), device.create_fence()
+    blocked = device.create_command_buffer()
+    blocked.fill(out, 0, 4, b"\x00" * 4)
+    blocked.finalize()
+    device.queue_execute(gate, first, [blocked])
+    assert device.execute_now(cb, table) is False           # would overtake `blocked`
+    gate.signal()
+    first.wait(T)
+    assert device.execute_now(cb, table) is True
