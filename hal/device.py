@@ -19,11 +19,30 @@ import hashlib
 import os
 import threading
 import weakref
+import weakref
 
 from .command_buffer import CommandBuffer
 from .errors import HalError, NoVariantError
 from .executable import parse_entry_points
 from .semaphore import Fence, Semaphore
+
+
+_DIGESTS: dict = {}       # id(view) -> (weakref to the view, its SHA-256)
+
+
+def content_digest(data) -> bytes:
+    """SHA-256 of ``data``, remembered while ``data`` lives when it is a
+    read-only view of ``bytes`` (whose contents cannot change): every
+    context loading a cached module loads the same executable views."""
+    if data.__class__ is memoryview and data.readonly and data.obj.__class__ is bytes:
+        hit = _DIGESTS.get(id(data))
+        if hit is not None and hit[0]() is data:
+            return hit[1]
+        digest = hashlib.sha256(data).digest()
+        key = id(data)
+        _DIGESTS[key] = (weakref.ref(data, lambda _, k=key: _DIGESTS.pop(k, None)), digest)
+        return digest
+    return hashlib.sha256(data).digest()
 
 
 class Device:
@@ -116,7 +135,7 @@ class Device:
         if self.closed:
             raise HalError(f"device '{self.name}' {self.closed_reason}")
         names, layouts = parse_entry_points(entry_points)
-        key = (format, hashlib.sha256(data).digest(), tuple(names), layouts)
+        key = (format, content_digest(data), tuple(names), layouts)
         with self._exe_lock:
             exe = self._exe_cache.get(key)
             if exe is None:

@@ -273,3 +273,23 @@ def test_execute_now_runs_only_on_an_idle_inline_queue(device, kernels):
     gate.signal()
     first.wait(T)
     assert device.execute_now(cb, table) is True
+
+
+def test_content_digest_remembers_only_views_of_bytes():
+    """Executable digests (the device's cache key) are remembered per view
+    only while the view lives and only where its contents cannot change."""
+    import hashlib
+    from tensorvm.hal.device import _DIGESTS, content_digest
+    data = bytes(range(200))
+    view = memoryview(data).toreadonly()[8:]
+    assert content_digest(view) == hashlib.sha256(data[8:]).digest()
+    key = id(view)
+    assert key in _DIGESTS
+    del view
+    gc.collect()
+    assert key not in _DIGESTS                       # forgotten with its view
+    buf = bytearray(data)
+    mutable = memoryview(buf).toreadonly()           # read-only view, mutable owner
+    first = content_digest(mutable)
+    buf[0] ^= 1
+    assert content_digest(mutable) == hashlib.sha256(buf).digest() != first
