@@ -174,9 +174,9 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
         os.close(fd)
     functions = []
     for e in entry_points:
-        try:
-            address = ctypes.cast(lib[e], ctypes.c_void_p).value
-        except AttributeError as err:
+        try:                        # (dlsym directly: a ctypes function object per
+            address = _ctypes.dlsym(lib._handle, e)    # entry cost 10x as much)
+        except OSError as err:
             _dlclose(lib._handle)
             raise HalError(f"executable '{name}' has no entry point symbol '{e}': {err}") from None
         functions.append(ffi.cast(ENTRY_TYPE, address))
