@@ -427,7 +427,7 @@ class Instance:
         bytecode = _verified_module(source, verify == "lazy", expected_sha256)
         mdef = bytecode.definition
         if replicas is not None or partitions is not None:
-            return self._load_parallel(mdef, device, replicas or 1, partitions or 1,
+            return self._load_parallel(bytecode, device, replicas or 1, partitions or 1,
                                        timeout_s=timeout_s, trace=trace, verify=verify,
                                        custom_calls=custom_calls)
         if channel == "mpi":
@@ -452,8 +452,9 @@ class Instance:
         module.channel = channel
         return module
 
-    def _load_parallel(self, mdef, device, replicas, partitions, **kw):
-        """``replicas * partitions`` ranks of ``mdef``, one context each."""
+    def _load_parallel(self, bytecode, device, replicas, partitions, **kw):
+        """``replicas * partitions`` ranks of ``bytecode``, one context each
+        (sharing the verified module)."""
         from .parallel import ParallelModule, inprocess_channels
         n = replicas * partitions
         devices = list(device) if isinstance(device, (list, tuple)) else [device] * n
@@ -463,7 +464,7 @@ class Instance:
         timeout = kw["timeout_s"]
         chans = inprocess_channels(replicas, partitions,
                                    self.timeout_s if timeout is None else timeout)
-        mods = [self.load_module(mdef, d, channel=c, **kw) for d, c in zip(devices, chans)]
+        mods = [self.load_module(bytecode, d, channel=c, **kw) for d, c in zip(devices, chans)]
         return ParallelModule(mods, chans, replicas, partitions)
 
 
@@ -472,6 +473,10 @@ def _verified_module(source, lazy: bool, expected_sha256) -> BytecodeModule:
     ModuleDef): from the process's module cache when these exact bytes were
     accepted before (runtime/vm/cache.py), else read and verified now."""
     from tensorvm.vmfb.model import ModuleDef
+    if isinstance(source, BytecodeModule):    # a rank of a parallel load: verified already
+        if not lazy:
+            source.verify_bodies()
+        return source
     if isinstance(source, ModuleDef):
         if expected_sha256 is not None:
             raise ValueError("expected_sha256 pins a module's bytes; pass the .vmfb path or "
