@@ -96,6 +96,9 @@ class ModuleCache:
             _, old = recent.popitem(last=False)
             total -= len(old.source)
 
+    def _after_fork_in_child(self) -> None:
+        self._lock = threading.Lock()     # a parent thread may have held it at the fork
+
     def clear(self) -> None:
         """Forget every entry (modules already loaded keep working)."""
         with self._lock:
@@ -104,3 +107,5 @@ class ModuleCache:
 
 
 MODULES = ModuleCache()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=MODULES._after_fork_in_child)
