@@ -99,3 +99,38 @@ def test_capacity_bounds_what_is_kept_beyond_live_modules(blob):
     gc.collect()                                 # (functions point back at their module)
     assert cache.load(blob).name == "cached"     # neither recent nor alive: read again
     assert (cache.hits, cache.misses) == (2, 3)
+
+
+def test_big_files_are_mapped_and_not_cached(blob, tmp_path, monkeypatch):
+    from tensorvm.runtime.vm import cache
+    monkeypatch.setattr(cache, "PRIVATE_LIMIT", len(blob) - 1)
+    path = tmp_path / "big.vmfb"
+    path.write_bytes(blob)
+    a = rt.load_module(str(path), device="local-sync")
+    b = rt.load_module(str(path), device="local-sync")
+    assert a.bytecode is not b.bytecode                      # read (mapped) each time
+    assert a.bytecode.definition.functions[0].code.obj.__class__ is not bytes   # an mmap
+    assert [a.bump(), b.bump()] == [1, 1]
+    with pytest.raises(IntegrityError):
+        rt.load_module(str(path), device="local-sync", expected_sha256="0" * 64)
+
+
+def test_threads_loading_the_same_bytes_at_once(blob):
+    import threading
+    results, errors = [], []
+
+    def worker():
+        try:
+            for _ in range(20):
+                m = rt.load_module(blob, device="local-sync")
+                results.append((m.bytecode, m.bump()))
+        except BaseException as e:      # noqa: BLE001 - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=worker) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors and len(results) == 120
+    assert all(n == 1 for _, n in results)                  # a fresh context every load
+    assert len({id(b) for b, _ in results}) <= 6             # (racing first loads may each read)
