@@ -19,11 +19,30 @@ import hashlib
 import os
 import threading
 import weakref
+import weakref
 
 from .command_buffer import CommandBuffer
 from .errors import HalError, NoVariantError
 from .executable import parse_entry_points
 from .semaphore import Fence, Semaphore
+
+
+_DIGESTS: dict = {}       # id(view) -> (weakref to the view, its SHA-256)
+
+
+def content_digest(data) -> bytes:
+    """SHA-256 of ``data``, remembered while ``data`` lives when it is a
+    read-only view of ``bytes`` (whose contents cannot change): every
+    context loading a cached module loads the same executable views."""
+    if data.__class__ is memoryview and data.readonly and data.obj.__class__ is bytes:
+        hit = _DIGESTS.get(id(data))
+        if hit is not None and hit[0]() is data:
+            return hit[1]
+        digest = hashlib.sha256(data).digest()
+        key = id(data)
+        _DIGESTS[key] = (weakref.ref(data, lambda _, k=key: _DIGESTS.pop(k, None)), digest)
+        return digest
+    return hashlib.sha256(data).digest()
 
 
 class Device:
@@ -116,7 +135,7 @@ class Device:
         if self.closed:
             raise HalError(f"device '{self.name}' {self.closed_reason}")
         names, layouts = parse_entry_points(entry_points)
-        key = (format, hashlib.sha256(data).digest(), tuple(names), layouts)
+        key = (format, content_digest(data), tuple(names), layouts)
         with self._exe_lock:
             exe = self._exe_cache.get(key)
             if exe is None:
@@ -154,25 +173,11 @@ class Device:
         caller will wait for ``signal`` right away, so a driver may run the
         work on the calling thread when its queue is idle (``_submit_waited``)
         instead of handing it to a queue thread."""
-        programs = []
         if binding_tables is not None and len(binding_tables) != len(command_buffers):
             raise HalError(f"queue_execute: {len(command_buffers)} command buffers need as many "
                            f"binding tables, got {len(binding_tables)}")
-        for i, cb in enumerate(command_buffers):
-            if cb.__class__ is not CommandBuffer and not isinstance(cb, CommandBuffer):
-                raise HalError(f"queue_execute: expected CommandBuffers, got {type(cb).__name__}")
-            if cb.device is not self:
-                raise HalError("queue_execute: command buffer was recorded for another device")
-            if not cb.finalized:
-                raise HalError("queue_execute: command buffer must be finalized before submission")
-            if cb.slot_extents:
-                table = cb.check_table(binding_tables[i] if binding_tables is not None else None)
-                if self.supports_binding_tables:
-                    programs.append(cb.program.bind(table))
-                else:
-                    programs.append(self._prepare_commands(cb.resolved_commands(table)))
-            else:
-                programs.append(cb.program)
+        programs = [self._program(cb, binding_tables[i] if binding_tables is not None else None)
+                    for i, cb in enumerate(command_buffers)]
         if wait is not None or signal is None or signal.__class__ is not Fence or self.closed:
             wait, signal = self._check_fence(wait, "wait"), self._check_fence(signal, "signal")
         work = self._program_runner(programs) if programs else None
@@ -180,6 +185,29 @@ class Device:
             self._submit_waited(wait, signal, work)
         else:
             self._submit(wait, signal, work)
+
+    def _program(self, cb, table):
+        """The checked program of finalized ``cb`` bound to ``table``."""
+        if cb.__class__ is not CommandBuffer and not isinstance(cb, CommandBuffer):
+            raise HalError(f"queue_execute: expected CommandBuffers, got {type(cb).__name__}")
+        if cb.device is not self:
+            raise HalError("queue_execute: command buffer was recorded for another device")
+        if not cb.finalized:
+            raise HalError("queue_execute: command buffer must be finalized before submission")
+        if not cb.slot_extents:
+            return cb.program
+        table = cb.check_table(table)
+        if self.supports_binding_tables:
+            return cb.program.bind(table)
+        return self._prepare_commands(cb.resolved_commands(table))
+
+    def execute_now(self, cb, table) -> bool:
+        """Run ``cb`` with ``table`` to completion on this thread, without a
+        fence, if this device can right now (an idle inline queue); False
+        when the caller must submit it (``queue_execute``) instead.  A
+        failure of the work raises ``rethrow(error)``, as waiting on the
+        submission's fence would."""
+        return False
 
     def queue_alloca(self, wait, signal, size: int):
         """A buffer that is usable once ``signal`` is reached."""

@@ -100,6 +100,15 @@ def _binding_shapes(shapes, bindings: int, constants: int, name) -> tuple:
     return tuple(out)
 
 
+def _byte_counts(need: tuple) -> bool:
+    """Every item an int >= 0 (a plain loop: this runs for every binding of
+    every entry point of every executable a context loads)."""
+    for n in need:
+        if n.__class__ is not int or n < 0:
+            return False
+    return True
+
+
 def parse_entry_points(entry_points) -> tuple:
     """(names, layouts) from entry points given as names (layout undeclared:
     None), ``(name, bindings, constants[, workgroups])`` tuples, or objects
@@ -119,7 +128,7 @@ def parse_entry_points(entry_points) -> tuple:
                 getattr(e, "binding_bytes", None), getattr(e, "binding_shapes", None))
         if need is not None:
             need = tuple(need)
-            if len(need) != nb or any(type(n) is not int or n < 0 for n in need):
+            if len(need) != nb or not _byte_counts(need):
                 raise HalError(f"entry point {name!r}: binding_bytes {list(need)} must be "
                                f"{nb} byte counts >= 0")
         if not isinstance(name, str) or type(nb) is not int or type(nc) is not int \

@@ -424,20 +424,10 @@ class Instance:
         differ; docs/security.md)."""
         if verify not in ("lazy", "eager"):
             raise ValueError(f"verify must be 'lazy' or 'eager', got {verify!r}")
-        from tensorvm.vmfb.model import ModuleDef
-        if isinstance(source, ModuleDef):
-            if expected_sha256 is not None:
-                raise ValueError("expected_sha256 pins a module's bytes; pass the .vmfb path or "
-                                 "bytes, not a ModuleDef")
-            mdef = source
-        else:
-            from tensorvm.vmfb.container import read_module
-            if not isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)):
-                raise TypeError(f"load_module takes a path, bytes or ModuleDef, "
-                                f"got {type(source).__name__}")
-            mdef = read_module(source, expected_sha256=expected_sha256)
+        bytecode = _verified_module(source, verify == "lazy", expected_sha256)
+        mdef = bytecode.definition
         if replicas is not None or partitions is not None:
-            return self._load_parallel(mdef, device, replicas or 1, partitions or 1,
+            return self._load_parallel(bytecode, device, replicas or 1, partitions or 1,
                                        timeout_s=timeout_s, trace=trace, verify=verify,
                                        custom_calls=custom_calls)
         if channel == "mpi":
@@ -449,7 +439,6 @@ class Instance:
         elif isinstance(channel, str):
             raise ValueError(f"channel must be 'mpi' or a tensorvm.hal.channel.Channel, "
                              f"got {channel!r}")
-        bytecode = BytecodeModule.from_def(mdef, lazy=verify == "lazy")
         dev = self.device(device)
         tracer = _tracer(trace) or self.tracer
         if tracer is not None:
@@ -463,8 +452,9 @@ class Instance:
         module.channel = channel
         return module
 
-    def _load_parallel(self, mdef, device, replicas, partitions, **kw):
-        """``replicas * partitions`` ranks of ``mdef``, one context each."""
+    def _load_parallel(self, bytecode, device, replicas, partitions, **kw):
+        """``replicas * partitions`` ranks of ``bytecode``, one context each
+        (sharing the verified module)."""
         from .parallel import ParallelModule, inprocess_channels
         n = replicas * partitions
         devices = list(device) if isinstance(device, (list, tuple)) else [device] * n
@@ -474,8 +464,37 @@ class Instance:
         timeout = kw["timeout_s"]
         chans = inprocess_channels(replicas, partitions,
                                    self.timeout_s if timeout is None else timeout)
-        mods = [self.load_module(mdef, d, channel=c, **kw) for d, c in zip(devices, chans)]
+        mods = [self.load_module(bytecode, d, channel=c, **kw) for d, c in zip(devices, chans)]
         return ParallelModule(mods, chans, replicas, partitions)
+
+
+def _verified_module(source, lazy: bool, expected_sha256) -> BytecodeModule:
+    """The verified BytecodeModule of ``source`` (path, bytes-like or
+    ModuleDef): from the process's module cache when these exact bytes were
+    accepted before (runtime/vm/cache.py), else read and verified now."""
+    from tensorvm.vmfb.model import ModuleDef
+    if isinstance(source, BytecodeModule):    # a rank of a parallel load: verified already
+        if not lazy:
+            source.verify_bodies()
+        return source
+    if isinstance(source, ModuleDef):
+        if expected_sha256 is not None:
+            raise ValueError("expected_sha256 pins a module's bytes; pass the .vmfb path or "
+                             "bytes, not a ModuleDef")
+        return BytecodeModule.from_def(source, lazy=lazy)
+    from tensorvm.vmfb.container import read_module
+    if not isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)):
+        raise TypeError(f"load_module takes a path, bytes or ModuleDef, "
+                        f"got {type(source).__name__}")
+    from .vm.cache import MODULES, private_bytes
+    data = private_bytes(source)
+    if data is None:                     # too big to copy: mapped, not cached
+        return BytecodeModule.from_def(read_module(source, expected_sha256=expected_sha256),
+                                       lazy=lazy)
+    if expected_sha256 is not None:
+        from tensorvm.vmfb.container import check_digest
+        check_digest(data, expected_sha256)
+    return MODULES.load(data, lazy)
 
 
 def _custom_call_modules(bytecode, custom_calls: dict, natives) -> list:

@@ -121,20 +121,26 @@ def sha256_hex(data) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _read_pinned(source, expected: str, verify_checksums: bool) -> ModuleDef:
+def check_digest(data, expected: str) -> None:
+    """IntegrityError unless bytes-like ``data`` has the hex SHA-256 ``expected``
+    (ValueError if ``expected`` is not 64 hex digits)."""
     if not isinstance(expected, str) or len(expected) != 64 or \
             any(c not in "0123456789abcdefABCDEF" for c in expected):
         raise ValueError(f"expected_sha256 must be 64 hex digits, got {expected!r}")
+    got = sha256_hex(data)
+    if got != expected.lower():
+        raise IntegrityError(f"module digest mismatch: SHA-256 is {got}, "
+                             f"expected {expected.lower()}")
+
+
+def _read_pinned(source, expected: str, verify_checksums: bool) -> ModuleDef:
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as f:
             source = f.read()
     elif not isinstance(source, (bytes, bytearray, memoryview, mmap.mmap)):
         raise TypeError(f"read_module takes bytes-like data or a path, "
                         f"not {type(source).__name__}")
-    got = sha256_hex(source)
-    if got != expected.lower():
-        raise IntegrityError(f"module digest mismatch: SHA-256 is {got}, "
-                             f"expected {expected.lower()}")
+    check_digest(source, expected)
     return read_module(source, verify_checksums)
 
 

@@ -112,6 +112,34 @@ def _plain_entry(a) -> bool:
     return True
 
 
+def _plain_entry_point(ep, names: set) -> bool:
+    """A well-formed entry point whose name is new (added to ``names``), checked
+    without building messages; False sends it through the checks that name
+    the defect."""
+    if ep.__class__ is not dict or ep.get("binding_shapes") is not None:
+        return False                 # (binding_shapes: checked by _binding_shapes only)
+    name, b, c = ep.get("name"), ep.get("bindings"), ep.get("constants")
+    if name.__class__ is not str or "\0" in name or name in names \
+            or b.__class__ is not int or not 0 <= b <= MAX_COUNT \
+            or c.__class__ is not int or not 0 <= c <= MAX_COUNT:
+        return False
+    wg = ep.get("workgroups")
+    if wg is not None and (wg.__class__ is not int or not 0 <= wg <= MAX_WORKGROUPS):
+        return False
+    need = ep.get("binding_bytes")
+    if need is not None:
+        if need.__class__ is not list or len(need) != b:
+            return False
+        for n in need:
+            if n.__class__ is not int or not 0 <= n <= _DIM_MAX:
+                return False
+    for k in ep:
+        if k.__class__ is not str:
+            return False
+    names.add(name)
+    return True
+
+
 def _reflection_entry(a, w):
     _map(a, w)
     if "name" in a:
@@ -219,6 +247,8 @@ def validate(h) -> dict:
                 _strs(t["features"], vw + ".target.features")
             names = set()
             for k, ep in enumerate(_list(v["entry_points"], vw + ".entry_points")):
+                if _plain_entry_point(ep, names):     # most are fine: no messages built
+                    continue
                 ew = f"{vw}.entry_points[{k}]"
                 _map(ep, ew, ("name", "bindings", "constants"))
                 if _name(ep["name"], ew + ".name") in names:

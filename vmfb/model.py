@@ -127,6 +127,9 @@ def parse_signature(text: str, allow_variadic: bool = True) -> Signature:
     return _parse_signature(text, bool(allow_variadic))
 
 
+_PLAIN_PARAMS = {c: Param(b) for c, b in CHAR_BANK.items()}
+
+
 @lru_cache(maxsize=4096)
 def _parse_signature(text: str, allow_variadic: bool) -> Signature:
     """The parser behind ``parse_signature``, memoised: a module names the same
@@ -135,6 +138,12 @@ def _parse_signature(text: str, allow_variadic: bool) -> Signature:
     if text.count("->") != 1:
         raise VmfbError(f"signature {text!r} must contain exactly one '->'")
     arg_text, res_text = text.split("->")
+    if "*" not in text:              # the common case: one char per parameter
+        try:
+            return Signature(tuple(map(_PLAIN_PARAMS.__getitem__, arg_text)),
+                             tuple(map(_PLAIN_PARAMS.__getitem__, res_text)))
+        except KeyError:
+            pass                     # the loop below names the bad character
 
     def parts(s: str, results: bool) -> tuple:
         out, i = [], 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 import threading
 
-from ..errors import HalError
+from ..errors import HalError, rethrow
 from .cpu_device import CpuDevice, run_submission
 
 
@@ -41,32 +41,55 @@ class LocalSyncDevice(CpuDevice):
                     p.release()
         return run
 
+    def _claim(self) -> bool:
+        """Take the queue for this thread if nothing is queued or running."""
+        with self._lock:
+            if self._pending or self._pumping:
+                return False
+            self._pumping = True
+            return True
+
+    def _release_claim(self) -> None:
+        """Give the queue back; run what was queued meanwhile."""
+        with self._lock:
+            self._pumping = False
+            more = bool(self._pending)
+        if more:
+            self._pump()
+
+    def execute_now(self, cb, table) -> bool:
+        """Run it here when nothing is queued or running (FIFO order kept)."""
+        if self.tracer is not None or self.closed:
+            return False
+        program = self._program(cb, table)
+        if not self._claim():
+            program.release()
+            return False
+        try:
+            program.run_once()
+        except BaseException as e:    # noqa: BLE001 - as the fence's failure would be
+            raise rethrow(e) from None
+        finally:
+            self._release_claim()
+        return True
+
     def _submit(self, wait, signal, work) -> None:
-        if wait is None and self.tracer is None:
-            with self._lock:
-                fast = not self._pending and not self._pumping
-                if fast:
-                    self._pumping = True
-            if fast:                          # the common case: run it right here
-                try:
-                    exc = None
-                    if work is not None:
-                        try:
-                            work()
-                        except BaseException as e:    # noqa: BLE001 - goes to the fence
-                            exc = e
-                    if signal is not None:
-                        if exc is None:
-                            signal.signal()
-                        else:
-                            signal.fail(exc)
-                finally:
-                    with self._lock:
-                        self._pumping = False
-                        more = bool(self._pending)
-                if more:
-                    self._pump()
-                return
+        if wait is None and self.tracer is None and self._claim():
+            try:                              # the common case: run it right here
+                exc = None
+                if work is not None:
+                    try:
+                        work()
+                    except BaseException as e:    # noqa: BLE001 - goes to the fence
+                        exc = e
+                if signal is not None:
+                    if exc is None:
+                        signal.signal()
+                    else:
+                        signal.fail(exc)
+            finally:
+                self._release_claim()
+            return
         with self._lock:
             if not self._pending and not self._pumping and (wait is None or wait.is_settled):
                 self._pumping = True          # fast path: run right here
@@ -78,11 +101,8 @@ class LocalSyncDevice(CpuDevice):
             try:
                 run_submission(wait, signal, work, self.tracer)
             finally:
-                with self._lock:
-                    self._pumping = False
-                    more = bool(self._pending)
-            if not more:
-                return
+                self._release_claim()
+            return
         self._pump()
 
     def _pump(self, _exc=None) -> None:

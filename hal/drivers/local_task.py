@@ -37,7 +37,7 @@ import time
 import weakref
 
 from ..device import donor
-from ..errors import HalError
+from ..errors import HalError, rethrow
 from .cpu_device import CpuDevice, run_submission
 from .cpu_program import DispatchPacket
 from .worker_pool import SegmentJob, WorkerPool, run_traced
@@ -181,10 +181,22 @@ class _Queue:
         try:
             run_submission(*item, self.tracer)
         finally:
-            with self.cond:
-                self.busy = False
-                if self.pending:
-                    self.cond.notify()
+            self._idle()
+
+    def claim(self) -> bool:
+        """Take the queue for the calling thread if it is idle (nothing running
+        or pending); ``_idle()`` gives it back."""
+        with self.cond:
+            if self.busy or self.pending:
+                return False
+            self.busy = True
+            return True
+
+    def _idle(self) -> None:
+        with self.cond:
+            self.busy = False
+            if self.pending:
+                self.cond.notify()
 
     def help_until(self, fence) -> None:
         """Run ready submissions on the calling thread while ``fence`` is not
@@ -257,6 +269,24 @@ class LocalTaskDevice(CpuDevice):
 
     def _submit(self, wait, signal, work) -> None:
         self._queue.put((wait, signal, work))
+
+    def execute_now(self, cb, table) -> bool:
+        """Run it here when the queue is idle, as ``_submit_waited`` would,
+        without a fence (its workgroups still split across the workers)."""
+        if self.tracer is not None or self.closed or not donor.allowed:
+            return False
+        program = self._program(cb, table)
+        q = self._queue
+        if not q.claim():
+            program.release()
+            return False
+        try:
+            q.run_programs((program,))
+        except BaseException as e:    # noqa: BLE001 - as the fence's failure would be
+            raise rethrow(e) from None
+        finally:
+            q._idle()
+        return True
 
     def _submit_waited(self, wait, signal, work) -> None:
         """The caller waits for ``signal`` at once: when the queue is idle and

@@ -111,9 +111,17 @@ def parse_cpuinfo(text: str) -> frozenset:
 
 def missing_features(target: dict) -> list:
     """Features the target requires that this CPU lacks (``+avx2`` == ``avx2``)."""
-    have = host_features()
-    want = [str(f).lstrip("+").lower() for f in (target or {}).get("features", ())]
-    return [f for f in want if f not in have]
+    feats, have = tuple((target or {}).get("features", ())), host_features()
+    try:
+        return list(_missing_features(feats, have))    # (every load of a module asks again)
+    except TypeError:                                  # an unhashable feature: no memo
+        return list(_missing_features.__wrapped__(feats, have))
+
+
+@functools.lru_cache(maxsize=256)
+def _missing_features(feats: tuple, have: frozenset) -> tuple:
+    want = [str(f).lstrip("+").lower() for f in feats]
+    return tuple(f for f in want if f not in have)
 
 
 def _unique_fd_path(fd: int) -> str:
@@ -174,9 +182,9 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
         os.close(fd)
     functions = []
     for e in entry_points:
-        try:
-            address = ctypes.cast(lib[e], ctypes.c_void_p).value
-        except AttributeError as err:
+        try:                        # (dlsym directly: a ctypes function object per
+            address = _ctypes.dlsym(lib._handle, e)    # entry cost 10x as much)
+        except OSError as err:
             _dlclose(lib._handle)
             raise HalError(f"executable '{name}' has no entry point symbol '{e}': {err}") from None
         functions.append(ffi.cast(ENTRY_TYPE, address))

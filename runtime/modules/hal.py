@@ -361,6 +361,8 @@ def queue_execute_indirect_wait(state, device, cb, timeout_ms, table):
     fn = "device.queue.execute.indirect.wait"
     if device.__class__ is not state.device_class:
         _device(state, device, fn)
+    if device.execute_now(cb, table):      # ran here already (an idle inline queue)
+        return None
     fence = device.create_fence()
     device.queue_execute(None, fence, (cb,), (table,), caller_waits=True)
     if not fence.is_settled:

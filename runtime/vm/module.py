@@ -104,6 +104,7 @@ class BytecodeModule:
                         for i in mdef.imports]
         self.globals = list(mdef.globals)
         self._prepare_lock = threading.RLock()
+        self.source = None            # the immutable bytes it was read from (cache.py)
 
     @classmethod
     def from_def(cls, mdef, *, lazy: bool = False) -> "BytecodeModule":
@@ -117,6 +118,13 @@ class BytecodeModule:
         cls.__init__(self, mdef, functions, consts)
         self._tables = tables
         return self
+
+    def verify_bodies(self) -> None:
+        """Verify every function body not verified yet (``verify="eager"``)."""
+        with self._prepare_lock:
+            for f in self.functions:
+                if f._instrs is None:
+                    f._instrs = self._tables.body(f.index)
 
     def __repr__(self):
         return f"<BytecodeModule '{self.name}' exports={sorted(self.exports)}>"

@@ -244,3 +244,52 @@ def test_a_huge_binding_slot_is_refused_before_allocating(device, kernels):
     with pytest.raises(hal.HalError, match=r"binding slot must be in \[0, 65536\), got 2147483647"):
         cb.dispatch(kernels, kernels.entry_ordinal("scale"), (1, 1, 1), [8, 8],
                     [(0, 0, 32), ((1 << 31) - 1, 0, 32)])
+
+
+def test_execute_now_runs_only_on_an_idle_queue(device, kernels):
+    """``execute_now`` (the fence-free path of the submit-and-wait import)
+    runs the work here when nothing is queued, keeps FIFO order behind a
+    blocked submission (False: the caller submits instead), and raises a
+    kernel's failure as a fence wait would.  Devices without it: False."""
+    cb = _scale_cb(device, kernels)
+    x = np.arange(8, dtype=np.float32)
+    out = device.allocator.allocate(32)
+    table = [device.allocator.import_host(x), out]
+    if type(device).execute_now is hal.Device.execute_now:
+        assert device.execute_now(cb, table) is False      # always submits
+        return
+    assert device.execute_now(cb, table) is True
+    np.testing.assert_array_equal(hal.BufferView(out, (8,), np.float32).to_numpy(), x * 2 + 1)
+    with pytest.raises(HalError, match="'fail_at' failed with code 7"):
+        device.execute_now(_fail_cb(device, kernels), None)
+    with pytest.raises(HalError, match="binding table"):
+        device.execute_now(cb, [out])
+    gate, first = device.create_fence(), device.create_fence()
+    blocked = device.create_command_buffer()
+    blocked.fill(out, 0, 4, b"\x00" * 4)
+    blocked.finalize()
+    device.queue_execute(gate, first, [blocked])
+    assert device.execute_now(cb, table) is False           # would overtake `blocked`
+    gate.signal()
+    first.wait(T)
+    assert device.execute_now(cb, table) is True
+
+
+def test_content_digest_remembers_only_views_of_bytes():
+    """Executable digests (the device's cache key) are remembered per view
+    only while the view lives and only where its contents cannot change."""
+    import hashlib
+    from tensorvm.hal.device import _DIGESTS, content_digest
+    data = bytes(range(200))
+    view = memoryview(data).toreadonly()[8:]
+    assert content_digest(view) == hashlib.sha256(data[8:]).digest()
+    key = id(view)
+    assert key in _DIGESTS
+    del view
+    gc.collect()
+    assert key not in _DIGESTS                       # forgotten with its view
+    buf = bytearray(data)
+    mutable = memoryview(buf).toreadonly()           # read-only view, mutable owner
+    first = content_digest(mutable)
+    buf[0] ^= 1
+    assert content_digest(mutable) == hashlib.sha256(buf).digest() != first

@@ -89,10 +89,11 @@ def test_invoke_async_works_in_a_forked_child(tmp_path, device):
         assert np.array_equal(np.asarray(m.main.invoke_async(a, a).result(10)), 2 * a)
         stop = False
 
-        def hammer():                   # keeps the scheduler and queue locks busy
+        def hammer():                   # keeps the scheduler, queue and module cache locks busy
             while not stop:
                 m.main.invoke_async(a, a).result(10)
                 m.main(a, a)
+                rt.load_module({str(path)!r}, device={device!r})
         threads = [threading.Thread(target=hammer) for _ in range(3)]
         for t in threads:
             t.start()

@@ -124,6 +124,14 @@ def test_reflection_consistent_with_signature():
     rejects(module(fn(RET, signature="r->", exported=True, reflection=bad_shape)), "shape")
     scalar_shape = {"args": [{"name": "x", "dtype": "i32", "shape": [2]}], "results": []}
     rejects(module(fn(RET, signature="i->", exported=True, reflection=scalar_shape)), "no shape")
+    for shape in (None, [True], [1.0], ["x"], "2"):     # the fast path defers to the named check
+        entry = {"args": [{"name": "x", "dtype": "f32", "shape": shape}], "results": []}
+        rejects(module(fn(RET, signature="r->", exported=True, reflection=entry)), "shape")
+    unhashable = {"args": [{"name": "x", "dtype": ["f32"]}], "results": []}
+    rejects(module(fn(RET, signature="r->", exported=True, reflection=unhashable)),
+            "unknown dtype")
+    no_shape = {"args": [{"name": "k", "dtype": "i32"}], "results": []}
+    BytecodeModule.from_def(module(fn(RET, signature="i->", exported=True, reflection=no_shape)))
 
 
 def test_globals_and_imports_tables():

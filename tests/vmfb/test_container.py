@@ -199,6 +199,13 @@ def _entry(h) -> dict:
     return h["executables"][0]["variants"][0]["entry_points"][0]
 
 
+def _entry_points(h, *changes):
+    """Give the first executable variant one entry point per ``changes`` (each
+    a well-formed ``k`` entry with those fields replaced)."""
+    h["executables"][0]["variants"][0]["entry_points"] = [
+        dict({"name": "k", "bindings": 1, "constants": 0}, **c) for c in changes]
+
+
 HOSTILE = [
     (lambda h: h.update(name=5), "name: expected a string"),
     (lambda h: h.update(functions="x"), "functions: expected an array"),
@@ -219,6 +226,14 @@ HOSTILE = [
     (lambda h: h["rodata"][0].update(alignment=2**40), "out of range"),
     (lambda h: h["executables"][0]["variants"][0].update(entry_points=[{"name": "k"}]),
      "missing key 'bindings'"),
+    (lambda h: _entry_points(h, {}, {}), "appears twice"),
+    (lambda h: _entry_points(h, {"bindings": True}), "expected an integer, got bool"),
+    (lambda h: _entry_points(h, {"bindings": 2, "binding_bytes": [4]}), "1 entries for 2"),
+    (lambda h: _entry_points(h, {"binding_bytes": [-1]}), r"binding_bytes\[0\].*out of range"),
+    (lambda h: _entry_points(h, {"workgroups": -1}), "workgroups: -1 is out of range"),
+    (lambda h: _entry_points(h, {"constants": 2**17}), "constants: 131072 is out of range"),
+    (lambda h: _entry_points(h, {"name": "k\0"}), "NUL"),
+    (lambda h: _entry_points(h, {"name": 3}), r"entry_points\[0\].name: expected a string"),
     (lambda h: h["executables"][0]["variants"][0]["target"].update(features=[1]), "features"),
     (lambda h: _entry(h).update(binding_shapes=[None]), "binding_shapes: has 1 entries"),
     (lambda h: _entry(h).update(binding_shapes=[[4, [["$0", "**"]]]] * _entry(h)["bindings"]),
