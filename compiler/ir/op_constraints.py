@@ -729,8 +729,13 @@ def _batch_norm(op):
 # -- regions and collectives ---------------------------------------------------------
 def _promotable(src: str, dst: str) -> bool:
     """Whether a reduction may accumulate ``src`` elements in ``dst`` (same kind, not narrower)."""
-    if src == dst or (_quant(src) and _quant(dst)):
+    if src == dst:
         return True
+    if _quant(src) or _quant(dst):
+        qs, qd = _quant_params(src), _quant_params(dst)
+        if qs is None or qd is None:       # quantized and not: never; forms we do not read: allowed
+            return _quant(src) and _quant(dst) and (qs is None or qd is None)
+        return qs[3] == qd[3] and _promotable(qs[0].lstrip("s"), qd[0].lstrip("s"))
     from .types import bit_width
     for kind in (is_float, is_complex):
         if kind(src) and kind(dst):
@@ -740,11 +745,12 @@ def _promotable(src: str, dst: str) -> bool:
     return False
 
 
-def _reduction_region(op, region, inputs, inits):
-    """The body of a reduction (reduce, reduce_window, all_reduce, reduce_scatter,
-    select_and_scatter): 2N arguments, N tensor results typed like the
-    accumulator arguments, shaped like the init values, element types
-    promotable from the inputs'."""
+def _reduction_region(op, region, inputs, inits, allowed=None):
+    """The body of a reduction (reduce, reduce_window, scatter, all_reduce,
+    reduce_scatter, select_and_scatter): 2N arguments, N tensor results typed
+    like the accumulator arguments, shaped like the init values, element types
+    promotable from the init values' and the inputs'.  ``allowed``: the dims
+    the argument shapes must be a subsequence of (None: not checked)."""
     if not region.blocks:
         return
     block, n = region.blocks[0], len(inputs)
@@ -770,13 +776,26 @@ def _reduction_region(op, region, inputs, inits):
         if not _compat_shapes(_shape(r), init.shape):
             _fail(op, f"The shape of reduction-region's result type at index {i} differs from the op's "
                       f"corresponding init-value type: '{r.type}' vs '{init}'")
-        if not _promotable(_el(inputs[i]), _el(r)):
+        if inits is not None and not _promotable(init.element, _el(r)):
             _fail(op, f"The element-type of reduction-region's result type at index {i} is expected "
                       f"to be promotable from the op's corresponding init-value element-type: "
-                      f"'{_el(inputs[i])}', but got '{_el(r)}'")
-        if inits is not None and not _promotable(init.element, _el(r)):
+                      f"'{r.type}' vs '{init}'")
+        arg = args[n + i]
+        if not _promotable(_el(inputs[i]), _el(arg)):
             _fail(op, f"The element-type of reduction-region's argument at index {n + i} is expected "
-                      f"to be promotable from '{init.element}', but got '{_el(r)}'")
+                      f"to be promotable from '{_el(inputs[i])}', but got '{_el(arg)}'")
+        shape = _shape(arg)
+        if allowed is not None and shape is not None:
+            if len(shape) > len(allowed):
+                _fail(op, f"The rank of reduction-region's argument at index {n + i} is expected to "
+                          f"be <= {len(allowed)}, got {len(shape)}")
+            k = 0
+            for d in allowed:
+                if k < len(shape) and _compat(d, shape[k]):
+                    k += 1
+            if k != len(shape):
+                _fail(op, f"The shape of reduction-region's argument at index {n + i} is not "
+                          f"compatible with that of reduce-op's input-parameter at index {i}")
 
 
 def _reduce_regions(op):
@@ -786,15 +805,28 @@ def _reduce_regions(op):
             _select_region(op, op.regions[0], op.operands[0])
             _reduction_region(op, op.regions[1], [src], [init.type])
         return
+    allowed = None
     if op.name in (_S + "reduce", _S + "reduce_window"):
         n = len(op.operands) // 2
         if not n:
             _fail(op, "requires at least 1 input value")
         inputs, inits = op.operands[:n], [v.type for v in op.operands[n:]]
+        xs = _shape(inputs[0])
+        if op.name == _S + "reduce_window":
+            allowed = tuple(_attr_ints(op, "window_dimensions"))
+        elif xs is not None:
+            dims = _attr_ints(op, "dimensions")
+            allowed = tuple(d for k, d in enumerate(xs) if k not in dims)
+    elif op.name == _S + "scatter":      # the updates play the init values' part
+        n = len(op.results)
+        if not n or len(op.operands) != 2 * n + 1:
+            return
+        inputs, allowed = op.operands[:n], ()
+        inits = [TensorType((), _el(u)) for u in op.operands[n + 1:]]
     else:           # all_reduce / reduce_scatter: one 2-argument body applied to each operand
         inputs, inits = op.operands[:1], None
     if op.regions:
-        _reduction_region(op, op.regions[0], inputs, inits)
+        _reduction_region(op, op.regions[0], inputs, inits, allowed)
 
 
 def _select_region(op, region, operand):
@@ -1165,6 +1197,7 @@ def _dot_algorithm(op):
 def _dot_general_all(op):
     _dot_general(op)
     _dot_algorithm(op)
+    _dot_general_quant(op)
 
 
 def _conv_window(op):
@@ -1210,6 +1243,7 @@ def _conv_window(op):
 def _conv_all(op):
     _conv_window(op)
     _convolution(op)
+    _conv_quant(op)
 
 
 def _dynamic_root(op):
@@ -1385,6 +1419,85 @@ def _same_quant(op, x, r):
                           "operand and result")
 
 
+def _add_quant(op):
+    """add on quantized tensors (spec add C2-C7): all quantized or none, one
+    storage and one expressed type, per-axis operands keep the result's axis."""
+    tensors = [v for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)]
+    quant = [_quant(_el(v)) for v in tensors]
+    if not any(quant):
+        return
+    if not all(quant):
+        _fail(op, "expects all operands and results to be either quantized or non-quantized")
+    qs = [_quant_params(_el(v)) for v in tensors]
+    if any(q is None for q in qs):
+        return
+    if len({q[0] for q in qs}) > 1:
+        _fail(op, "mismatched operands and result quantization storage types")
+    if len({q[3] for q in qs}) > 1:
+        _fail(op, "mismatched operands and result quantization expressed types")
+    *ins, out = qs
+    if out[4] is None and any(q[4] is not None for q in ins):
+        _fail(op, "result is not per_axis quantized but lhs or rhs are")
+    for name, q in zip(("lhs", "rhs"), ins):
+        if q[4] is not None and q[4] != out[4]:
+            _fail(op, f"quantization_dimension of {name} and result are not same")
+
+
+def _quant_contraction(op, rhs_out_dim, result_out_dim, rhs_contracting=None):
+    """dot_general (spec C14-C20) and convolution (C28-C34) on quantized
+    tensors: rhs quantized whenever anything is; lhs and result quantized
+    alike; storage and expressed types agree; per-axis axes where the
+    contraction allows them.  ``rhs_contracting`` given (dot_general): the
+    rhs zero points must be 0 and its axis not contracted."""
+    lhs, rhs, res = op.operands[0], op.operands[1], op.results[0]
+    le, re_, oe = _el(lhs), _el(rhs), _el(res)
+    if not any(map(_quant, (le, re_, oe))):
+        return
+    if not _quant(re_) or _quant(le) != _quant(oe):
+        _fail(op, "rhs should be quantized for quantized operations and "
+                  "is_quantized(lhs)=is_quantized(result) should hold")
+    qr = _quant_params(re_)
+    if qr is None:
+        return
+    if rhs_contracting is not None:
+        if qr[4] is None and any(zp != 0 for _, zp in qr[5]):
+            _fail(op, "Zero point of rhs should be 0")
+        if qr[4] is not None and any(zp != 0 for _, zp in qr[5]):
+            _fail(op, "Zero points of rhs should be 0")
+        if qr[4] is not None and qr[4] in rhs_contracting:
+            _fail(op, "Quantization dimension of rhs should not be in the contracting dimension of rhs")
+    elif qr[4] is not None and rhs_out_dim is not None and qr[4] != rhs_out_dim:
+        _fail(op, "quantization dimension of rhs should be same with kernel_output_feature_dimension")
+    qo = _quant_params(oe) if _quant(oe) else None
+    if rhs_contracting is None and qo is not None and qo[4] is not None and \
+            result_out_dim is not None and qo[4] != result_out_dim:
+        _fail(op, "quantization dimension of result should be same with output_feature_dimension")
+    if _quant(le):
+        ql = _quant_params(le)
+        if ql is None or qo is None:
+            return
+        if ql[0] != qr[0]:
+            _fail(op, "mismatched lhs and rhs quantization storage types")
+        if not ql[3] == qr[3] == qo[3]:
+            _fail(op, "mismatched lhs, rhs and result quantization expressed types")
+        if qr[4] is None and qo[4] is not None:
+            _fail(op, "mismatched rhs and result quantization granularity")
+    elif not le == qr[3] == oe:
+        _fail(op, "mismatched rhs quantization expressed type and lhs and result element type")
+
+
+def _dot_general_quant(op):
+    a = op.attributes.get("dot_dimension_numbers")
+    rc = tuple(a.fields.get("rhs_contracting_dimensions", ())) if isinstance(a, StructAttr) else ()
+    _quant_contraction(op, None, None, rc)
+
+
+def _conv_quant(op):
+    a = op.attributes.get("dimension_numbers")
+    f = a.fields if isinstance(a, StructAttr) else {}
+    _quant_contraction(op, f.get("kernel_output_feature_dimension"), f.get("output_feature_dimension"))
+
+
 def _uniform_quantize(op):
     x, r = op.operands[0], op.results[0]
     q = _quant_params(_el(r))
@@ -1469,6 +1582,7 @@ for _n in set(_SAME_TYPE + _FLOAT + ("abs", "compare", "complex", "real", "imag"
                                       "bitcast_convert", "reduce_precision")) - {"bitcast_convert"}:
     RULES[_S + _n] = _elementwise
 RULES.pop(_S + "convert", None)
+RULES[_S + "add"] = lambda op: (_elementwise(op), _add_quant(op))
 RULES.update({
     _S + "broadcast_in_dim": _broadcast_in_dim, _S + "transpose": _transpose, _S + "reverse": _reverse,
     _S + "concatenate": _concatenate, _S + "slice": _slice, _S + "pad": _pad,
@@ -1496,7 +1610,8 @@ RULES.update({
 })
 for _n in ("reshape", "transpose", "broadcast_in_dim"):
     RULES[_S + _n] = _shape_op(RULES[_S + _n])
-for _n in ("reduce", "reduce_window", "select_and_scatter"):
+RULES[_S + "scatter"] = lambda op: None
+for _n in ("reduce", "reduce_window", "select_and_scatter", "scatter"):
     RULES[_S + _n] = (lambda shape_rule: lambda op: (_reduce_regions(op), shape_rule(op)))(RULES[_S + _n])
 
 
