@@ -406,15 +406,18 @@ def _gather(op):
     if index_size is not None and len(g["start_index_map"]) != index_size:
         _fail(op, f"start_index_map size ({len(g['start_index_map'])}) is not equal to size of "
                   f"index dimension ({ivd}) of start_indices ({index_size})")
-    if sizes is None:
-        return
+    if sizes is None:       # dynamic_gather with slice sizes known only at run time: their count
+        count = (_shape(op.operands[2]) or (None,))[0] if len(op.operands) > 2 else None
+        if count is None:
+            return
+        sizes = (None,) * count
     if len(sizes) != len(xs):
         _fail(op, f"slice_sizes size ({len(sizes)}) not equal to (implied) operand rank ({len(xs)})")
     for k, (s, d) in enumerate(zip(sizes, xs)):
-        if s < 0 or (d is not None and s > d):
+        if s is not None and (s < 0 or (d is not None and s > d)):
             _fail(op, f"slice size ({s}) is out of bounds for operand dimension ({d}) at index {k}")
     for k in tuple(coll) + tuple(obatch):
-        if sizes[k] > 1:
+        if sizes[k] is not None and sizes[k] > 1:
             _fail(op, f"slice_sizes collapsed dimension {k} should <= 1 but got {sizes[k]}")
     window = [s for k, s in enumerate(sizes) if k not in coll and k not in obatch]
     if len(window) != len(offs):
@@ -457,6 +460,37 @@ def _dot_general(op):
     out = [ls[d] for d in lb] + [d for k, d in enumerate(ls) if k not in lb and k not in lc] \
         + [d for k, d in enumerate(rs) if k not in rb and k not in rc]
     _expect_result(op, out)
+
+
+def _scatter(op):
+    """Bounds of scatter's updates: window dims within the operand's, scatter
+    dims equal to the indices' batch dims (dimension numbers: verifier.py)."""
+    n = len(op.results)
+    a = op.attributes.get("scatter_dimension_numbers")
+    if not n or len(op.operands) != 2 * n + 1 or not isinstance(a, StructAttr):
+        return
+    xs, ix, us = _shape(op.operands[0]), _shape(op.operands[n]), _shape(op.operands[n + 1])
+    if xs is None or ix is None or us is None:
+        return
+    f = a.fields
+    uwd = tuple(f.get("update_window_dims", ()))
+    skip = set(f.get("inserted_window_dims", ())) | set(f.get("input_batching_dims", ()))
+    ivd = f.get("index_vector_dim", 0)
+    window = [d for k, d in enumerate(xs) if k not in skip]
+    for k, d in enumerate(uwd):
+        if k < len(window) and 0 <= d < len(us) and us[d] is not None and window[k] is not None \
+                and us[d] > window[k]:
+            _fail(op, f"expects bounds of the window dimensions of updates to not exceed the bounds "
+                      f"of the corresponding dimensions of operand. For dimension {d}, updates bound "
+                      f"is {us[d]}, operand bound is {window[k]}.")
+    scatter = [d for k, d in enumerate(us) if k not in uwd]
+    batch = [d for k, d in enumerate(ix) if k != ivd]
+    if len(scatter) == len(batch):
+        for k, (u, i) in enumerate(zip(scatter, batch)):
+            if not _compat(u, i):
+                _fail(op, f"expects bounds of the scatter dimensions of updates to be same as the "
+                          f"bounds of the corresponding dimensions of scatter indices. For scatter "
+                          f"dimension {k}, updates bound is {u}, scatter_indices bound is {i}.")
 
 
 def _reduce(op):
@@ -956,6 +990,16 @@ def _dynamic_broadcast_in_dim(op):
     if rs is not None and out[0] != len(rs):
         _fail(op, f"result rank ({len(rs)}) does not match the output_dimensions length ({out[0]})")
     xs = _shape(op.operands[0])
+    values = _const_ints(op.operands[1])
+    if values is not None and rs is not None and len(values) == len(rs):
+        if any(v < 0 for v in values) or not _compat_shapes(rs, tuple(values)):
+            _fail(op, f"output shape {list(values)} is incompatible with return type of operation "
+                      f"'{op.results[0].type}'")
+        for i, d in enumerate(_attr_ints(op, "broadcast_dimensions")):
+            if xs is not None and i < len(xs) and 0 <= d < len(values) and \
+                    xs[i] is not None and xs[i] not in (1, values[d]):
+                _fail(op, f"size of operand dimension {i} ({xs[i]}) is not equal to 1 or value of "
+                          f"shape at index {d} ({values[d]})")
     exp = _attr_ints(op, "known_expanding_dimensions")
     non = _attr_ints(op, "known_nonexpanding_dimensions")
     if len(set(exp) | set(non)) != len(exp) + len(non):
@@ -1391,13 +1435,14 @@ def _same_quant(op, x, r):
         if axis_r < len(perm) and perm[axis_r] != axis_x:
             _fail(op, f"operand quantization_dimension {axis_x} is not same as permutation[{axis_r}] = "
                       f"{perm[axis_r]}")
-    if op.name == _S + "broadcast_in_dim":
+    if op.name in (_S + "broadcast_in_dim", _S + "dynamic_broadcast_in_dim"):
         dims = _attr_ints(op, "broadcast_dimensions")
         if axis_x < len(dims) and dims[axis_x] != axis_r:
             _fail(op, f"result quantization_dimension {axis_r} not same as broadcast_dimensions"
                       f"[{axis_x}] = {dims[axis_x]}")
-        if len(qx[5]) == len(qr[5]):
-            for k, ((sx, zx), (sr, zr)) in enumerate(zip(qx[5], qr[5])):
+        px = qx[5] * len(qr[5]) if len(qx[5]) == 1 else qx[5]     # a size-1 axis broadcasts its scale
+        if len(px) == len(qr[5]):
+            for k, ((sx, zx), (sr, zr)) in enumerate(zip(px, qr[5])):
                 if sx != sr:
                     _fail(op, f"mismatch result scale {k} ({sr:e}) and operand scale {k} ({sx:e})")
                 if zx != zr:
@@ -1608,9 +1653,9 @@ RULES.update({
     _S + "recv": _token_results, _S + "uniform_quantize": _uniform_quantize,
     _S + "custom_call": _custom_call,
 })
-for _n in ("reshape", "transpose", "broadcast_in_dim"):
+for _n in ("reshape", "transpose", "broadcast_in_dim", "dynamic_broadcast_in_dim"):
     RULES[_S + _n] = _shape_op(RULES[_S + _n])
-RULES[_S + "scatter"] = lambda op: None
+RULES[_S + "scatter"] = _scatter
 for _n in ("reduce", "reduce_window", "select_and_scatter", "scatter"):
     RULES[_S + _n] = (lambda shape_rule: lambda op: (_reduce_regions(op), shape_rule(op)))(RULES[_S + _n])
 
