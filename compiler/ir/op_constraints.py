@@ -1622,6 +1622,54 @@ def _custom_call(op):
             _fail(op, f"backend_config for api_version {names[version]} must be a string attribute.")
 
 
+_ASYNC_OPS = frozenset(_S + n for n in (
+    "all_reduce", "all_gather", "all_to_all", "collective_permute", "reduce_scatter",
+    "collective_broadcast", "slice", "dynamic_slice"))
+
+
+def _future(types) -> str:
+    return "!stablehlo.future<" + ", ".join(str(t) for t in types) + ">"
+
+
+def _same_text(a, b) -> bool:
+    return "".join(str(a).split()) == "".join(str(b).split())
+
+
+def _async_start(op):
+    """async_start wraps one collective (or slice) op: its region takes the
+    operands and returns what the ``!stablehlo.future`` result holds."""
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        _fail(op, "requires one region")
+    block = op.regions[0].blocks[0]
+    body = [o for o in block.operations if o is not block.terminator]
+    if len(body) != 1:
+        _fail(op, "region must contain exactly one operation and a return")
+    if body[0].name not in _ASYNC_OPS:
+        _fail(op, f"region must contain a collective or slice operation, got '{body[0].name}'")
+    if len(op.operands) != len(block.arguments):
+        _fail(op, f"number of operands ({len(op.operands)}) must match number of region arguments "
+                  f"({len(block.arguments)})")
+    for i, (v, a) in enumerate(zip(op.operands, block.arguments)):
+        if not _compat_type(v.type, a.type):
+            _fail(op, f"operand type '{v.type}' at index {i} must match region argument type '{a.type}'")
+    term = block.terminator
+    if term is not None and len(op.results) == 1:
+        want = _future(v.type for v in term.operands)
+        if not _same_text(want, op.results[0].type):
+            _fail(op, f"inferred type(s) '{want}' are incompatible with return type(s) of operation "
+                      f"'{op.results[0].type}'")
+
+
+def _async_done(op):
+    """async_done yields the types its ``!stablehlo.future`` operand holds."""
+    if len(op.operands) == 1 and str(op.operands[0].type).startswith("!stablehlo.future<"):
+        got = _future(r.type for r in op.results)
+        if not _same_text(got, op.operands[0].type):
+            inner = str(op.operands[0].type)[len("!stablehlo.future<"):-1]
+            _fail(op, f"inferred type(s) '{inner}' are incompatible with return type(s) of operation "
+                      f"'{', '.join(str(r.type) for r in op.results)}'")
+
+
 RULES = {}
 for _n in set(_SAME_TYPE + _FLOAT + ("abs", "compare", "complex", "real", "imag", "convert",
                                       "bitcast_convert", "reduce_precision")) - {"bitcast_convert"}:
@@ -1651,7 +1699,8 @@ RULES.update({
     _S + "collective_broadcast": _dynamic_root, _S + "collective_reduce": _dynamic_root,
     _S + "collective_permute": _collective_permute, _S + "infeed": _token_results,
     _S + "recv": _token_results, _S + "uniform_quantize": _uniform_quantize,
-    _S + "custom_call": _custom_call,
+    _S + "custom_call": _custom_call, _S + "async_start": _async_start,
+    _S + "async_done": _async_done,
 })
 for _n in ("reshape", "transpose", "broadcast_in_dim", "dynamic_broadcast_in_dim"):
     RULES[_S + _n] = _shape_op(RULES[_S + _n])
@@ -1660,12 +1709,31 @@ for _n in ("reduce", "reduce_window", "select_and_scatter", "scatter"):
     RULES[_S + _n] = (lambda shape_rule: lambda op: (_reduce_regions(op), shape_rule(op)))(RULES[_S + _n])
 
 
+def _result_accuracy(op):
+    """``result_accuracy`` of the transcendental ops: tolerances are
+    non-negative, and all zero unless the mode is TOLERANCE."""
+    acc = op.attributes.get("result_accuracy")
+    if not isinstance(acc, StructAttr):
+        return
+    f = acc.fields
+    tol = {k: getattr(f.get(k, 0), "value", f.get(k, 0)) for k in ("atol", "rtol", "ulps")}
+    mode = f.get("mode")
+    mode = str(getattr(mode, "text", mode) or "DEFAULT")
+    mode = mode.rsplit("<", 1)[-1].rstrip(">").strip() if "<" in mode else mode
+    if any(not isinstance(v, (int, float)) or v < 0 for v in tol.values()):
+        _fail(op, f"Negative tolerance for ResultAccuracyAttr: {tol}")
+    if mode in ("DEFAULT", "HIGHEST") and any(tol.values()):
+        _fail(op, f"Invalid tolerances for ResultAccuracyAttr with mode {mode}, must be all zero.")
+
+
 def check_op(op) -> None:
     """Raise CompileError (located at ``op``) if ``op`` breaks a spec constraint."""
     if op.name in _NO_PER_AXIS:
         _per_axis_check(op)
     if op.name.startswith(_S):
         _quant_types(op)
+        if "result_accuracy" in op.attributes:
+            _result_accuracy(op)
     rule = RULES.get(op.name)
     if rule is None:
         return
