@@ -1229,6 +1229,38 @@ def _set_dimension_size(op):
     _expect_result(op, out)
 
 
+# The dot algorithms some hardware implements: (lhs, rhs, accumulation) precision
+# types -> the allowed num_primitive_operations, with one component per side and
+# precise accumulation (f8 inputs, ``"f8"`` here, may also accumulate imprecisely).
+KNOWN_DOT_ALGORITHMS = {
+    ("f8", "f8", "f32"): (1,), ("bf16", "bf16", "f32"): (1, 3, 6, 9), ("bf16", "bf16", "bf16"): (1,),
+    ("f16", "f16", "f16"): (1,), ("f16", "f16", "f32"): (1,), ("tf32", "tf32", "f32"): (1, 3),
+    ("f32", "f32", "f32"): (1,), ("f64", "f64", "f64"): (1,),
+}
+
+
+def dot_algorithm_error(fields: dict) -> str | None:
+    """Why a ``#stablehlo.dot_algorithm`` is not a known one (None: it is)."""
+    def field(key, default=None):
+        v = fields.get(key, default)
+        v = getattr(v, "type", v)
+        return str(getattr(v, "element", getattr(v, "value", v)))
+    lhs, rhs, acc = (field(k) for k in ("lhs_precision_type", "rhs_precision_type", "accumulation_type"))
+    counts = [fields.get(k, 1) for k in ("lhs_component_count", "rhs_component_count",
+                                         "num_primitive_operations")]
+    counts = [getattr(c, "value", c) for c in counts]
+    imprecise = field("allow_imprecise_accumulation", False) in ("True", "true", "1")
+    if not all(isinstance(c, int) for c in counts):
+        return None
+    key = ("f8", "f8", acc) if lhs == rhs and lhs.startswith("f8") else (lhs, rhs, acc)
+    if counts[:2] != [1, 1] or counts[2] not in KNOWN_DOT_ALGORITHMS.get(key, ()) or \
+            (imprecise and key[0] != "f8"):
+        return (f"dot algorithm not known to be supported on any hardware: {{lhs:'{lhs}', "
+                f"rhs:'{rhs}', accum:'{acc}', lhs_components:{counts[0]}, rhs_components:"
+                f"{counts[1]}, primitive_ops:{counts[2]}, imprecise:{int(imprecise)}}}")
+    return None
+
+
 def _dot_algorithm(op):
     alg = op.attributes.get("algorithm")
     if not isinstance(alg, StructAttr):
@@ -1236,6 +1268,9 @@ def _dot_algorithm(op):
     pc = op.attributes.get("precision_config")
     if pc is not None and any(getattr(e, "value", "DEFAULT") != "DEFAULT" for e in getattr(pc, "elements", ())):
         _fail(op, "must specify DEFAULT precision config when algorithm is set.")
+    problem = dot_algorithm_error(alg.fields)     # the parser reports it where the attribute is
+    if problem is not None:
+        _fail(op, problem)
 
 
 def _dot_general_all(op):
@@ -1622,6 +1657,86 @@ def _custom_call(op):
             _fail(op, f"backend_config for api_version {names[version]} must be a string attribute.")
 
 
+# -- CHLO ------------------------------------------------------------------------------
+_C = "chlo."
+_CHLO_SAME_ELEMENT = ("broadcast_add", "broadcast_subtract", "broadcast_multiply", "broadcast_divide",
+                      "broadcast_remainder", "broadcast_maximum", "broadcast_minimum", "broadcast_power",
+                      "broadcast_atan2", "broadcast_and", "broadcast_or", "broadcast_xor",
+                      "broadcast_shift_left", "broadcast_shift_right_arithmetic",
+                      "broadcast_shift_right_logical", "broadcast_next_after", "broadcast_polygamma",
+                      "broadcast_zeta")
+
+
+def _element_kind(el: str):
+    """An element type up to quantization parameters (storage, expressed)."""
+    q = _quant_params(el) if _quant(el) else None
+    return (q[0], q[3]) if q is not None else el
+
+
+def _chlo_same_element(op):
+    kinds = {_element_kind(_el(v)) for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}
+    if len(kinds) > 1:
+        _fail(op, "requires compatible element types for all operands and results")
+
+
+def _chlo_mulhi(op):
+    for i, v in enumerate(op.operands):
+        el = _el(v)
+        if not is_integer(el) or el in ("i1", "ui1"):
+            _fail(op, f"operand #{i} must be ranked tensor of 2/4/8/16/32/64-bit integer values, "
+                      f"but got '{v.type}'")
+
+
+def _chlo_constant_like(op):
+    value = op.attributes.get("value")
+    vt = getattr(value, "type", None)
+    vt = getattr(vt, "element", vt)
+    if op.results and isinstance(vt, str) and isinstance(op.results[0].type, TensorType) and \
+            vt != _el(op.results[0]):
+        _fail(op, f"value's type doesn't match element return type: '{vt}' vs '{op.results[0].type}'")
+
+
+def _chlo_top_k(op):
+    xs = _shape(op.operands[0]) if op.operands else None
+    k = _attr_ints(op, "k", (None,))[0]
+    if xs is None:
+        return
+    if not xs:
+        _fail(op, "operand's rank must be at least 1 (failed to infer returned types)")
+    if k is not None and xs[-1] is not None and xs[-1] < k:
+        _fail(op, f"operand's last dimension must be at least {k} (failed to infer returned types)")
+
+
+def _chlo_scan(op):
+    """scan: per-step slices of the inputs along ``dimension`` plus the carries
+    are the body's arguments."""
+    seg = _attr_ints(op, "operandSegmentSizes", (len(op.operands), 0))
+    n_in = seg[0]
+    inputs, inits = op.operands[:n_in], op.operands[n_in:]
+    if len(op.regions) != 1 or not op.regions[0].blocks:
+        return
+    args = op.regions[0].blocks[0].arguments
+    if len(args) != len(op.operands):
+        _fail(op, f"expects {len(op.operands)} arguments in the body, but got {len(args)}")
+    dim = _attr_ints(op, "dimension", (0,))[0]
+    size = op.attributes.get("scan_dim_size")
+    size = _attr_ints(op, "scan_dim_size")[0] if size is not None else None
+    for i, v in enumerate(inputs):
+        xs = _shape(v)
+        if xs is None:
+            continue
+        if not 0 <= dim < len(xs):
+            _fail(op, f"scan dimension of operand {i} is out of bounds")
+        if size is not None and xs[dim] is not None and xs[dim] != size:
+            _fail(op, f"invalid scan dimension size of operand {i}")
+        step = TensorType(xs[:dim] + xs[dim + 1:], _el(v))
+        if not _compat_type(step, args[i].type):
+            _fail(op, f"operand and body argument {i} are incompatible")
+    for j, v in enumerate(inits, start=len(inputs)):
+        if not _compat_type(v.type, args[j].type):
+            _fail(op, f"operand and body argument {j} are incompatible")
+
+
 _ASYNC_OPS = frozenset(_S + n for n in (
     "all_reduce", "all_gather", "all_to_all", "collective_permute", "reduce_scatter",
     "collective_broadcast", "slice", "dynamic_slice"))
@@ -1701,6 +1816,9 @@ RULES.update({
     _S + "recv": _token_results, _S + "uniform_quantize": _uniform_quantize,
     _S + "custom_call": _custom_call, _S + "async_start": _async_start,
     _S + "async_done": _async_done,
+    _C + "scan": _chlo_scan, _C + "mulhi": _chlo_mulhi, _C + "constant_like": _chlo_constant_like,
+    _C + "top_k": _chlo_top_k,
+    **{_C + n: _chlo_same_element for n in _CHLO_SAME_ELEMENT},
 })
 for _n in ("reshape", "transpose", "broadcast_in_dim", "dynamic_broadcast_in_dim"):
     RULES[_S + _n] = _shape_op(RULES[_S + _n])
