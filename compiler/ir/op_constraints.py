@@ -237,10 +237,17 @@ def _pad(op):
     _expect_result(op, out)
 
 
+def _same_index_type(op, indices):
+    """The start indices of dynamic_slice / dynamic_update_slice share one type."""
+    if len({_el(v) for v in indices}) > 1:
+        _fail(op, "start indices must have same element type (failed to infer returned types)")
+
+
 def _dynamic_slice(op):
     xs = _shape(op.operands[0])
     if xs is None:
         return
+    _same_index_type(op, op.operands[1:])
     sizes = _attr_ints(op, "slice_sizes")
     if len(op.operands) - 1 != len(xs):
         _fail(op, f"has mismatched number of start indices ({len(op.operands) - 1}) and the "
@@ -266,6 +273,7 @@ def _dynamic_update_slice(op):
     if len(op.operands) - 2 != len(xs):
         _fail(op, f"expects number of start_indices ({len(op.operands) - 2}) to match the rank "
                   f"of operand ({len(xs)})")
+    _same_index_type(op, op.operands[2:])
     for k, (u, d) in enumerate(zip(us, xs)):
         if u is not None and d is not None and u > d:
             _fail(op, f"expects size at dimension {k} of update to be in range [0, {d}], got {u}")
@@ -310,6 +318,10 @@ def _select(op):
     if _el(op.operands[0]) != "i1":
         _fail(op, f"operand #0 must be ranked tensor of bool values, but got '{op.operands[0].type}'")
     _expect_result(op, ts)
+    el, rel = _el(op.operands[1]), _el(op.results[0])
+    if rel and el != rel and not (_quant(el) or _quant(rel)):
+        _fail(op, f"inferred type(s) '{op.operands[1].type}' are incompatible with return type(s) of "
+                  f"operation '{op.results[0].type}' (failed to infer returned types)")
 
 
 def _clamp(op):
@@ -321,6 +333,37 @@ def _clamp(op):
             _fail(op, f"{name} shape {list(s)} is not scalar and is not compatible to operand "
                       f"shape {list(xs)}")
     _expect_result(op, xs)
+
+
+def _component(el: str) -> str:
+    """The real element type of ``complex<T>`` (T), or ``el`` itself."""
+    return el[len("complex<"):-1] if is_complex(el) else el
+
+
+def _real_imag(op):
+    """real / imag: the result holds the operand's component type."""
+    x, r = op.operands[0], op.results[0]
+    want = _component(_el(x))
+    if isinstance(r.type, TensorType) and _el(r) != want:
+        _fail(op, f"inferred type(s) '{TensorType(_shape(x), want)}' are incompatible with return "
+                  f"type(s) of operation '{r.type}' (failed to infer returned types)")
+
+
+def _get_tuple_element(op):
+    from .types import TupleType
+    t = op.operands[0].type
+    index = _attr_ints(op, "index", (0,))[0]
+    if index < 0:
+        _fail(op, "op attribute 'index' failed to satisfy constraint: 32-bit signless integer "
+                  "attribute whose value is non-negative")
+    if not isinstance(t, TupleType):
+        return
+    if index >= len(t.types):
+        _fail(op, f"index {index} is out of bounds of operand with size {len(t.types)} "
+                  f"(failed to infer returned types)")
+    if op.results and op.results[0].type != t.types[index]:
+        _fail(op, f"inferred type(s) '{t.types[index]}' are incompatible with return type(s) of "
+                  f"operation '{op.results[0].type}'")
 
 
 def _fft(op):
@@ -342,8 +385,8 @@ def _fft(op):
         return
     tail = xs[len(xs) - len(n):]
     if kind == "RFFT":
-        if not is_float(x_el):
-            _fail(op, f"RFFT requires floating point input, got {op.operands[0].type}")
+        if x_el not in ("f32", "f64"):
+            _fail(op, f"RFFT requires f32 or f64 input type, but is given '{x_el}'.")
         for a, b in zip(tail, n):
             if a is not None and a != b:
                 _fail(op, f"RFFT requires innermost dimensions match fft_length. Got: "
@@ -354,6 +397,8 @@ def _fft(op):
         return
     if not is_complex(x_el):                       # IRFFT
         _fail(op, f"IRFFT takes a complex tensor as input, but is given {op.operands[0].type}")
+    if r_el and r_el != _component(x_el):
+        _fail(op, f"IRFFT produces a '{_component(x_el)}' tensor, but the result is '{op.results[0].type}'")
     want = list(n[:-1]) + [n[-1] // 2 + 1]
     for a, b in zip(tail, want):
         if a is not None and a != b:
@@ -673,6 +718,8 @@ def _while(op):
 
 def _branches(op):
     want = [r.type for r in op.results]
+    if op.name == _S + "case" and not op.regions:
+        _fail(op, "expect at least one branch (failed to infer returned types)")
     pred = op.operands[0] if op.operands else None
     if pred is not None:
         el = "i1" if op.name == _S + "if" else "i32"
@@ -705,6 +752,10 @@ def _sort(op):
         args = op.regions[0].blocks[0].arguments
         if len(args) != 2 * len(shapes):
             _fail(op, f"comparator block should have {2 * len(shapes)} arguments")
+        for k, a in enumerate(args):
+            want = TensorType((), _el(op.operands[k // 2]))
+            if isinstance(a.type, TensorType) and not _quant(want.element) and a.type != want:
+                _fail(op, f"comparator block argument #{k} should be of type '{want}' but got '{a.type}'")
         term = op.regions[0].blocks[0].terminator
         if term is not None and [v.type for v in term.operands] != [TensorType((), "i1")]:
             _fail(op, "comparator must return a tensor<i1>")
@@ -712,6 +763,10 @@ def _sort(op):
 
 def _triangular_solve(op):
     a, b = _shape(op.operands[0]), _shape(op.operands[1])
+    option = getattr(op.attributes.get("transpose_a"), "value", "NO_TRANSPOSE")
+    if option not in ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"):
+        _fail(op, f"Invalid transpose option value for triangular solve: {option} "
+                  f"(failed to infer returned types)")
     if a is None or b is None:
         return
     if len(a) < 2:
@@ -901,8 +956,8 @@ def _replica_groups(op):
             if r not in seen:
                 _fail(op, f"replica id #{r} not seen in replica groups")
     handle = op.attributes.get("channel_handle")
-    if isinstance(handle, StructAttr) and op.attributes.get("use_global_device_ids") is not None:
-        h = handle.fields.get("handle", 0)
+    if op.attributes.get("use_global_device_ids") is not None:
+        h = handle.fields.get("handle", 0) if isinstance(handle, StructAttr) else 0
         h = getattr(h, "value", h)
         if isinstance(h, int) and h <= 0:
             _fail(op, f"channel_id must be positive when useGlobalDeviceIds is set but got: {h}")
@@ -950,10 +1005,61 @@ def _rng(op):
     if ss is None or len(ss) != 1 or ss[0] is None:
         _fail(op, f"operand #2 must be statically shaped 1-dimensional tensor of integer values, "
                   f"but got '{shape.type}'")
-    src = shape.defining_op
-    value = src.attributes.get("value") if src is not None and src.name == _S + "constant" else None
-    if isinstance(value, DenseElementsAttr):
-        _expect_result(op, ints(value))
+    dist = str(getattr(op.attributes.get("rng_distribution"), "value", op.attributes.get("rng_distribution")))
+    for i, v in enumerate((a, b)):
+        el = _el(v)
+        if not (is_float(el) or ("NORMAL" not in dist and is_integer(el))):
+            _fail(op, f"operand #{i} must be 0D tensor of {'float' if 'NORMAL' in dist else 'integer or float'} "
+                      f"values, but got '{v.type}'")
+    dims = _const_ints(shape)
+    if dims is not None:
+        _expect_result(op, dims)
+    else:
+        _expect_result(op, [None] * ss[0])
+
+
+def _rng_bit_generator(op):
+    """rng_bit_generator: the output state is shaped like the initial state."""
+    if op.operands and op.results:
+        x, r = op.operands[0].type, op.results[0].type
+        if isinstance(x, TensorType) and isinstance(r, TensorType) and \
+                not _compat_shapes(x.shape, r.shape):
+            _fail(op, f"output state shape must be compatible with initial state shape. Got: "
+                      f"'{x}' and '{r}'")
+
+
+def _broadcast(op):
+    """broadcast: ``broadcast_sizes`` prepended to the operand's shape."""
+    xs = _shape(op.operands[0])
+    if xs is not None:
+        _expect_result(op, tuple(_attr_ints(op, "broadcast_sizes")) + tuple(xs))
+
+
+def _dynamic_pad(op):
+    """dynamic_pad: one low/high/interior entry per operand dim; with constant
+    padding, the result is the padded shape."""
+    x, pv, *pads = op.operands
+    xs = _shape(x)
+    if xs is None or len(pads) != 3:
+        return
+    for v in pads:
+        ps = _shape(v)
+        if ps is not None and len(ps) == 1 and ps[0] is not None and ps[0] != len(xs):
+            _fail(op, f"padding operands size ({ps[0]}) must match operand rank ({len(xs)})")
+    low, high, interior = (_const_ints(v) for v in pads)
+    if interior is not None:
+        for d in interior:
+            if d < 0:
+                _fail(op, f"interior_padding must be non-negative, but got {d}")
+    rs = _shape(op.results[0])
+    if None in (low, high, interior) or rs is None or not len(low) == len(high) == len(interior) == len(xs):
+        return
+    for k, (d, lo, hi, it, r) in enumerate(zip(xs, low, high, interior, rs)):
+        if d is None or r is None:
+            continue
+        want = d + lo + hi + max(d - 1, 0) * it
+        if want != r:
+            _fail(op, f"expected output dimension at index {k} to equal {want}, but got {r}")
 
 
 def _map(op):
@@ -1064,6 +1170,10 @@ def _all_to_all(op):
     if count <= 0:
         _fail(op, "op attribute 'split_count' failed to satisfy constraint: 64-bit signless integer "
                   "attribute whose value is positive")
+    groups = op.attributes.get("replica_groups")
+    if isinstance(groups, DenseElementsAttr) and groups.array.ndim == 2 and \
+            (groups.array.shape[0] == 0 or groups.array.shape[1] != count):
+        _fail(op, f"group size of replica_groups must be {count} (failed to infer returned types)")
     split = _attr_ints(op, "split_dimension", (0,))[0]
     concat = _attr_ints(op, "concat_dimension", (0,))[0]
     if len(op.operands) != len(op.results):
@@ -1391,7 +1501,12 @@ def _token_results(op):
                 if not isinstance(getattr(leaf, "value", None), int):
                     _fail(op, f"layout-attribute's leaf elements are expected to be of type integer, "
                               f"but got {leaf}")
-    if op.short_name == "recv":
+    _channel_type(op)
+
+
+def _channel_type(op):
+    """send / recv: the channel type matches is_host_transfer."""
+    if op.short_name in ("recv", "send"):
         handle = op.attributes.get("channel_handle")
         host = getattr(op.attributes.get("is_host_transfer"), "value", False)
         ctype = handle.fields.get("type") if isinstance(handle, StructAttr) else None
@@ -1399,8 +1514,10 @@ def _token_results(op):
         if isinstance(ctype, int):
             if not host and ctype != 1:
                 _fail(op, "channel_type should be DEVICE_TO_DEVICE when is_host_transfer is false")
-            if host and ctype != 3:
-                _fail(op, "channel_type should be HOST_TO_DEVICE when is_host_transfer is true")
+            want = 3 if op.short_name == "recv" else 2
+            if host and ctype != want:
+                _fail(op, f"channel_type should be {('DEVICE_TO_HOST', 'HOST_TO_DEVICE')[want - 2]} "
+                          f"when is_host_transfer is true")
 
 
 # -- quantized types -------------------------------------------------------------------
@@ -1791,6 +1908,8 @@ for _n in set(_SAME_TYPE + _FLOAT + ("abs", "compare", "complex", "real", "imag"
     RULES[_S + _n] = _elementwise
 RULES.pop(_S + "convert", None)
 RULES[_S + "add"] = lambda op: (_elementwise(op), _add_quant(op))
+for _n in ("real", "imag"):
+    RULES[_S + _n] = lambda op: (_elementwise(op), _real_imag(op))
 RULES.update({
     _S + "broadcast_in_dim": _broadcast_in_dim, _S + "transpose": _transpose, _S + "reverse": _reverse,
     _S + "concatenate": _concatenate, _S + "slice": _slice, _S + "pad": _pad,
@@ -1817,7 +1936,9 @@ RULES.update({
     _S + "custom_call": _custom_call, _S + "async_start": _async_start,
     _S + "async_done": _async_done,
     _C + "scan": _chlo_scan, _C + "mulhi": _chlo_mulhi, _C + "constant_like": _chlo_constant_like,
-    _C + "top_k": _chlo_top_k,
+    _C + "top_k": _chlo_top_k, _S + "broadcast": _broadcast, _S + "dynamic_pad": _dynamic_pad,
+    _S + "get_tuple_element": _get_tuple_element, _S + "send": _channel_type,
+    _S + "rng_bit_generator": _rng_bit_generator,
     **{_C + n: _chlo_same_element for n in _CHLO_SAME_ELEMENT},
 })
 for _n in ("reshape", "transpose", "broadcast_in_dim", "dynamic_broadcast_in_dim"):
