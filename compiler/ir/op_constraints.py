@@ -94,7 +94,7 @@ _NO_PER_AXIS = frozenset(_S + n for n in _SAME_TYPE + _FLOAT + (
     "abs", "clamp", "compare", "select", "pad", "slice", "dynamic_slice", "dynamic_update_slice",
     "reverse", "reduce_precision", "cholesky", "collective_permute", "reduce_scatter",
     "select_and_scatter", "batch_norm_grad", "batch_norm_inference", "batch_norm_training",
-    "reduce", "reduce_window", "sort")) - {_S + "add"}
+    "reduce", "reduce_window", "sort", "optimization_barrier")) - {_S + "add"}
 
 
 def _kind_ok(kind: str, el: str) -> bool:
@@ -340,6 +340,15 @@ def _component(el: str) -> str:
     return el[len("complex<"):-1] if is_complex(el) else el
 
 
+def _abs(op):
+    """abs: complex<T> -> T, otherwise the operand's element type."""
+    x, r = op.operands[0], op.results[0]
+    want = _component(_el(x))
+    if isinstance(r.type, TensorType) and _el(r) != want and not (_quant(want) or _quant(_el(r))):
+        _fail(op, f"inferred type(s) '{TensorType(_shape(x), want)}' are incompatible with return "
+                  f"type(s) of operation '{r.type}' (failed to infer returned types)")
+
+
 def _real_imag(op):
     """real / imag: the result holds the operand's component type."""
     x, r = op.operands[0], op.results[0]
@@ -435,6 +444,8 @@ def _gather(op):
         _fail(op, "expects offset_dims to be sorted and not to have duplicates")
     if list(coll) != sorted(set(coll)):
         _fail(op, "expects collapsed_slice_dims to be sorted and not to have duplicates")
+    if list(obatch) != sorted(obatch):
+        _fail(op, f"expects operand_batching_dims to be sorted, got: {list(obatch)}")
     _in_range(op, "collapsed_slice_dims", coll, len(xs))
     _in_range(op, "operand_batching_dims", obatch, len(xs))
     if set(coll) & set(obatch):
@@ -444,6 +455,10 @@ def _gather(op):
         _fail(op, "expects start_indices_batching_dims not to contain index_vector_dim")
     if len(obatch) != len(g["start_indices_batching_dims"]):
         _fail(op, "operand_batching_dims and start_indices_batching_dims must have the same size")
+    for k, (a, b) in enumerate(zip(obatch, g["start_indices_batching_dims"])):
+        if not _compat(xs[a], ix[b]):
+            _fail(op, f"operand_batching_dims[{k}] and start_indices_batching_dims[{k}] must have "
+                      f"compatible sizes, but got {xs[a]} and {ix[b]}")
     _in_range(op, "start_index_map", g["start_index_map"], len(xs))
     if set(g["start_index_map"]) & set(obatch):
         _fail(op, "has overlapping start_index_map and operand_batching_dims")
@@ -627,7 +642,13 @@ def _select_and_scatter(op):
     if xs is None or ss is None:
         return
     rank = len(xs)
-    win = _attr_ints(op, "window_dimensions", (1,) * rank)
+    if _el(op.operands[1]) != _el(op.operands[0]) and not _quant(_el(op.operands[0])):
+        want = TensorType(ss, _el(op.operands[0]))
+        _fail(op, f"expects source-type to be '{want}', but got '{op.operands[1].type}'")
+    win = _attr_ints(op, "window_dimensions")
+    if len(win) != rank:
+        _fail(op, f"expects window-dimensions size == operand rank, but got window-dimensions size: "
+                  f"{len(win)} and operand-type: '{op.operands[0].type}' with rank = {rank}.")
     strides = _attr_ints(op, "window_strides", (1,) * rank)
     if len(win) != rank or len(strides) != rank:
         _fail(op, f"window_dimensions and window_strides must have {rank} elements (the operand rank)")
@@ -686,6 +707,9 @@ def _convolution(op):
         _fail(op, f"expects feature_group_count ({fgc}) and batch_group_count ({bgc}) to be positive")
     if fgc > 1 and bgc > 1:
         _fail(op, "expects batch_group_count and feature_group_count not to be both greater than 1")
+    for k, d in enumerate(kern[2:]):
+        if ks[d] == 0:
+            _fail(op, f"expects window to have positive value for {k}-th window dimension, but got 0.")
     in_f, k_in, k_out = xs[ins[1]], ks[kern[0]], ks[kern[1]]
     if in_f is not None and k_in is not None and in_f != k_in * fgc:
         _fail(op, f"expects input feature dimension ({in_f}) / feature_group_count = kernel input "
@@ -807,6 +831,10 @@ def _batch_norm(op):
         _fail(op, f"expects feature_index to be smaller than the rank of operand type; got "
                   f"feature_index {fi}, and rank {len(xs)}.")
     vectors = op.operands[1:4] if op.name == _S + "batch_norm_grad" else op.operands[1:]
+    if op.name == _S + "batch_norm_grad" and len(op.operands) > 4 and \
+            _shape(op.operands[4]) is not None and not _compat_shapes(xs, _shape(op.operands[4])):
+        _fail(op, "expects multi-dimensional operands to have compatible shapes "
+                  "(failed to infer returned types)")
     for v in vectors:
         s = _shape(v)
         if s is not None and (len(s) != 1 or not _compat(s[0], xs[fi])):
@@ -1222,8 +1250,13 @@ def _bitcast_convert(op):
     from .types import bit_width
     x, r = op.operands[0], op.results[0]
     xs, rs, xe, re_ = _shape(x), _shape(r), _el(x), _el(r)
-    if xs is None or rs is None or _quant(xe) or _quant(re_):
+    if xs is None or rs is None:
         return
+    if _quant(xe) or _quant(re_):       # quantized: its storage type's width
+        qx, qr = _quant_params(xe) if _quant(xe) else None, _quant_params(re_) if _quant(re_) else None
+        if (_quant(xe) and qx is None) or (_quant(re_) and qr is None):
+            return
+        xe, re_ = (qx[0].lstrip("s") if qx else xe), (qr[0].lstrip("s") if qr else re_)
     if is_complex(xe) != is_complex(re_):
         _fail(op, "cannot convert between real and complex types")
     wx, wr = bit_width(xe), bit_width(re_)
@@ -1560,7 +1593,7 @@ def _quant_types(op):
             continue
         storage, lo, hi, expressed, axis, params = q
         what = f"operand #{i}" if i < len(op.operands) else f"result #{i - len(op.operands)}"
-        bad = any(not lo <= zp <= hi for _, zp in params)
+        bad = storage.startswith("s") or any(not lo <= zp <= hi for _, zp in params)   # si8: not signless
         shape = _shape(v)
         if axis is not None and shape is not None:
             bad = bad or not 0 <= axis < len(shape) or \
@@ -1698,8 +1731,12 @@ def _conv_quant(op):
 def _uniform_quantize(op):
     x, r = op.operands[0], op.results[0]
     q = _quant_params(_el(r))
-    if q is not None and not _quant(_el(x)) and q[3] != _el(x):
-        _fail(op, f"Expressed type of result expected to be '{_el(x)}', but got '{q[3]}'")
+    want = _el(x)
+    if _quant(want):                  # requantization keeps the expressed type
+        qx = _quant_params(want)
+        want = qx[3] if qx is not None else None
+    if q is not None and want is not None and q[3] != want:
+        _fail(op, f"Expressed type of result expected to be '{want}', but got '{q[3]}'")
 
 
 def _shape_op(rule):
@@ -1910,6 +1947,7 @@ RULES.pop(_S + "convert", None)
 RULES[_S + "add"] = lambda op: (_elementwise(op), _add_quant(op))
 for _n in ("real", "imag"):
     RULES[_S + _n] = lambda op: (_elementwise(op), _real_imag(op))
+RULES[_S + "abs"] = lambda op: (_elementwise(op), _abs(op))
 RULES.update({
     _S + "broadcast_in_dim": _broadcast_in_dim, _S + "transpose": _transpose, _S + "reverse": _reverse,
     _S + "concatenate": _concatenate, _S + "slice": _slice, _S + "pad": _pad,
