@@ -305,12 +305,18 @@ class AttrParserMixin(TypeParserMixin):
         if name == "stablehlo.conv":
             self.advance()
         fields = dict(STRUCT_DEFAULTS.get(name, {}))
-        start = self.tok
+        start, seen, known = self.tok, set(), STRUCT_DEFAULTS.get(name)
         if not self.accept(">"):
             while True:
                 key = self.tok
                 if key.kind != "ident":
                     raise self.error(f"expected a field name in #{name}<...>", key)
+                if key.text in seen:
+                    raise self.error(f"duplicated `{key.text}` entry in #{name}<...>", key)
+                if known is not None and key.text not in known:
+                    raise self.error(f"expected one of: {', '.join(f'`{k}`' for k in known)} in "
+                                     f"#{name}<...>, got `{key.text}`", key)
+                seen.add(key.text)
                 self.advance()
                 self.expect("=", f"after field '{key.text}' of #{name}")
                 fields[key.text] = self.parse_struct_value()

@@ -1602,6 +1602,38 @@ def _quant_types(op):
             _fail(op, f"{what} must be ranked tensor of well-formed quantized values, but got '{v.type}'")
 
 
+def _scale_range(expressed: str):
+    """(smallest positive, largest finite) value of a float type, or None."""
+    import numpy as np
+    try:
+        import ml_dtypes
+        dtype = {"bf16": ml_dtypes.bfloat16, "f16": np.float16, "f32": np.float32, "f64": np.float64}.get(expressed)
+        info = ml_dtypes.finfo(dtype) if dtype is not None else None
+    except ImportError:
+        dtype = {"f16": np.float16, "f32": np.float32, "f64": np.float64}.get(expressed)
+        info = np.finfo(dtype) if dtype is not None else None
+    return None if info is None else (float(info.smallest_subnormal), float(info.max))
+
+
+def _signature_quant(op):
+    """Quantized types written in a function's signature are well formed where
+    they are written: quantized dimension non-negative, scales representable in
+    the expressed type."""
+    fty = getattr(op.attributes.get("function_type"), "type", None)
+    for t in (*getattr(fty, "inputs", ()), *getattr(fty, "results", ())):
+        el = getattr(t, "element", "")
+        q = _quant_params(el) if isinstance(el, str) and _quant(el) else None
+        if q is None:
+            continue
+        if q[4] is not None and q[4] < 0:
+            _fail(op, f"illegal quantized dimension: {q[4]} (in '{t}')")
+        bounds = _scale_range(q[3])
+        for scale, _ in q[5]:
+            if bounds is not None and not bounds[0] <= scale <= bounds[1]:
+                _fail(op, f"scale {scale:e} out of expressed type range [{bounds[0]:e}, {bounds[1]:e}] "
+                          f"(in '{t}')")
+
+
 def _same_quant(op, x, r):
     """Shape ops keep the quantization of their operand (per-tensor: same scale
     and zero point; per-axis: the same scales on the moved axis)."""
@@ -1976,7 +2008,7 @@ RULES.update({
     _C + "scan": _chlo_scan, _C + "mulhi": _chlo_mulhi, _C + "constant_like": _chlo_constant_like,
     _C + "top_k": _chlo_top_k, _S + "broadcast": _broadcast, _S + "dynamic_pad": _dynamic_pad,
     _S + "get_tuple_element": _get_tuple_element, _S + "send": _channel_type,
-    _S + "rng_bit_generator": _rng_bit_generator,
+    _S + "rng_bit_generator": _rng_bit_generator, "func.func": _signature_quant,
     **{_C + n: _chlo_same_element for n in _CHLO_SAME_ELEMENT},
 })
 for _n in ("reshape", "transpose", "broadcast_in_dim", "dynamic_broadcast_in_dim"):
