@@ -966,6 +966,11 @@ def _select_region(op, region, operand):
 
 def _replica_groups(op):
     groups = op.attributes.get("replica_groups")
+    if isinstance(groups, StructAttr) and groups.name == "stablehlo.replica_group_mesh_axes":
+        mesh = groups.fields.get("mesh")
+        name = getattr(mesh, "name", None)
+        if name is not None and _symbol(op, name) is None:
+            _fail(op, f"replica_groups: mesh symbol '{name}' not found")
     if isinstance(groups, DenseElementsAttr):
         arr = groups.array
         if arr.ndim != 2:
@@ -2018,6 +2023,18 @@ for _n in ("reduce", "reduce_window", "select_and_scatter", "scatter"):
     RULES[_S + _n] = (lambda shape_rule: lambda op: (_reduce_regions(op), shape_rule(op)))(RULES[_S + _n])
 
 
+_PRECISIONS = ("DEFAULT", "HIGH", "HIGHEST")
+
+
+def _precision_config(op):
+    """``precision_config``: an array of #stablehlo<precision ...> values."""
+    from .attributes import EnumAttr
+    for e in getattr(op.attributes.get("precision_config"), "elements", ()):
+        if not isinstance(e, EnumAttr) or e.value not in _PRECISIONS:
+            _fail(op, f"attribute 'precision_config' failed to satisfy constraint: each element must "
+                      f"be #stablehlo<precision {'|'.join(_PRECISIONS)}>, got {e}")
+
+
 def _result_accuracy(op):
     """``result_accuracy`` of the transcendental ops: tolerances are
     non-negative, and all zero unless the mode is TOLERANCE."""
@@ -2043,6 +2060,8 @@ def check_op(op) -> None:
         _quant_types(op)
         if "result_accuracy" in op.attributes:
             _result_accuracy(op)
+        if "precision_config" in op.attributes:
+            _precision_config(op)
     rule = RULES.get(op.name)
     if rule is None:
         return
