@@ -378,6 +378,8 @@ class AttrParserMixin(TypeParserMixin):
             spatial = {}
             for i, s in enumerate(items):
                 if s.isdigit():
+                    if int(s) in spatial:
+                        raise self.error(f"Duplicate entries for spatial dimension {s}", tok)
                     spatial[int(s)] = i
                 elif s in letters and s not in named:
                     named[s] = i

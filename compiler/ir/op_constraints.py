@@ -109,6 +109,32 @@ def _kind_ok(kind: str, el: str) -> bool:
     return is_integer(el)          # int_or_bool: i1 is an integer type here
 
 
+def _bounds(t):
+    """The ``#stablehlo.bounds<..>`` / ``type_extensions<bounds = [..]>`` of a
+    tensor type, one entry (int or None) per dim, or None."""
+    import re
+    text = str(getattr(t, "encoding", None) or "")
+    m = re.search(r"bounds\s*(?:<|=\s*\[)([^>\]]*)", text)
+    if m is None:
+        return None
+    items = [x.strip() for x in m.group(1).split(",") if x.strip()]
+    return [int(x) if x.lstrip("-").isdigit() else None for x in items]
+
+
+def _within_bounds(op, tensors):
+    """A static size never exceeds the bound another type gives that dim."""
+    for v in tensors:
+        b = _bounds(v.type)
+        if b is None or len(b) != len(v.type.shape):
+            continue
+        for w in tensors:
+            for k, (lim, d) in enumerate(zip(b, _shape(w) or ())):
+                if lim is not None and d is not None and v.type.shape[k] is None and d > lim:
+                    _fail(op, f"inferred type(s) '{v.type}' are incompatible with return type(s) of "
+                              f"operation '{w.type}': dimension {k} ({d}) exceeds the bound {lim} "
+                              f"(failed to infer returned types)")
+
+
 def _elementwise(op):
     name = op.short_name
     tensors = [v for v in list(op.operands) + list(op.results) if isinstance(v.type, TensorType)]
@@ -117,6 +143,7 @@ def _elementwise(op):
         if not _compat_shapes(shapes[0], s):
             _fail(op, f"requires compatible shapes for all operands and results, got "
                       f"'{tensors[0].type}' and '{v.type}'")
+    _within_bounds(op, tensors)
     kind = ("float_or_complex" if name in _FLOAT_OR_COMPLEX else "float" if name in _FLOAT else
             "integer" if name in _INTEGER else "int_or_bool" if name in _INT_OR_BOOL else None)
     if kind is not None:
@@ -1560,7 +1587,7 @@ def _channel_type(op):
 
 # -- quantized types -------------------------------------------------------------------
 _QUANT = __import__("re").compile(
-    r"^!quant\.uniform<\s*(?P<storage>u?s?i\d+)(?:<(?P<min>-?\d+):(?P<max>-?\d+)>)?\s*:\s*"
+    r"^!quant\.uniform<\s*(?P<storage>(?:u|s?i)\d+)(?:<(?P<min>-?\d+):(?P<max>-?\d+)>)?\s*:\s*"
     r"(?P<expressed>\w+)\s*(?::\s*(?P<axis>-?\d+))?\s*,\s*(?P<params>.*)>$", __import__("re").S)
 
 
