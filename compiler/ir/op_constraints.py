@@ -169,6 +169,8 @@ def _per_axis_check(op):
 
 # -- shape rules ---------------------------------------------------------------------
 def _broadcast_in_dim(op):
+    if op.name == _S + "broadcast_in_dim":
+        _single_bounded(op)
     xs, rs = _shape(op.operands[0]), _shape(op.results[0])
     dims = _attr_ints(op, "broadcast_dimensions")
     if xs is None or rs is None:
@@ -314,7 +316,17 @@ def _iota(op):
         _fail(op, "iota dimension cannot go beyond the output rank")
 
 
+def _single_bounded(op):
+    """broadcast_in_dim / reshape results with bounds: at most one bounded dim.
+    (Unbounded ``?`` results stay accepted: tensorvm's dynamic lowerings make them.)"""
+    r = op.results[0].type if op.results else None
+    bounds = _bounds(r) if isinstance(r, TensorType) else None
+    if bounds is not None and sum(d is None for d in r.shape) > 1:
+        _fail(op, f"result #0 must be statically shaped or single bounded dimension tensor, but got '{r}'")
+
+
 def _reshape(op):
+    _single_bounded(op)
     xs, rs = _shape(op.operands[0]), _shape(op.results[0])
     if xs is None or rs is None or None in xs or None in rs:
         return

@@ -113,3 +113,11 @@ def test_async_start_wraps_one_collective():
     _verify(body.format(op="collective_permute", n=4), "%a: tensor<4xf32>")
     _rejects(body.format(op="collective_permute", n=8), "%a: tensor<4xf32>", "incompatible with return")
     _rejects(body.format(op="negate", n=4), "%a: tensor<4xf32>", "collective or slice")
+
+
+def test_bounded_results_have_one_bounded_dim():
+    one = "tensor<?x3xf32, #stablehlo.bounds<5, ?>>"
+    two = "tensor<?x?xf32, #stablehlo.bounds<5, 5>>"
+    _verify(f"  %0 = stablehlo.reshape %a : ({one}) -> {one}", f"%a: {one}")
+    _rejects(f"  %0 = stablehlo.reshape %a : ({two}) -> {two}", f"%a: {two}", "single bounded dimension")
+    _verify("  %0 = stablehlo.reshape %a : (tensor<?x?xf32>) -> tensor<?x?xf32>", "%a: tensor<?x?xf32>")
