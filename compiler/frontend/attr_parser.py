@@ -287,7 +287,7 @@ class AttrParserMixin(TypeParserMixin):
                         if self.accept(">"):
                             return A.EnumAttr(name, a.text, b.text)
             else:
-                return self.parse_struct_body(name)
+                return self.parse_struct_body(name, t)
         except Exception as e:          # not a form we model: keep it verbatim
             if name in STRUCT_DEFAULTS or name in ("stablehlo.conv", "stablehlo.dot_algorithm"):
                 raise
@@ -295,8 +295,9 @@ class AttrParserMixin(TypeParserMixin):
         self.restore(save)
         return A.OpaqueAttr(t.text + self.raw_angle())
 
-    def parse_struct_body(self, name: str):
-        """After ``#name<``: ``k = v, ...>`` (or the conv shorthand)."""
+    def parse_struct_body(self, name: str, at=None):
+        """After ``#name<``: ``k = v, ...>`` (or the conv shorthand); ``at``:
+        the ``#name`` token, where attribute errors are reported."""
         if name == "stablehlo.conv" and self.tok.text != "raw":
             fields = self.parse_conv_dims()
             self.expect(">", "to close #stablehlo.conv")
@@ -304,12 +305,18 @@ class AttrParserMixin(TypeParserMixin):
         if name == "stablehlo.conv":
             self.advance()
         fields = dict(STRUCT_DEFAULTS.get(name, {}))
-        start = self.tok
+        start, seen, known = self.tok, set(), STRUCT_DEFAULTS.get(name)
         if not self.accept(">"):
             while True:
                 key = self.tok
                 if key.kind != "ident":
                     raise self.error(f"expected a field name in #{name}<...>", key)
+                if key.text in seen:
+                    raise self.error(f"duplicated `{key.text}` entry in #{name}<...>", key)
+                if known is not None and key.text not in known:
+                    raise self.error(f"expected one of: {', '.join(f'`{k}`' for k in known)} in "
+                                     f"#{name}<...>, got `{key.text}`", key)
+                seen.add(key.text)
                 self.advance()
                 self.expect("=", f"after field '{key.text}' of #{name}")
                 fields[key.text] = self.parse_struct_value()
@@ -317,7 +324,7 @@ class AttrParserMixin(TypeParserMixin):
                     break
             self.expect(">", f"to close #{name}<...>", alt="','")
         if name == "stablehlo.dot_algorithm":
-            self.check_dot_algorithm(fields, start)
+            self.check_dot_algorithm(fields, start if at is None else at)
         return A.StructAttr(name, fields)
 
     def check_dot_algorithm(self, fields, tok):
@@ -329,6 +336,10 @@ class AttrParserMixin(TypeParserMixin):
             v = getattr(v, "value", v)
             if isinstance(v, int) and v <= 0:
                 raise self.error(f"{label} must be positive", tok)
+        from ..ir.op_constraints import dot_algorithm_error
+        problem = dot_algorithm_error(fields)
+        if problem is not None:
+            raise self.error(problem, tok)
 
     def parse_struct_value(self):
         t = self.tok
@@ -367,6 +378,8 @@ class AttrParserMixin(TypeParserMixin):
             spatial = {}
             for i, s in enumerate(items):
                 if s.isdigit():
+                    if int(s) in spatial:
+                        raise self.error(f"Duplicate entries for spatial dimension {s}", tok)
                     spatial[int(s)] = i
                 elif s in letters and s not in named:
                     named[s] = i

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..ir import attributes as A
-from ..ir.types import FunctionType, TupleType
+from ..ir.types import FunctionType, TensorType, TupleType, is_complex
 from .attr_parser import STRUCT_DEFAULTS
 from .region_forms import RegionFormsMixin
 
@@ -239,6 +239,9 @@ class OpFormsMixin(RegionFormsMixin):
         if self.accept(":"):
             types, outs = self.parse_signature()
         if outs is not None:
+            if len(types) != len(toks):
+                raise self.error(f"custom op '{name}' {len(toks)} operands present, but expected "
+                                 f"{len(types)}", name_tok)
             rtypes = outs
             operands = self.resolve_operands(toks, types)
         else:
@@ -256,6 +259,12 @@ class OpFormsMixin(RegionFormsMixin):
         if name == _S + "select" and len(types) != 2:
             raise self.error(f"custom op '{name}' expected functional type or list of two types",
                              name_tok)
+        if name == _S + "optimization_barrier" and len(types) != len(toks):
+            raise self.error(f"custom op '{name}' number of operands and types do not match: "
+                             f"got {len(toks)} operands and {len(types)} types", name_tok)
+        if name == _S + "complex" and (len(types) != 1 or not isinstance(types[0], TensorType)
+                                      or not is_complex(types[0].element)):
+            raise self.error(f"custom op '{name}' expected tensor with complex element type", name_tok)
         if name == _S + "tuple":
             if len(types) != 1 or not isinstance(types[0], TupleType):
                 raise self.error(f"custom op '{name}' expected tuple type", name_tok)

@@ -8,6 +8,10 @@ from ..ir import attributes as A
 from ..ir.core import Block, Operation, Region
 from ..ir.types import FunctionType, TensorType
 
+# ops ``reduce ... applies OP`` may name (MLIR prints only these in that form)
+_COMMUTATIVE_BINARY = frozenset("stablehlo." + n for n in (
+    "add", "multiply", "maximum", "minimum", "and", "or", "xor"))
+
 _WINDOW_KEYS = {"stride": "window_strides", "pad": "padding", "lhs_dilate": "lhs_dilation",
                 "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}
 
@@ -116,6 +120,10 @@ class RegionFormsMixin:
             applies = self.tok
             if applies.kind != "ident":
                 raise self.error(f"expected an op name after 'applies', got '{applies.text}'", applies)
+            if applies.text not in _COMMUTATIVE_BINARY:
+                raise self.error(f"expected the inner-op to be a commutative binary-op from the stablehlo "
+                                 f"dialect, with zero region, producing single result; got "
+                                 f"'{applies.text}'", applies)
             self.advance()
         self.expect("across", "in reduce (reduce(...) across dimensions = [...])")
         self.expect("dimensions", "after 'across'")
@@ -268,6 +276,7 @@ class RegionFormsMixin:
 
     def parse_window(self, attrs):
         self.expect("{", "to start the convolution window")
+        seen = set()
         if not self.accept("}"):
             while True:
                 key = self.tok
@@ -275,6 +284,9 @@ class RegionFormsMixin:
                 if attr is None:
                     raise self.error(f"unknown window field '{key.text}' (expected "
                                      f"{', '.join(_WINDOW_KEYS)})", key)
+                if key.text in seen:
+                    raise self.error(f"Unexpected keyword {key.text}: the window gives it twice", key)
+                seen.add(key.text)
                 self.advance()
                 self.expect("=", f"after '{key.text}'")
                 if key.text == "pad":

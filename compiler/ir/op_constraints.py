@@ -94,7 +94,7 @@ _NO_PER_AXIS = frozenset(_S + n for n in _SAME_TYPE + _FLOAT + (
     "abs", "clamp", "compare", "select", "pad", "slice", "dynamic_slice", "dynamic_update_slice",
     "reverse", "reduce_precision", "cholesky", "collective_permute", "reduce_scatter",
     "select_and_scatter", "batch_norm_grad", "batch_norm_inference", "batch_norm_training",
-    "reduce", "reduce_window", "sort")) - {_S + "add"}
+    "reduce", "reduce_window", "sort", "optimization_barrier")) - {_S + "add"}
 
 
 def _kind_ok(kind: str, el: str) -> bool:
@@ -109,6 +109,32 @@ def _kind_ok(kind: str, el: str) -> bool:
     return is_integer(el)          # int_or_bool: i1 is an integer type here
 
 
+def _bounds(t):
+    """The ``#stablehlo.bounds<..>`` / ``type_extensions<bounds = [..]>`` of a
+    tensor type, one entry (int or None) per dim, or None."""
+    import re
+    text = str(getattr(t, "encoding", None) or "")
+    m = re.search(r"bounds\s*(?:<|=\s*\[)([^>\]]*)", text)
+    if m is None:
+        return None
+    items = [x.strip() for x in m.group(1).split(",") if x.strip()]
+    return [int(x) if x.lstrip("-").isdigit() else None for x in items]
+
+
+def _within_bounds(op, tensors):
+    """A static size never exceeds the bound another type gives that dim."""
+    for v in tensors:
+        b = _bounds(v.type)
+        if b is None or len(b) != len(v.type.shape):
+            continue
+        for w in tensors:
+            for k, (lim, d) in enumerate(zip(b, _shape(w) or ())):
+                if lim is not None and d is not None and v.type.shape[k] is None and d > lim:
+                    _fail(op, f"inferred type(s) '{v.type}' are incompatible with return type(s) of "
+                              f"operation '{w.type}': dimension {k} ({d}) exceeds the bound {lim} "
+                              f"(failed to infer returned types)")
+
+
 def _elementwise(op):
     name = op.short_name
     tensors = [v for v in list(op.operands) + list(op.results) if isinstance(v.type, TensorType)]
@@ -117,6 +143,7 @@ def _elementwise(op):
         if not _compat_shapes(shapes[0], s):
             _fail(op, f"requires compatible shapes for all operands and results, got "
                       f"'{tensors[0].type}' and '{v.type}'")
+    _within_bounds(op, tensors)
     kind = ("float_or_complex" if name in _FLOAT_OR_COMPLEX else "float" if name in _FLOAT else
             "integer" if name in _INTEGER else "int_or_bool" if name in _INT_OR_BOOL else None)
     if kind is not None:
@@ -142,6 +169,8 @@ def _per_axis_check(op):
 
 # -- shape rules ---------------------------------------------------------------------
 def _broadcast_in_dim(op):
+    if op.name == _S + "broadcast_in_dim":
+        _single_bounded(op)
     xs, rs = _shape(op.operands[0]), _shape(op.results[0])
     dims = _attr_ints(op, "broadcast_dimensions")
     if xs is None or rs is None:
@@ -237,10 +266,17 @@ def _pad(op):
     _expect_result(op, out)
 
 
+def _same_index_type(op, indices):
+    """The start indices of dynamic_slice / dynamic_update_slice share one type."""
+    if len({_el(v) for v in indices}) > 1:
+        _fail(op, "start indices must have same element type (failed to infer returned types)")
+
+
 def _dynamic_slice(op):
     xs = _shape(op.operands[0])
     if xs is None:
         return
+    _same_index_type(op, op.operands[1:])
     sizes = _attr_ints(op, "slice_sizes")
     if len(op.operands) - 1 != len(xs):
         _fail(op, f"has mismatched number of start indices ({len(op.operands) - 1}) and the "
@@ -266,6 +302,7 @@ def _dynamic_update_slice(op):
     if len(op.operands) - 2 != len(xs):
         _fail(op, f"expects number of start_indices ({len(op.operands) - 2}) to match the rank "
                   f"of operand ({len(xs)})")
+    _same_index_type(op, op.operands[2:])
     for k, (u, d) in enumerate(zip(us, xs)):
         if u is not None and d is not None and u > d:
             _fail(op, f"expects size at dimension {k} of update to be in range [0, {d}], got {u}")
@@ -279,7 +316,17 @@ def _iota(op):
         _fail(op, "iota dimension cannot go beyond the output rank")
 
 
+def _single_bounded(op):
+    """broadcast_in_dim / reshape results with bounds: at most one bounded dim.
+    (Unbounded ``?`` results stay accepted: tensorvm's dynamic lowerings make them.)"""
+    r = op.results[0].type if op.results else None
+    bounds = _bounds(r) if isinstance(r, TensorType) else None
+    if bounds is not None and sum(d is None for d in r.shape) > 1:
+        _fail(op, f"result #0 must be statically shaped or single bounded dimension tensor, but got '{r}'")
+
+
 def _reshape(op):
+    _single_bounded(op)
     xs, rs = _shape(op.operands[0]), _shape(op.results[0])
     if xs is None or rs is None or None in xs or None in rs:
         return
@@ -310,6 +357,10 @@ def _select(op):
     if _el(op.operands[0]) != "i1":
         _fail(op, f"operand #0 must be ranked tensor of bool values, but got '{op.operands[0].type}'")
     _expect_result(op, ts)
+    el, rel = _el(op.operands[1]), _el(op.results[0])
+    if rel and el != rel and not (_quant(el) or _quant(rel)):
+        _fail(op, f"inferred type(s) '{op.operands[1].type}' are incompatible with return type(s) of "
+                  f"operation '{op.results[0].type}' (failed to infer returned types)")
 
 
 def _clamp(op):
@@ -321,6 +372,46 @@ def _clamp(op):
             _fail(op, f"{name} shape {list(s)} is not scalar and is not compatible to operand "
                       f"shape {list(xs)}")
     _expect_result(op, xs)
+
+
+def _component(el: str) -> str:
+    """The real element type of ``complex<T>`` (T), or ``el`` itself."""
+    return el[len("complex<"):-1] if is_complex(el) else el
+
+
+def _abs(op):
+    """abs: complex<T> -> T, otherwise the operand's element type."""
+    x, r = op.operands[0], op.results[0]
+    want = _component(_el(x))
+    if isinstance(r.type, TensorType) and _el(r) != want and not (_quant(want) or _quant(_el(r))):
+        _fail(op, f"inferred type(s) '{TensorType(_shape(x), want)}' are incompatible with return "
+                  f"type(s) of operation '{r.type}' (failed to infer returned types)")
+
+
+def _real_imag(op):
+    """real / imag: the result holds the operand's component type."""
+    x, r = op.operands[0], op.results[0]
+    want = _component(_el(x))
+    if isinstance(r.type, TensorType) and _el(r) != want:
+        _fail(op, f"inferred type(s) '{TensorType(_shape(x), want)}' are incompatible with return "
+                  f"type(s) of operation '{r.type}' (failed to infer returned types)")
+
+
+def _get_tuple_element(op):
+    from .types import TupleType
+    t = op.operands[0].type
+    index = _attr_ints(op, "index", (0,))[0]
+    if index < 0:
+        _fail(op, "op attribute 'index' failed to satisfy constraint: 32-bit signless integer "
+                  "attribute whose value is non-negative")
+    if not isinstance(t, TupleType):
+        return
+    if index >= len(t.types):
+        _fail(op, f"index {index} is out of bounds of operand with size {len(t.types)} "
+                  f"(failed to infer returned types)")
+    if op.results and op.results[0].type != t.types[index]:
+        _fail(op, f"inferred type(s) '{t.types[index]}' are incompatible with return type(s) of "
+                  f"operation '{op.results[0].type}'")
 
 
 def _fft(op):
@@ -342,8 +433,8 @@ def _fft(op):
         return
     tail = xs[len(xs) - len(n):]
     if kind == "RFFT":
-        if not is_float(x_el):
-            _fail(op, f"RFFT requires floating point input, got {op.operands[0].type}")
+        if x_el not in ("f32", "f64"):
+            _fail(op, f"RFFT requires f32 or f64 input type, but is given '{x_el}'.")
         for a, b in zip(tail, n):
             if a is not None and a != b:
                 _fail(op, f"RFFT requires innermost dimensions match fft_length. Got: "
@@ -354,6 +445,8 @@ def _fft(op):
         return
     if not is_complex(x_el):                       # IRFFT
         _fail(op, f"IRFFT takes a complex tensor as input, but is given {op.operands[0].type}")
+    if r_el and r_el != _component(x_el):
+        _fail(op, f"IRFFT produces a '{_component(x_el)}' tensor, but the result is '{op.results[0].type}'")
     want = list(n[:-1]) + [n[-1] // 2 + 1]
     for a, b in zip(tail, want):
         if a is not None and a != b:
@@ -390,6 +483,8 @@ def _gather(op):
         _fail(op, "expects offset_dims to be sorted and not to have duplicates")
     if list(coll) != sorted(set(coll)):
         _fail(op, "expects collapsed_slice_dims to be sorted and not to have duplicates")
+    if list(obatch) != sorted(obatch):
+        _fail(op, f"expects operand_batching_dims to be sorted, got: {list(obatch)}")
     _in_range(op, "collapsed_slice_dims", coll, len(xs))
     _in_range(op, "operand_batching_dims", obatch, len(xs))
     if set(coll) & set(obatch):
@@ -399,6 +494,10 @@ def _gather(op):
         _fail(op, "expects start_indices_batching_dims not to contain index_vector_dim")
     if len(obatch) != len(g["start_indices_batching_dims"]):
         _fail(op, "operand_batching_dims and start_indices_batching_dims must have the same size")
+    for k, (a, b) in enumerate(zip(obatch, g["start_indices_batching_dims"])):
+        if not _compat(xs[a], ix[b]):
+            _fail(op, f"operand_batching_dims[{k}] and start_indices_batching_dims[{k}] must have "
+                      f"compatible sizes, but got {xs[a]} and {ix[b]}")
     _in_range(op, "start_index_map", g["start_index_map"], len(xs))
     if set(g["start_index_map"]) & set(obatch):
         _fail(op, "has overlapping start_index_map and operand_batching_dims")
@@ -406,15 +505,18 @@ def _gather(op):
     if index_size is not None and len(g["start_index_map"]) != index_size:
         _fail(op, f"start_index_map size ({len(g['start_index_map'])}) is not equal to size of "
                   f"index dimension ({ivd}) of start_indices ({index_size})")
-    if sizes is None:
-        return
+    if sizes is None:       # dynamic_gather with slice sizes known only at run time: their count
+        count = (_shape(op.operands[2]) or (None,))[0] if len(op.operands) > 2 else None
+        if count is None:
+            return
+        sizes = (None,) * count
     if len(sizes) != len(xs):
         _fail(op, f"slice_sizes size ({len(sizes)}) not equal to (implied) operand rank ({len(xs)})")
     for k, (s, d) in enumerate(zip(sizes, xs)):
-        if s < 0 or (d is not None and s > d):
+        if s is not None and (s < 0 or (d is not None and s > d)):
             _fail(op, f"slice size ({s}) is out of bounds for operand dimension ({d}) at index {k}")
     for k in tuple(coll) + tuple(obatch):
-        if sizes[k] > 1:
+        if sizes[k] is not None and sizes[k] > 1:
             _fail(op, f"slice_sizes collapsed dimension {k} should <= 1 but got {sizes[k]}")
     window = [s for k, s in enumerate(sizes) if k not in coll and k not in obatch]
     if len(window) != len(offs):
@@ -457,6 +559,37 @@ def _dot_general(op):
     out = [ls[d] for d in lb] + [d for k, d in enumerate(ls) if k not in lb and k not in lc] \
         + [d for k, d in enumerate(rs) if k not in rb and k not in rc]
     _expect_result(op, out)
+
+
+def _scatter(op):
+    """Bounds of scatter's updates: window dims within the operand's, scatter
+    dims equal to the indices' batch dims (dimension numbers: verifier.py)."""
+    n = len(op.results)
+    a = op.attributes.get("scatter_dimension_numbers")
+    if not n or len(op.operands) != 2 * n + 1 or not isinstance(a, StructAttr):
+        return
+    xs, ix, us = _shape(op.operands[0]), _shape(op.operands[n]), _shape(op.operands[n + 1])
+    if xs is None or ix is None or us is None:
+        return
+    f = a.fields
+    uwd = tuple(f.get("update_window_dims", ()))
+    skip = set(f.get("inserted_window_dims", ())) | set(f.get("input_batching_dims", ()))
+    ivd = f.get("index_vector_dim", 0)
+    window = [d for k, d in enumerate(xs) if k not in skip]
+    for k, d in enumerate(uwd):
+        if k < len(window) and 0 <= d < len(us) and us[d] is not None and window[k] is not None \
+                and us[d] > window[k]:
+            _fail(op, f"expects bounds of the window dimensions of updates to not exceed the bounds "
+                      f"of the corresponding dimensions of operand. For dimension {d}, updates bound "
+                      f"is {us[d]}, operand bound is {window[k]}.")
+    scatter = [d for k, d in enumerate(us) if k not in uwd]
+    batch = [d for k, d in enumerate(ix) if k != ivd]
+    if len(scatter) == len(batch):
+        for k, (u, i) in enumerate(zip(scatter, batch)):
+            if not _compat(u, i):
+                _fail(op, f"expects bounds of the scatter dimensions of updates to be same as the "
+                          f"bounds of the corresponding dimensions of scatter indices. For scatter "
+                          f"dimension {k}, updates bound is {u}, scatter_indices bound is {i}.")
 
 
 def _reduce(op):
@@ -548,7 +681,13 @@ def _select_and_scatter(op):
     if xs is None or ss is None:
         return
     rank = len(xs)
-    win = _attr_ints(op, "window_dimensions", (1,) * rank)
+    if _el(op.operands[1]) != _el(op.operands[0]) and not _quant(_el(op.operands[0])):
+        want = TensorType(ss, _el(op.operands[0]))
+        _fail(op, f"expects source-type to be '{want}', but got '{op.operands[1].type}'")
+    win = _attr_ints(op, "window_dimensions")
+    if len(win) != rank:
+        _fail(op, f"expects window-dimensions size == operand rank, but got window-dimensions size: "
+                  f"{len(win)} and operand-type: '{op.operands[0].type}' with rank = {rank}.")
     strides = _attr_ints(op, "window_strides", (1,) * rank)
     if len(win) != rank or len(strides) != rank:
         _fail(op, f"window_dimensions and window_strides must have {rank} elements (the operand rank)")
@@ -607,6 +746,9 @@ def _convolution(op):
         _fail(op, f"expects feature_group_count ({fgc}) and batch_group_count ({bgc}) to be positive")
     if fgc > 1 and bgc > 1:
         _fail(op, "expects batch_group_count and feature_group_count not to be both greater than 1")
+    for k, d in enumerate(kern[2:]):
+        if ks[d] == 0:
+            _fail(op, f"expects window to have positive value for {k}-th window dimension, but got 0.")
     in_f, k_in, k_out = xs[ins[1]], ks[kern[0]], ks[kern[1]]
     if in_f is not None and k_in is not None and in_f != k_in * fgc:
         _fail(op, f"expects input feature dimension ({in_f}) / feature_group_count = kernel input "
@@ -639,6 +781,8 @@ def _while(op):
 
 def _branches(op):
     want = [r.type for r in op.results]
+    if op.name == _S + "case" and not op.regions:
+        _fail(op, "expect at least one branch (failed to infer returned types)")
     pred = op.operands[0] if op.operands else None
     if pred is not None:
         el = "i1" if op.name == _S + "if" else "i32"
@@ -671,6 +815,10 @@ def _sort(op):
         args = op.regions[0].blocks[0].arguments
         if len(args) != 2 * len(shapes):
             _fail(op, f"comparator block should have {2 * len(shapes)} arguments")
+        for k, a in enumerate(args):
+            want = TensorType((), _el(op.operands[k // 2]))
+            if isinstance(a.type, TensorType) and not _quant(want.element) and a.type != want:
+                _fail(op, f"comparator block argument #{k} should be of type '{want}' but got '{a.type}'")
         term = op.regions[0].blocks[0].terminator
         if term is not None and [v.type for v in term.operands] != [TensorType((), "i1")]:
             _fail(op, "comparator must return a tensor<i1>")
@@ -678,6 +826,10 @@ def _sort(op):
 
 def _triangular_solve(op):
     a, b = _shape(op.operands[0]), _shape(op.operands[1])
+    option = getattr(op.attributes.get("transpose_a"), "value", "NO_TRANSPOSE")
+    if option not in ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"):
+        _fail(op, f"Invalid transpose option value for triangular solve: {option} "
+                  f"(failed to infer returned types)")
     if a is None or b is None:
         return
     if len(a) < 2:
@@ -718,6 +870,10 @@ def _batch_norm(op):
         _fail(op, f"expects feature_index to be smaller than the rank of operand type; got "
                   f"feature_index {fi}, and rank {len(xs)}.")
     vectors = op.operands[1:4] if op.name == _S + "batch_norm_grad" else op.operands[1:]
+    if op.name == _S + "batch_norm_grad" and len(op.operands) > 4 and \
+            _shape(op.operands[4]) is not None and not _compat_shapes(xs, _shape(op.operands[4])):
+        _fail(op, "expects multi-dimensional operands to have compatible shapes "
+                  "(failed to infer returned types)")
     for v in vectors:
         s = _shape(v)
         if s is not None and (len(s) != 1 or not _compat(s[0], xs[fi])):
@@ -729,8 +885,13 @@ def _batch_norm(op):
 # -- regions and collectives ---------------------------------------------------------
 def _promotable(src: str, dst: str) -> bool:
     """Whether a reduction may accumulate ``src`` elements in ``dst`` (same kind, not narrower)."""
-    if src == dst or (_quant(src) and _quant(dst)):
+    if src == dst:
         return True
+    if _quant(src) or _quant(dst):
+        qs, qd = _quant_params(src), _quant_params(dst)
+        if qs is None or qd is None:       # quantized and not: never; forms we do not read: allowed
+            return _quant(src) and _quant(dst) and (qs is None or qd is None)
+        return qs[3] == qd[3] and _promotable(qs[0].lstrip("s"), qd[0].lstrip("s"))
     from .types import bit_width
     for kind in (is_float, is_complex):
         if kind(src) and kind(dst):
@@ -740,11 +901,12 @@ def _promotable(src: str, dst: str) -> bool:
     return False
 
 
-def _reduction_region(op, region, inputs, inits):
-    """The body of a reduction (reduce, reduce_window, all_reduce, reduce_scatter,
-    select_and_scatter): 2N arguments, N tensor results typed like the
-    accumulator arguments, shaped like the init values, element types
-    promotable from the inputs'."""
+def _reduction_region(op, region, inputs, inits, allowed=None):
+    """The body of a reduction (reduce, reduce_window, scatter, all_reduce,
+    reduce_scatter, select_and_scatter): 2N arguments, N tensor results typed
+    like the accumulator arguments, shaped like the init values, element types
+    promotable from the init values' and the inputs'.  ``allowed``: the dims
+    the argument shapes must be a subsequence of (None: not checked)."""
     if not region.blocks:
         return
     block, n = region.blocks[0], len(inputs)
@@ -770,13 +932,26 @@ def _reduction_region(op, region, inputs, inits):
         if not _compat_shapes(_shape(r), init.shape):
             _fail(op, f"The shape of reduction-region's result type at index {i} differs from the op's "
                       f"corresponding init-value type: '{r.type}' vs '{init}'")
-        if not _promotable(_el(inputs[i]), _el(r)):
+        if inits is not None and not _promotable(init.element, _el(r)):
             _fail(op, f"The element-type of reduction-region's result type at index {i} is expected "
                       f"to be promotable from the op's corresponding init-value element-type: "
-                      f"'{_el(inputs[i])}', but got '{_el(r)}'")
-        if inits is not None and not _promotable(init.element, _el(r)):
+                      f"'{r.type}' vs '{init}'")
+        arg = args[n + i]
+        if not _promotable(_el(inputs[i]), _el(arg)):
             _fail(op, f"The element-type of reduction-region's argument at index {n + i} is expected "
-                      f"to be promotable from '{init.element}', but got '{_el(r)}'")
+                      f"to be promotable from '{_el(inputs[i])}', but got '{_el(arg)}'")
+        shape = _shape(arg)
+        if allowed is not None and shape is not None:
+            if len(shape) > len(allowed):
+                _fail(op, f"The rank of reduction-region's argument at index {n + i} is expected to "
+                          f"be <= {len(allowed)}, got {len(shape)}")
+            k = 0
+            for d in allowed:
+                if k < len(shape) and _compat(d, shape[k]):
+                    k += 1
+            if k != len(shape):
+                _fail(op, f"The shape of reduction-region's argument at index {n + i} is not "
+                          f"compatible with that of reduce-op's input-parameter at index {i}")
 
 
 def _reduce_regions(op):
@@ -786,15 +961,28 @@ def _reduce_regions(op):
             _select_region(op, op.regions[0], op.operands[0])
             _reduction_region(op, op.regions[1], [src], [init.type])
         return
+    allowed = None
     if op.name in (_S + "reduce", _S + "reduce_window"):
         n = len(op.operands) // 2
         if not n:
             _fail(op, "requires at least 1 input value")
         inputs, inits = op.operands[:n], [v.type for v in op.operands[n:]]
+        xs = _shape(inputs[0])
+        if op.name == _S + "reduce_window":
+            allowed = tuple(_attr_ints(op, "window_dimensions"))
+        elif xs is not None:
+            dims = _attr_ints(op, "dimensions")
+            allowed = tuple(d for k, d in enumerate(xs) if k not in dims)
+    elif op.name == _S + "scatter":      # the updates play the init values' part
+        n = len(op.results)
+        if not n or len(op.operands) != 2 * n + 1:
+            return
+        inputs, allowed = op.operands[:n], ()
+        inits = [TensorType((), _el(u)) for u in op.operands[n + 1:]]
     else:           # all_reduce / reduce_scatter: one 2-argument body applied to each operand
         inputs, inits = op.operands[:1], None
     if op.regions:
-        _reduction_region(op, op.regions[0], inputs, inits)
+        _reduction_region(op, op.regions[0], inputs, inits, allowed)
 
 
 def _select_region(op, region, operand):
@@ -817,6 +1005,11 @@ def _select_region(op, region, operand):
 
 def _replica_groups(op):
     groups = op.attributes.get("replica_groups")
+    if isinstance(groups, StructAttr) and groups.name == "stablehlo.replica_group_mesh_axes":
+        mesh = groups.fields.get("mesh")
+        name = getattr(mesh, "name", None)
+        if name is not None and _symbol(op, name) is None:
+            _fail(op, f"replica_groups: mesh symbol '{name}' not found")
     if isinstance(groups, DenseElementsAttr):
         arr = groups.array
         if arr.ndim != 2:
@@ -835,8 +1028,8 @@ def _replica_groups(op):
             if r not in seen:
                 _fail(op, f"replica id #{r} not seen in replica groups")
     handle = op.attributes.get("channel_handle")
-    if isinstance(handle, StructAttr) and op.attributes.get("use_global_device_ids") is not None:
-        h = handle.fields.get("handle", 0)
+    if op.attributes.get("use_global_device_ids") is not None:
+        h = handle.fields.get("handle", 0) if isinstance(handle, StructAttr) else 0
         h = getattr(h, "value", h)
         if isinstance(h, int) and h <= 0:
             _fail(op, f"channel_id must be positive when useGlobalDeviceIds is set but got: {h}")
@@ -884,10 +1077,61 @@ def _rng(op):
     if ss is None or len(ss) != 1 or ss[0] is None:
         _fail(op, f"operand #2 must be statically shaped 1-dimensional tensor of integer values, "
                   f"but got '{shape.type}'")
-    src = shape.defining_op
-    value = src.attributes.get("value") if src is not None and src.name == _S + "constant" else None
-    if isinstance(value, DenseElementsAttr):
-        _expect_result(op, ints(value))
+    dist = str(getattr(op.attributes.get("rng_distribution"), "value", op.attributes.get("rng_distribution")))
+    for i, v in enumerate((a, b)):
+        el = _el(v)
+        if not (is_float(el) or ("NORMAL" not in dist and is_integer(el))):
+            _fail(op, f"operand #{i} must be 0D tensor of {'float' if 'NORMAL' in dist else 'integer or float'} "
+                      f"values, but got '{v.type}'")
+    dims = _const_ints(shape)
+    if dims is not None:
+        _expect_result(op, dims)
+    else:
+        _expect_result(op, [None] * ss[0])
+
+
+def _rng_bit_generator(op):
+    """rng_bit_generator: the output state is shaped like the initial state."""
+    if op.operands and op.results:
+        x, r = op.operands[0].type, op.results[0].type
+        if isinstance(x, TensorType) and isinstance(r, TensorType) and \
+                not _compat_shapes(x.shape, r.shape):
+            _fail(op, f"output state shape must be compatible with initial state shape. Got: "
+                      f"'{x}' and '{r}'")
+
+
+def _broadcast(op):
+    """broadcast: ``broadcast_sizes`` prepended to the operand's shape."""
+    xs = _shape(op.operands[0])
+    if xs is not None:
+        _expect_result(op, tuple(_attr_ints(op, "broadcast_sizes")) + tuple(xs))
+
+
+def _dynamic_pad(op):
+    """dynamic_pad: one low/high/interior entry per operand dim; with constant
+    padding, the result is the padded shape."""
+    x, pv, *pads = op.operands
+    xs = _shape(x)
+    if xs is None or len(pads) != 3:
+        return
+    for v in pads:
+        ps = _shape(v)
+        if ps is not None and len(ps) == 1 and ps[0] is not None and ps[0] != len(xs):
+            _fail(op, f"padding operands size ({ps[0]}) must match operand rank ({len(xs)})")
+    low, high, interior = (_const_ints(v) for v in pads)
+    if interior is not None:
+        for d in interior:
+            if d < 0:
+                _fail(op, f"interior_padding must be non-negative, but got {d}")
+    rs = _shape(op.results[0])
+    if None in (low, high, interior) or rs is None or not len(low) == len(high) == len(interior) == len(xs):
+        return
+    for k, (d, lo, hi, it, r) in enumerate(zip(xs, low, high, interior, rs)):
+        if d is None or r is None:
+            continue
+        want = d + lo + hi + max(d - 1, 0) * it
+        if want != r:
+            _fail(op, f"expected output dimension at index {k} to equal {want}, but got {r}")
 
 
 def _map(op):
@@ -924,6 +1168,16 @@ def _dynamic_broadcast_in_dim(op):
     if rs is not None and out[0] != len(rs):
         _fail(op, f"result rank ({len(rs)}) does not match the output_dimensions length ({out[0]})")
     xs = _shape(op.operands[0])
+    values = _const_ints(op.operands[1])
+    if values is not None and rs is not None and len(values) == len(rs):
+        if any(v < 0 for v in values) or not _compat_shapes(rs, tuple(values)):
+            _fail(op, f"output shape {list(values)} is incompatible with return type of operation "
+                      f"'{op.results[0].type}'")
+        for i, d in enumerate(_attr_ints(op, "broadcast_dimensions")):
+            if xs is not None and i < len(xs) and 0 <= d < len(values) and \
+                    xs[i] is not None and xs[i] not in (1, values[d]):
+                _fail(op, f"size of operand dimension {i} ({xs[i]}) is not equal to 1 or value of "
+                          f"shape at index {d} ({values[d]})")
     exp = _attr_ints(op, "known_expanding_dimensions")
     non = _attr_ints(op, "known_nonexpanding_dimensions")
     if len(set(exp) | set(non)) != len(exp) + len(non):
@@ -988,6 +1242,10 @@ def _all_to_all(op):
     if count <= 0:
         _fail(op, "op attribute 'split_count' failed to satisfy constraint: 64-bit signless integer "
                   "attribute whose value is positive")
+    groups = op.attributes.get("replica_groups")
+    if isinstance(groups, DenseElementsAttr) and groups.array.ndim == 2 and \
+            (groups.array.shape[0] == 0 or groups.array.shape[1] != count):
+        _fail(op, f"group size of replica_groups must be {count} (failed to infer returned types)")
     split = _attr_ints(op, "split_dimension", (0,))[0]
     concat = _attr_ints(op, "concat_dimension", (0,))[0]
     if len(op.operands) != len(op.results):
@@ -1036,8 +1294,13 @@ def _bitcast_convert(op):
     from .types import bit_width
     x, r = op.operands[0], op.results[0]
     xs, rs, xe, re_ = _shape(x), _shape(r), _el(x), _el(r)
-    if xs is None or rs is None or _quant(xe) or _quant(re_):
+    if xs is None or rs is None:
         return
+    if _quant(xe) or _quant(re_):       # quantized: its storage type's width
+        qx, qr = _quant_params(xe) if _quant(xe) else None, _quant_params(re_) if _quant(re_) else None
+        if (_quant(xe) and qx is None) or (_quant(re_) and qr is None):
+            return
+        xe, re_ = (qx[0].lstrip("s") if qx else xe), (qr[0].lstrip("s") if qr else re_)
     if is_complex(xe) != is_complex(re_):
         _fail(op, "cannot convert between real and complex types")
     wx, wr = bit_width(xe), bit_width(re_)
@@ -1153,6 +1416,38 @@ def _set_dimension_size(op):
     _expect_result(op, out)
 
 
+# The dot algorithms some hardware implements: (lhs, rhs, accumulation) precision
+# types -> the allowed num_primitive_operations, with one component per side and
+# precise accumulation (f8 inputs, ``"f8"`` here, may also accumulate imprecisely).
+KNOWN_DOT_ALGORITHMS = {
+    ("f8", "f8", "f32"): (1,), ("bf16", "bf16", "f32"): (1, 3, 6, 9), ("bf16", "bf16", "bf16"): (1,),
+    ("f16", "f16", "f16"): (1,), ("f16", "f16", "f32"): (1,), ("tf32", "tf32", "f32"): (1, 3),
+    ("f32", "f32", "f32"): (1,), ("f64", "f64", "f64"): (1,),
+}
+
+
+def dot_algorithm_error(fields: dict) -> str | None:
+    """Why a ``#stablehlo.dot_algorithm`` is not a known one (None: it is)."""
+    def field(key, default=None):
+        v = fields.get(key, default)
+        v = getattr(v, "type", v)
+        return str(getattr(v, "element", getattr(v, "value", v)))
+    lhs, rhs, acc = (field(k) for k in ("lhs_precision_type", "rhs_precision_type", "accumulation_type"))
+    counts = [fields.get(k, 1) for k in ("lhs_component_count", "rhs_component_count",
+                                         "num_primitive_operations")]
+    counts = [getattr(c, "value", c) for c in counts]
+    imprecise = field("allow_imprecise_accumulation", False) in ("True", "true", "1")
+    if not all(isinstance(c, int) for c in counts):
+        return None
+    key = ("f8", "f8", acc) if lhs == rhs and lhs.startswith("f8") else (lhs, rhs, acc)
+    if counts[:2] != [1, 1] or counts[2] not in KNOWN_DOT_ALGORITHMS.get(key, ()) or \
+            (imprecise and key[0] != "f8"):
+        return (f"dot algorithm not known to be supported on any hardware: {{lhs:'{lhs}', "
+                f"rhs:'{rhs}', accum:'{acc}', lhs_components:{counts[0]}, rhs_components:"
+                f"{counts[1]}, primitive_ops:{counts[2]}, imprecise:{int(imprecise)}}}")
+    return None
+
+
 def _dot_algorithm(op):
     alg = op.attributes.get("algorithm")
     if not isinstance(alg, StructAttr):
@@ -1160,11 +1455,15 @@ def _dot_algorithm(op):
     pc = op.attributes.get("precision_config")
     if pc is not None and any(getattr(e, "value", "DEFAULT") != "DEFAULT" for e in getattr(pc, "elements", ())):
         _fail(op, "must specify DEFAULT precision config when algorithm is set.")
+    problem = dot_algorithm_error(alg.fields)     # the parser reports it where the attribute is
+    if problem is not None:
+        _fail(op, problem)
 
 
 def _dot_general_all(op):
     _dot_general(op)
     _dot_algorithm(op)
+    _dot_general_quant(op)
 
 
 def _conv_window(op):
@@ -1210,6 +1509,7 @@ def _conv_window(op):
 def _conv_all(op):
     _conv_window(op)
     _convolution(op)
+    _conv_quant(op)
 
 
 def _dynamic_root(op):
@@ -1278,7 +1578,12 @@ def _token_results(op):
                 if not isinstance(getattr(leaf, "value", None), int):
                     _fail(op, f"layout-attribute's leaf elements are expected to be of type integer, "
                               f"but got {leaf}")
-    if op.short_name == "recv":
+    _channel_type(op)
+
+
+def _channel_type(op):
+    """send / recv: the channel type matches is_host_transfer."""
+    if op.short_name in ("recv", "send"):
         handle = op.attributes.get("channel_handle")
         host = getattr(op.attributes.get("is_host_transfer"), "value", False)
         ctype = handle.fields.get("type") if isinstance(handle, StructAttr) else None
@@ -1286,13 +1591,15 @@ def _token_results(op):
         if isinstance(ctype, int):
             if not host and ctype != 1:
                 _fail(op, "channel_type should be DEVICE_TO_DEVICE when is_host_transfer is false")
-            if host and ctype != 3:
-                _fail(op, "channel_type should be HOST_TO_DEVICE when is_host_transfer is true")
+            want = 3 if op.short_name == "recv" else 2
+            if host and ctype != want:
+                _fail(op, f"channel_type should be {('DEVICE_TO_HOST', 'HOST_TO_DEVICE')[want - 2]} "
+                          f"when is_host_transfer is true")
 
 
 # -- quantized types -------------------------------------------------------------------
 _QUANT = __import__("re").compile(
-    r"^!quant\.uniform<\s*(?P<storage>u?s?i\d+)(?:<(?P<min>-?\d+):(?P<max>-?\d+)>)?\s*:\s*"
+    r"^!quant\.uniform<\s*(?P<storage>(?:u|s?i)\d+)(?:<(?P<min>-?\d+):(?P<max>-?\d+)>)?\s*:\s*"
     r"(?P<expressed>\w+)\s*(?::\s*(?P<axis>-?\d+))?\s*,\s*(?P<params>.*)>$", __import__("re").S)
 
 
@@ -1330,13 +1637,45 @@ def _quant_types(op):
             continue
         storage, lo, hi, expressed, axis, params = q
         what = f"operand #{i}" if i < len(op.operands) else f"result #{i - len(op.operands)}"
-        bad = any(not lo <= zp <= hi for _, zp in params)
+        bad = storage.startswith("s") or any(not lo <= zp <= hi for _, zp in params)   # si8: not signless
         shape = _shape(v)
         if axis is not None and shape is not None:
             bad = bad or not 0 <= axis < len(shape) or \
                 (shape[axis] is not None and len(params) != shape[axis])
         if bad:
             _fail(op, f"{what} must be ranked tensor of well-formed quantized values, but got '{v.type}'")
+
+
+def _scale_range(expressed: str):
+    """(smallest positive, largest finite) value of a float type, or None."""
+    import numpy as np
+    try:
+        import ml_dtypes
+        dtype = {"bf16": ml_dtypes.bfloat16, "f16": np.float16, "f32": np.float32, "f64": np.float64}.get(expressed)
+        info = ml_dtypes.finfo(dtype) if dtype is not None else None
+    except ImportError:
+        dtype = {"f16": np.float16, "f32": np.float32, "f64": np.float64}.get(expressed)
+        info = np.finfo(dtype) if dtype is not None else None
+    return None if info is None else (float(info.smallest_subnormal), float(info.max))
+
+
+def _signature_quant(op):
+    """Quantized types written in a function's signature are well formed where
+    they are written: quantized dimension non-negative, scales representable in
+    the expressed type."""
+    fty = getattr(op.attributes.get("function_type"), "type", None)
+    for t in (*getattr(fty, "inputs", ()), *getattr(fty, "results", ())):
+        el = getattr(t, "element", "")
+        q = _quant_params(el) if isinstance(el, str) and _quant(el) else None
+        if q is None:
+            continue
+        if q[4] is not None and q[4] < 0:
+            _fail(op, f"illegal quantized dimension: {q[4]} (in '{t}')")
+        bounds = _scale_range(q[3])
+        for scale, _ in q[5]:
+            if bounds is not None and not bounds[0] <= scale <= bounds[1]:
+                _fail(op, f"scale {scale:e} out of expressed type range [{bounds[0]:e}, {bounds[1]:e}] "
+                          f"(in '{t}')")
 
 
 def _same_quant(op, x, r):
@@ -1357,13 +1696,14 @@ def _same_quant(op, x, r):
         if axis_r < len(perm) and perm[axis_r] != axis_x:
             _fail(op, f"operand quantization_dimension {axis_x} is not same as permutation[{axis_r}] = "
                       f"{perm[axis_r]}")
-    if op.name == _S + "broadcast_in_dim":
+    if op.name in (_S + "broadcast_in_dim", _S + "dynamic_broadcast_in_dim"):
         dims = _attr_ints(op, "broadcast_dimensions")
         if axis_x < len(dims) and dims[axis_x] != axis_r:
             _fail(op, f"result quantization_dimension {axis_r} not same as broadcast_dimensions"
                       f"[{axis_x}] = {dims[axis_x]}")
-        if len(qx[5]) == len(qr[5]):
-            for k, ((sx, zx), (sr, zr)) in enumerate(zip(qx[5], qr[5])):
+        px = qx[5] * len(qr[5]) if len(qx[5]) == 1 else qx[5]     # a size-1 axis broadcasts its scale
+        if len(px) == len(qr[5]):
+            for k, ((sx, zx), (sr, zr)) in enumerate(zip(px, qr[5])):
                 if sx != sr:
                     _fail(op, f"mismatch result scale {k} ({sr:e}) and operand scale {k} ({sx:e})")
                 if zx != zr:
@@ -1385,11 +1725,94 @@ def _same_quant(op, x, r):
                           "operand and result")
 
 
+def _add_quant(op):
+    """add on quantized tensors (spec add C2-C7): all quantized or none, one
+    storage and one expressed type, per-axis operands keep the result's axis."""
+    tensors = [v for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)]
+    quant = [_quant(_el(v)) for v in tensors]
+    if not any(quant):
+        return
+    if not all(quant):
+        _fail(op, "expects all operands and results to be either quantized or non-quantized")
+    qs = [_quant_params(_el(v)) for v in tensors]
+    if any(q is None for q in qs):
+        return
+    if len({q[0] for q in qs}) > 1:
+        _fail(op, "mismatched operands and result quantization storage types")
+    if len({q[3] for q in qs}) > 1:
+        _fail(op, "mismatched operands and result quantization expressed types")
+    *ins, out = qs
+    if out[4] is None and any(q[4] is not None for q in ins):
+        _fail(op, "result is not per_axis quantized but lhs or rhs are")
+    for name, q in zip(("lhs", "rhs"), ins):
+        if q[4] is not None and q[4] != out[4]:
+            _fail(op, f"quantization_dimension of {name} and result are not same")
+
+
+def _quant_contraction(op, rhs_out_dim, result_out_dim, rhs_contracting=None):
+    """dot_general (spec C14-C20) and convolution (C28-C34) on quantized
+    tensors: rhs quantized whenever anything is; lhs and result quantized
+    alike; storage and expressed types agree; per-axis axes where the
+    contraction allows them.  ``rhs_contracting`` given (dot_general): the
+    rhs zero points must be 0 and its axis not contracted."""
+    lhs, rhs, res = op.operands[0], op.operands[1], op.results[0]
+    le, re_, oe = _el(lhs), _el(rhs), _el(res)
+    if not any(map(_quant, (le, re_, oe))):
+        return
+    if not _quant(re_) or _quant(le) != _quant(oe):
+        _fail(op, "rhs should be quantized for quantized operations and "
+                  "is_quantized(lhs)=is_quantized(result) should hold")
+    qr = _quant_params(re_)
+    if qr is None:
+        return
+    if rhs_contracting is not None:
+        if qr[4] is None and any(zp != 0 for _, zp in qr[5]):
+            _fail(op, "Zero point of rhs should be 0")
+        if qr[4] is not None and any(zp != 0 for _, zp in qr[5]):
+            _fail(op, "Zero points of rhs should be 0")
+        if qr[4] is not None and qr[4] in rhs_contracting:
+            _fail(op, "Quantization dimension of rhs should not be in the contracting dimension of rhs")
+    elif qr[4] is not None and rhs_out_dim is not None and qr[4] != rhs_out_dim:
+        _fail(op, "quantization dimension of rhs should be same with kernel_output_feature_dimension")
+    qo = _quant_params(oe) if _quant(oe) else None
+    if rhs_contracting is None and qo is not None and qo[4] is not None and \
+            result_out_dim is not None and qo[4] != result_out_dim:
+        _fail(op, "quantization dimension of result should be same with output_feature_dimension")
+    if _quant(le):
+        ql = _quant_params(le)
+        if ql is None or qo is None:
+            return
+        if ql[0] != qr[0]:
+            _fail(op, "mismatched lhs and rhs quantization storage types")
+        if not ql[3] == qr[3] == qo[3]:
+            _fail(op, "mismatched lhs, rhs and result quantization expressed types")
+        if qr[4] is None and qo[4] is not None:
+            _fail(op, "mismatched rhs and result quantization granularity")
+    elif not le == qr[3] == oe:
+        _fail(op, "mismatched rhs quantization expressed type and lhs and result element type")
+
+
+def _dot_general_quant(op):
+    a = op.attributes.get("dot_dimension_numbers")
+    rc = tuple(a.fields.get("rhs_contracting_dimensions", ())) if isinstance(a, StructAttr) else ()
+    _quant_contraction(op, None, None, rc)
+
+
+def _conv_quant(op):
+    a = op.attributes.get("dimension_numbers")
+    f = a.fields if isinstance(a, StructAttr) else {}
+    _quant_contraction(op, f.get("kernel_output_feature_dimension"), f.get("output_feature_dimension"))
+
+
 def _uniform_quantize(op):
     x, r = op.operands[0], op.results[0]
     q = _quant_params(_el(r))
-    if q is not None and not _quant(_el(x)) and q[3] != _el(x):
-        _fail(op, f"Expressed type of result expected to be '{_el(x)}', but got '{q[3]}'")
+    want = _el(x)
+    if _quant(want):                  # requantization keeps the expressed type
+        qx = _quant_params(want)
+        want = qx[3] if qx is not None else None
+    if q is not None and want is not None and q[3] != want:
+        _fail(op, f"Expressed type of result expected to be '{want}', but got '{q[3]}'")
 
 
 def _shape_op(rule):
@@ -1464,11 +1887,143 @@ def _custom_call(op):
             _fail(op, f"backend_config for api_version {names[version]} must be a string attribute.")
 
 
+# -- CHLO ------------------------------------------------------------------------------
+_C = "chlo."
+_CHLO_SAME_ELEMENT = ("broadcast_add", "broadcast_subtract", "broadcast_multiply", "broadcast_divide",
+                      "broadcast_remainder", "broadcast_maximum", "broadcast_minimum", "broadcast_power",
+                      "broadcast_atan2", "broadcast_and", "broadcast_or", "broadcast_xor",
+                      "broadcast_shift_left", "broadcast_shift_right_arithmetic",
+                      "broadcast_shift_right_logical", "broadcast_next_after", "broadcast_polygamma",
+                      "broadcast_zeta")
+
+
+def _element_kind(el: str):
+    """An element type up to quantization parameters (storage, expressed)."""
+    q = _quant_params(el) if _quant(el) else None
+    return (q[0], q[3]) if q is not None else el
+
+
+def _chlo_same_element(op):
+    kinds = {_element_kind(_el(v)) for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}
+    if len(kinds) > 1:
+        _fail(op, "requires compatible element types for all operands and results")
+
+
+def _chlo_mulhi(op):
+    for i, v in enumerate(op.operands):
+        el = _el(v)
+        if not is_integer(el) or el in ("i1", "ui1"):
+            _fail(op, f"operand #{i} must be ranked tensor of 2/4/8/16/32/64-bit integer values, "
+                      f"but got '{v.type}'")
+
+
+def _chlo_constant_like(op):
+    value = op.attributes.get("value")
+    vt = getattr(value, "type", None)
+    vt = getattr(vt, "element", vt)
+    if op.results and isinstance(vt, str) and isinstance(op.results[0].type, TensorType) and \
+            vt != _el(op.results[0]):
+        _fail(op, f"value's type doesn't match element return type: '{vt}' vs '{op.results[0].type}'")
+
+
+def _chlo_top_k(op):
+    xs = _shape(op.operands[0]) if op.operands else None
+    k = _attr_ints(op, "k", (None,))[0]
+    if xs is None:
+        return
+    if not xs:
+        _fail(op, "operand's rank must be at least 1 (failed to infer returned types)")
+    if k is not None and xs[-1] is not None and xs[-1] < k:
+        _fail(op, f"operand's last dimension must be at least {k} (failed to infer returned types)")
+
+
+def _chlo_scan(op):
+    """scan: per-step slices of the inputs along ``dimension`` plus the carries
+    are the body's arguments."""
+    seg = _attr_ints(op, "operandSegmentSizes", (len(op.operands), 0))
+    n_in = seg[0]
+    inputs, inits = op.operands[:n_in], op.operands[n_in:]
+    if len(op.regions) != 1 or not op.regions[0].blocks:
+        return
+    args = op.regions[0].blocks[0].arguments
+    if len(args) != len(op.operands):
+        _fail(op, f"expects {len(op.operands)} arguments in the body, but got {len(args)}")
+    dim = _attr_ints(op, "dimension", (0,))[0]
+    size = op.attributes.get("scan_dim_size")
+    size = _attr_ints(op, "scan_dim_size")[0] if size is not None else None
+    for i, v in enumerate(inputs):
+        xs = _shape(v)
+        if xs is None:
+            continue
+        if not 0 <= dim < len(xs):
+            _fail(op, f"scan dimension of operand {i} is out of bounds")
+        if size is not None and xs[dim] is not None and xs[dim] != size:
+            _fail(op, f"invalid scan dimension size of operand {i}")
+        step = TensorType(xs[:dim] + xs[dim + 1:], _el(v))
+        if not _compat_type(step, args[i].type):
+            _fail(op, f"operand and body argument {i} are incompatible")
+    for j, v in enumerate(inits, start=len(inputs)):
+        if not _compat_type(v.type, args[j].type):
+            _fail(op, f"operand and body argument {j} are incompatible")
+
+
+_ASYNC_OPS = frozenset(_S + n for n in (
+    "all_reduce", "all_gather", "all_to_all", "collective_permute", "reduce_scatter",
+    "collective_broadcast", "slice", "dynamic_slice"))
+
+
+def _future(types) -> str:
+    return "!stablehlo.future<" + ", ".join(str(t) for t in types) + ">"
+
+
+def _same_text(a, b) -> bool:
+    return "".join(str(a).split()) == "".join(str(b).split())
+
+
+def _async_start(op):
+    """async_start wraps one collective (or slice) op: its region takes the
+    operands and returns what the ``!stablehlo.future`` result holds."""
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        _fail(op, "requires one region")
+    block = op.regions[0].blocks[0]
+    body = [o for o in block.operations if o is not block.terminator]
+    if len(body) != 1:
+        _fail(op, "region must contain exactly one operation and a return")
+    if body[0].name not in _ASYNC_OPS:
+        _fail(op, f"region must contain a collective or slice operation, got '{body[0].name}'")
+    if len(op.operands) != len(block.arguments):
+        _fail(op, f"number of operands ({len(op.operands)}) must match number of region arguments "
+                  f"({len(block.arguments)})")
+    for i, (v, a) in enumerate(zip(op.operands, block.arguments)):
+        if not _compat_type(v.type, a.type):
+            _fail(op, f"operand type '{v.type}' at index {i} must match region argument type '{a.type}'")
+    term = block.terminator
+    if term is not None and len(op.results) == 1:
+        want = _future(v.type for v in term.operands)
+        if not _same_text(want, op.results[0].type):
+            _fail(op, f"inferred type(s) '{want}' are incompatible with return type(s) of operation "
+                      f"'{op.results[0].type}'")
+
+
+def _async_done(op):
+    """async_done yields the types its ``!stablehlo.future`` operand holds."""
+    if len(op.operands) == 1 and str(op.operands[0].type).startswith("!stablehlo.future<"):
+        got = _future(r.type for r in op.results)
+        if not _same_text(got, op.operands[0].type):
+            inner = str(op.operands[0].type)[len("!stablehlo.future<"):-1]
+            _fail(op, f"inferred type(s) '{inner}' are incompatible with return type(s) of operation "
+                      f"'{', '.join(str(r.type) for r in op.results)}'")
+
+
 RULES = {}
 for _n in set(_SAME_TYPE + _FLOAT + ("abs", "compare", "complex", "real", "imag", "convert",
                                       "bitcast_convert", "reduce_precision")) - {"bitcast_convert"}:
     RULES[_S + _n] = _elementwise
 RULES.pop(_S + "convert", None)
+RULES[_S + "add"] = lambda op: (_elementwise(op), _add_quant(op))
+for _n in ("real", "imag"):
+    RULES[_S + _n] = lambda op: (_elementwise(op), _real_imag(op))
+RULES[_S + "abs"] = lambda op: (_elementwise(op), _abs(op))
 RULES.update({
     _S + "broadcast_in_dim": _broadcast_in_dim, _S + "transpose": _transpose, _S + "reverse": _reverse,
     _S + "concatenate": _concatenate, _S + "slice": _slice, _S + "pad": _pad,
@@ -1492,12 +2047,48 @@ RULES.update({
     _S + "collective_broadcast": _dynamic_root, _S + "collective_reduce": _dynamic_root,
     _S + "collective_permute": _collective_permute, _S + "infeed": _token_results,
     _S + "recv": _token_results, _S + "uniform_quantize": _uniform_quantize,
-    _S + "custom_call": _custom_call,
+    _S + "custom_call": _custom_call, _S + "async_start": _async_start,
+    _S + "async_done": _async_done,
+    _C + "scan": _chlo_scan, _C + "mulhi": _chlo_mulhi, _C + "constant_like": _chlo_constant_like,
+    _C + "top_k": _chlo_top_k, _S + "broadcast": _broadcast, _S + "dynamic_pad": _dynamic_pad,
+    _S + "get_tuple_element": _get_tuple_element, _S + "send": _channel_type,
+    _S + "rng_bit_generator": _rng_bit_generator, "func.func": _signature_quant,
+    **{_C + n: _chlo_same_element for n in _CHLO_SAME_ELEMENT},
 })
-for _n in ("reshape", "transpose", "broadcast_in_dim"):
+for _n in ("reshape", "transpose", "broadcast_in_dim", "dynamic_broadcast_in_dim"):
     RULES[_S + _n] = _shape_op(RULES[_S + _n])
-for _n in ("reduce", "reduce_window", "select_and_scatter"):
+RULES[_S + "scatter"] = _scatter
+for _n in ("reduce", "reduce_window", "select_and_scatter", "scatter"):
     RULES[_S + _n] = (lambda shape_rule: lambda op: (_reduce_regions(op), shape_rule(op)))(RULES[_S + _n])
+
+
+_PRECISIONS = ("DEFAULT", "HIGH", "HIGHEST")
+
+
+def _precision_config(op):
+    """``precision_config``: an array of #stablehlo<precision ...> values."""
+    from .attributes import EnumAttr
+    for e in getattr(op.attributes.get("precision_config"), "elements", ()):
+        if not isinstance(e, EnumAttr) or e.value not in _PRECISIONS:
+            _fail(op, f"attribute 'precision_config' failed to satisfy constraint: each element must "
+                      f"be #stablehlo<precision {'|'.join(_PRECISIONS)}>, got {e}")
+
+
+def _result_accuracy(op):
+    """``result_accuracy`` of the transcendental ops: tolerances are
+    non-negative, and all zero unless the mode is TOLERANCE."""
+    acc = op.attributes.get("result_accuracy")
+    if not isinstance(acc, StructAttr):
+        return
+    f = acc.fields
+    tol = {k: getattr(f.get(k, 0), "value", f.get(k, 0)) for k in ("atol", "rtol", "ulps")}
+    mode = f.get("mode")
+    mode = str(getattr(mode, "text", mode) or "DEFAULT")
+    mode = mode.rsplit("<", 1)[-1].rstrip(">").strip() if "<" in mode else mode
+    if any(not isinstance(v, (int, float)) or v < 0 for v in tol.values()):
+        _fail(op, f"Negative tolerance for ResultAccuracyAttr: {tol}")
+    if mode in ("DEFAULT", "HIGHEST") and any(tol.values()):
+        _fail(op, f"Invalid tolerances for ResultAccuracyAttr with mode {mode}, must be all zero.")
 
 
 def check_op(op) -> None:
@@ -1506,6 +2097,10 @@ def check_op(op) -> None:
         _per_axis_check(op)
     if op.name.startswith(_S):
         _quant_types(op)
+        if "result_accuracy" in op.attributes:
+            _result_accuracy(op)
+        if "precision_config" in op.attributes:
+            _precision_config(op)
     rule = RULES.get(op.name)
     if rule is None:
         return

@@ -57,3 +57,67 @@ def test_custom_call_layouts_and_quantized_types():
              "%a: tensor<2x!quant.uniform<i8:f32, 1.0:300>>", "well-formed quantized")
     _verify("  %0 = stablehlo.add %a, %a : tensor<2x!quant.uniform<i8:f32, 1.0:-30>>",
             "%a: tensor<2x!quant.uniform<i8:f32, 1.0:-30>>")
+
+
+_SCATTER = ('  %0 = "stablehlo.scatter"(%a, %i, %u) ({{\n  ^bb0(%x: tensor<{el}>, %y: tensor<{el}>):\n'
+            '    stablehlo.return %x : tensor<{el}>\n  }}) {{scatter_dimension_numbers = #stablehlo.scatter<'
+            'update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], '
+            'index_vector_dim = 1>}} : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x{w}xf32>) -> tensor<4x3xf32>')
+_SCATTER_ARGS = "%a: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x{w}xf32>"
+
+
+def test_scatter_region_and_update_bounds():
+    _verify(_SCATTER.format(el="f32", w=3), _SCATTER_ARGS.format(w=3))
+    _rejects(_SCATTER.format(el="i32", w=3), _SCATTER_ARGS.format(w=3), "promotable")
+    _rejects(_SCATTER.format(el="f32", w=4), _SCATTER_ARGS.format(w=4),
+             "window dimensions of updates to not exceed")
+
+
+def test_quantized_add_and_dot_general():
+    q, q4 = "tensor<2x!quant.uniform<i8:f32, 1.0:3>>", "tensor<2x!quant.uniform<i4:f32, 1.0:3>>"
+    _verify(f"  %0 = stablehlo.add %a, %a : ({q}, {q}) -> {q}", f"%a: {q}")
+    _rejects(f"  %0 = stablehlo.add %a, %a : ({q}, {q}) -> {q4}", f"%a: {q}", "storage types")
+    _rejects(f"  %0 = stablehlo.add %a, %a : ({q}, {q}) -> tensor<2xf32>", f"%a: {q}",
+             "either quantized or non-quantized")
+    rhs = "tensor<3x2x!quant.uniform<i8:f32, 1.0:{zp}>>"
+    dot = ('  %0 = "stablehlo.dot_general"(%a, %b) {{dot_dimension_numbers = #stablehlo.dot<'
+           'lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}} : '
+           '(tensor<4x3xf32>, {rhs}) -> tensor<4x2xf32>')
+    _verify(dot.format(rhs=rhs.format(zp=0)), f"%a: tensor<4x3xf32>, %b: {rhs.format(zp=0)}")
+    _rejects(dot.format(rhs=rhs.format(zp=5)), f"%a: tensor<4x3xf32>, %b: {rhs.format(zp=5)}",
+             "Zero point of rhs should be 0")
+
+
+def test_result_accuracy_and_dot_algorithm():
+    acc = ('  %0 = "stablehlo.exponential"(%a) {{result_accuracy = #stablehlo.result_accuracy<atol = {t}, '
+           'rtol = 0.0, ulps = 0, mode = #stablehlo.result_accuracy_mode<{mode}>>}} : '
+           '(tensor<2xf32>) -> tensor<2xf32>')
+    _verify(acc.format(t="1.0", mode="TOLERANCE"), "%a: tensor<2xf32>")
+    _rejects(acc.format(t="1.0", mode="HIGHEST"), "%a: tensor<2xf32>", "must be all zero")
+    alg = ('  %0 = "stablehlo.dot_general"(%a, %a) {{dot_dimension_numbers = #stablehlo.dot<'
+           'lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, algorithm = '
+           '#stablehlo.dot_algorithm<lhs_precision_type = {t}, rhs_precision_type = {t}, '
+           'accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, '
+           'num_primitive_operations = 1, allow_imprecise_accumulation = false>}} : '
+           '(tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>')
+    _verify(alg.format(t="bf16"), "%a: tensor<2x2xf32>")
+    with pytest.raises(CompileError, match=r":2:.*not known to be supported"):
+        _verify(alg.format(t="i8"), "%a: tensor<2x2xf32>")      # located at the attribute
+
+
+def test_async_start_wraps_one_collective():
+    body = ('  %0 = "stablehlo.async_start"(%a) ({{\n  ^bb0(%x: tensor<4xf32>):\n'
+            '    %1 = "stablehlo.{op}"(%x) {{source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>}} : '
+            '(tensor<4xf32>) -> tensor<4xf32>\n    stablehlo.return %1 : tensor<4xf32>\n'
+            '  }}) : (tensor<4xf32>) -> !stablehlo.future<tensor<{n}xf32>>')
+    _verify(body.format(op="collective_permute", n=4), "%a: tensor<4xf32>")
+    _rejects(body.format(op="collective_permute", n=8), "%a: tensor<4xf32>", "incompatible with return")
+    _rejects(body.format(op="negate", n=4), "%a: tensor<4xf32>", "collective or slice")
+
+
+def test_bounded_results_have_one_bounded_dim():
+    one = "tensor<?x3xf32, #stablehlo.bounds<5, ?>>"
+    two = "tensor<?x?xf32, #stablehlo.bounds<5, 5>>"
+    _verify(f"  %0 = stablehlo.reshape %a : ({one}) -> {one}", f"%a: {one}")
+    _rejects(f"  %0 = stablehlo.reshape %a : ({two}) -> {two}", f"%a: {two}", "single bounded dimension")
+    _verify("  %0 = stablehlo.reshape %a : (tensor<?x?xf32>) -> tensor<?x?xf32>", "%a: tensor<?x?xf32>")

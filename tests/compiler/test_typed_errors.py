@@ -86,7 +86,7 @@ def test_bad_scatter_operands_are_located():
         compile_str(_scatter(GOOD_DIMS, updates="tensor<2x3x1xf32>"))
     region = """^bb0(%a: tensor<f32>):
       stablehlo.return %a : tensor<f32>"""
-    with pytest.raises(CompileError, match="block takes 2 arguments"):
+    with pytest.raises(CompileError, match="Reduction-region must take 2 parameters"):
         compile_str(_scatter(GOOD_DIMS, region=region))
 
 
