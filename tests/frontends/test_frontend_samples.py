@@ -3,7 +3,7 @@ framework: a flax ResNet, a Keras MobileNetV3Small, a torchvision
 MobileNetV3-Small, a TensorFlow SavedModel of a Keras MobileNetV3Small.  Slow (each 30-80 s here): ``-m slow``, README."""
 from __future__ import annotations
 
-import importlib.util
+import importlib.machinery
 import os
 import pathlib
 import subprocess
@@ -22,7 +22,7 @@ SAMPLES = pathlib.Path(__file__).resolve().parents[2] / "samples" / "frontends"
     ("tf_savedmodel.py", ("tensorflow", "keras")),
 ])
 def test_sample_matches_its_framework(script, needs):
-    missing = [m for m in needs if importlib.util.find_spec(m) is None]
+    missing = [m for m in needs if importlib.machinery.PathFinder.find_spec(m) is None]
     if missing:
         pytest.skip(f"{script} needs {', '.join(missing)} (see samples/frontends/README.md)")
     r = subprocess.run([sys.executable, str(SAMPLES / script)], capture_output=True, text=True,

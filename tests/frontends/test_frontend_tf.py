@@ -4,7 +4,7 @@ kernel builds: both load LLVM), and each of its cases is reported here."""
 from __future__ import annotations
 
 import ast
-import importlib.util
+import importlib.machinery
 import os
 import pathlib
 import subprocess
@@ -16,7 +16,8 @@ import pytest
 HERE = pathlib.Path(__file__).resolve().parent
 CASES = HERE / "tf_cases.py"
 
-if importlib.util.find_spec("tensorflow") is None:
+# PathFinder: tests/conftest.py keeps TF itself out of this process (sys.modules)
+if importlib.machinery.PathFinder.find_spec("tensorflow") is None:
     pytest.skip("the TensorFlow frontend needs tensorflow (pip install 'tensorvm[tf]')",
                 allow_module_level=True)
 
