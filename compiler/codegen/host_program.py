@@ -127,6 +127,7 @@ class GeneralFunction:
         self.slots = None          # cached mode: buffer registers by binding-table slot
         self.direct = set()        # registers bound directly (module constants)
         self.record = True         # False: commands come from the cache, not recorded
+        self.force_native = False  # native loops without the VM-loop fallback (cached mode)
         self.read_backs = 0
 
     # -- small helpers ------------------------------------------------------------------
@@ -161,8 +162,30 @@ class GeneralFunction:
     # -- entry ------------------------------------------------------------------------------
     def emit(self):
         if self.cache_global is not None and self._straight_line():
+            loops = self._native_loops()
+            if not loops:
+                self._emit_cached()
+                return
+            # cached only where the loaded variant runs every loop natively (a
+            # GPU variant has no loop entry points: it takes the general path)
+            f = self.f
+            exe = f.reg("exe")
+            f.emit(f"{exe} = global.load.ref @__exe")
+            every = self.const("i32", 1)
+            for lp in loops:
+                nm = f.reg("n")
+                f.emit(f"{nm} = const.ref.str {_q(lp.name)}")
+                has, = f.call("executable.has_entry", [exe, nm], 1)
+                every = self.binop("and.i32", every, has, "i32")
+            cached, general = self.label("cached"), self.label("general")
+            f.emit(f"cond_br {every}, {cached}, {general}")
+            outer = dict(f.consts)
+            self.place(cached)
+            self.force_native = True
             self._emit_cached()
-            return
+            self.place(general)
+            f.consts, self.force_native, self.env = dict(outer), False, {}
+            self.slots, self.record = None, True
         self._prologue()
         self.cb = self.f.reg("cb")
         self.f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
@@ -210,15 +233,35 @@ class GeneralFunction:
 
     # -- recorded command buffers cached by argument dims -------------------------------------
     def _straight_line(self) -> bool:
-        """No control flow and no device value read back to the host: every
-        command (counts, push constants, sizes) is then a function of the
-        arguments' dims alone, so one recording serves every call with them."""
-        if any(op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case") or
-               op.name in COLLECTIVE_OPS for op in self.func.walk()):
+        """No control flow but native loops (one dispatch each) and no device
+        value read back to the host: every command (counts, push constants,
+        sizes) is then a function of the arguments' dims alone, so one
+        recording serves every call with them."""
+        native = self.plan.loops or {}
+
+        def flat(block) -> bool:
+            for op in block.operations:
+                if op.name in ("stablehlo.if", "stablehlo.case") or op.name in COLLECTIVE_OPS:
+                    return False
+                if op.name == "stablehlo.while" and id(op) not in native:
+                    return False
+                if op.name != "stablehlo.while" and not all(
+                        flat(b) for r in op.regions for b in r.blocks):
+                    return False
+            return True
+        if not flat(self.func.regions[0].blocks[0]):
             return False
         probe = GeneralFunction(type(self.f)(), *self._args)
-        probe.emit()
+        probe.force_native = True
+        probe._prologue()
+        probe._emit_cached()
         return probe.read_backs == 0
+
+    def _native_loops(self) -> list:
+        """The native loops of this function's top-level whiles."""
+        native = self.plan.loops or {}
+        return [native[id(op)] for op in self.func.regions[0].blocks[0].operations
+                if op.name == "stablehlo.while" and id(op) in native]
 
     def _key_dims(self) -> list:
         """Registers with every dynamic dim of every argument (the cache key)."""
@@ -246,6 +289,7 @@ class GeneralFunction:
         nz = f.reg("i")
         f.emit(f"{nz} = cmp.nz.ref {entry}")
         f.emit(f"cond_br {nz}, {check}, {miss}")
+        consts = dict(f.consts)         # what dominates the check, the hit and the miss
         self.place(check)
         same = self.const("i32", 1)
         for j, r in enumerate(keys):
@@ -257,6 +301,7 @@ class GeneralFunction:
         for path in (hit, miss):
             self.place(path)
             self.env, self.slots, self.record = dict(env), [], path == miss
+            f.consts = dict(consts)     # a constant made on one path is unset on the others
             self.cb = f.reg("cb")
             if self.record:
                 f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
@@ -489,18 +534,26 @@ class GeneralFunction:
             bufs.append(buf)
             spans += [f.const("i64", 0), self.nbytes(r)]
         count = self.workgroups[id(op)]
-        if count and not self.record:
-            self.barrier()
+        if count:
+            wg = None if not self.record else f.const("i32", count) if isinstance(count, int) \
+                else self._bits(self.dim(count), "trunc.i64.i32", "i32")
+            self._emit_dispatch(self.entry_of[id(op)], wg, consts, bufs, spans)
+        for r, o in zip(op.results, outs):
+            self.env[r] = o
+
+    def _emit_dispatch(self, entry: int, wg, consts, bufs, spans) -> None:
+        """One dispatch of ``entry`` over ``wg`` workgroups: recorded directly,
+        against binding-table slots, or (a cache hit, nothing recorded) only
+        claiming its buffers' slots in the order the recording did."""
+        f = self.f
+        self.barrier()
+        if not self.record:
             for b in bufs:
                 self._binding(b)
-            self.need_barrier = True
-        elif count:
-            self.barrier()
+        else:
             one = f.const("i32", 1)
-            wg = f.const("i32", count) if isinstance(count, int) else \
-                self._bits(self.dim(count), "trunc.i64.i32", "i32")
-            head = [self.cb, self.exe, f.const("i32", self.entry_of[id(op)]), wg,
-                    one, one, "[" + ", ".join(consts) + "]"]
+            head = [self.cb, self.exe, f.const("i32", entry), wg, one, one,
+                    "[" + ", ".join(consts) + "]"]
             if self.slots is None:
                 f.call("command_buffer.dispatch",
                        head + ["[" + ", ".join(bufs) + "]", "[" + ", ".join(spans) + "]"])
@@ -510,9 +563,7 @@ class GeneralFunction:
                        head + ["[" + ", ".join(b for b, _ in binds) + "]",
                                "[" + ", ".join(self.const("i32", k) for _, k in binds) + "]",
                                "[" + ", ".join(spans) + "]"])
-            self.need_barrier = True
-        for r, o in zip(op.results, outs):
-            self.env[r] = o
+        self.need_barrier = True
 
     def push_words(self, hv: Host) -> list:
         el = hv.type.element
@@ -635,6 +686,11 @@ class GeneralFunction:
                 loop_vars.append(Dev(nr, v.type, dv.fresh))
         head, loop, done = self.label("while"), self.label("do"), self.label("done")
         native = (self.plan.loops or {}).get(id(op))
+        if native is not None and self.exe is not None and self.force_native:
+            self.native_loop(native, loop_vars, None, None)
+            for r, var in zip(op.results, loop_vars):
+                self.env[r] = var if isinstance(var, Host) else Dev(var.buf, var.type, False)
+            return
         if native is not None and self.exe is not None:
             self.native_loop(native, loop_vars, head, done)
         else:
@@ -657,14 +713,16 @@ class GeneralFunction:
 
     def native_loop(self, loop, loop_vars, vm_loop: str, done: str) -> None:
         """Branch to the loop's native entry point when the loaded variant has
-        it (native_loop.py), else to the VM loop at ``vm_loop``."""
+        it (native_loop.py), else to the VM loop at ``vm_loop`` (None: the
+        caller checked the entry point; only the dispatch is emitted)."""
         f = self.f
-        nm = f.reg("n")
-        f.emit(f"{nm} = const.ref.str {_q(loop.name)}")
-        has, = f.call("executable.has_entry", [self.exe, nm], 1)
-        here = self.label("native")
-        f.emit(f"cond_br {has}, {here}, {vm_loop}")
-        self.place(here)
+        if vm_loop is not None:
+            nm = f.reg("n")
+            f.emit(f"{nm} = const.ref.str {_q(loop.name)}")
+            has, = f.call("executable.has_entry", [self.exe, nm], 1)
+            here = self.label("native")
+            f.emit(f"cond_br {has}, {here}, {vm_loop}")
+            self.place(here)
         consts, bufs, spans = [], [], []
         for v in loop.host_in:
             consts += self.push_words(self.env[v])
@@ -684,16 +742,11 @@ class GeneralFunction:
         bounds, = f.call("invocation.bounds", [self.dev], 1)     # cancel / deadline
         bufs.append(bounds)
         spans += [f.const("i64", 0), f.const("i64", 16)]
-        self.barrier()
-        one = f.const("i32", 1)
-        f.call("command_buffer.dispatch",
-               [self.cb, self.exe, f.const("i32", loop.entry), one, one, one,
-                "[" + ", ".join(consts) + "]", "[" + ", ".join(bufs) + "]",
-                "[" + ", ".join(spans) + "]"])
-        self.need_barrier = True
+        self._emit_dispatch(loop.entry, f.const("i32", 1), consts, bufs, spans)
         for j, out in zip(loop.changing, outs):
             f.emit(f"{loop_vars[j].buf} = mov.ref {out}")
-        f.emit(f"br {done}")
+        if done is not None:
+            f.emit(f"br {done}")
 
     def snapshot(self, val):
         """A copy of ``val`` in fresh registers (so later moves cannot clobber it)."""

@@ -96,6 +96,8 @@ def bounds_error(e: BaseException, function, pc, timeout_s) -> BaseException:
     """``e``, or the CallCancelledError / CallTimeoutError it stands for when
     native code stopped on its call's bounds (a HAL error with ``stopped``
     set, possibly re-raised by fence waiters: the chain is searched)."""
+    if isinstance(e, (CallCancelledError, CallTimeoutError)):
+        return e                        # mapped already (by a nested frame or import)
     cause, seen = e, 0
     while cause is not None and seen < 8:
         reason = getattr(cause, "stopped", None)
@@ -261,6 +263,9 @@ class Invocation:
                 if _is_timeout(e) and getattr(sus.waitable, "failure", None) is None:
                     # this wait ran out (not: the awaited work failed with a timeout)
                     ms = round(self.timeout_s(sus) * 1000)
+                    if sus.timeout_ms is None or sus.timeout_ms < 0:   # the call's own bound
+                        raise CallTimeoutError(f"{name}: timed out after {ms} ms (the call's "
+                                               f"timeout_s)", function, pc) from e
                     raise VmTrap(f"{name}: timed out after {ms} ms", function, pc) from e
                 _note(e, f"while {function} waited in {name}")
                 raise
