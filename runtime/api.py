@@ -414,7 +414,8 @@ class Instance:
         (runtime/custom_calls.py); a host call left unbound raises
         ``MissingCustomCallError`` naming it.
         ``replicas`` / ``partitions``: load as that many in-process ranks
-        (a ``ParallelModule``; ``device`` may then be a list, one per rank);
+        (a ``ParallelModule``; ``device`` may then be a list, one per rank, a URI
+        listed more than once giving each of those ranks its own device);
         ``channel="mpi"``: this process is one MPI rank (runtime/parallel.py).
 
         ``verify="lazy"`` checks the container and the module's tables now and
@@ -461,6 +462,12 @@ class Instance:
         if len(devices) != n:
             raise ValueError(f"{replicas} replicas x {partitions} partitions need {n} devices, "
                              f"got {len(devices)}")
+        if isinstance(device, (list, tuple)):
+            # a URI listed for several ranks gives each its own device (the
+            # process-wide one of get_device would make them share its workers)
+            from tensorvm import hal
+            devices = [hal.create_device(d) if isinstance(d, str) and devices.count(d) > 1 else d
+                       for d in devices]
         timeout = kw["timeout_s"]
         chans = inprocess_channels(replicas, partitions,
                                    self.timeout_s if timeout is None else timeout)

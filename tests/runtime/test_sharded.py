@@ -139,3 +139,11 @@ def test_two_mpi_ranks_match_jax(tmp_path, name):
     assert len(lines) == 2, p.stdout + p.stderr
     for line in lines:
         assert float(line.split()[1]) < 1e-4, line
+
+
+def test_a_uri_listed_per_rank_gives_each_rank_its_own_device():
+    text, args, want, partitions = _case("psum")
+    pm = runtime.load_module(compile_str(text), device=["local-task://1"] * 2, partitions=2)
+    assert pm.modules[0].device is not pm.modules[1].device
+    for got in pm.main(*args):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
