@@ -99,11 +99,11 @@ class DispatchPacket:
     def timing(self):
         """[seconds of a whole run on one thread, seconds split over workers,
         seconds of its segment run over workers] (running means; None until
-        measured), shared by every dispatch of this entry point with this
-        workgroup count."""
+        measured), then the whole runs since splitting was last tried; shared
+        by every dispatch of this entry point with this workgroup count."""
         rec = self.times.get(self.key)
         if rec is None:
-            rec = self.times[self.key] = [None, None, None]
+            rec = self.times[self.key] = [None, None, None, 0]
         return rec
 
     def note(self, slot: int, seconds: float) -> None:

@@ -49,6 +49,10 @@ DEFAULT_SPLIT_US = 60.0
 # ...and splitting continues only while a split run takes under this share
 # of a whole one (on a loaded or hyperthreaded machine it may not pay at all).
 SPLIT_GAIN = 0.85
+# A dispatch kept whole because splitting did not pay tries splitting again
+# after this many whole runs: one slow split run (a cold worker, another
+# process on the cores) must not keep it on one thread for good.
+SPLIT_RETRY = 16
 _clock = time.perf_counter
 _POLL_S = 0.25      # how often a blocked queue thread checks for close()
 
@@ -104,19 +108,25 @@ class _Queue:
         items, whole_s, split_one, lead = [], 0.0, None, None
         for op in seg:
             if type(op) is DispatchPacket:
-                solo, split, _ = rec = op.timing() if split_s else (None, None, None)
+                rec = op.timing() if split_s else (None, None, None, 0)
+                solo, split = rec[0], rec[1]
                 if lead is None:
                     lead, lead_op = rec, op  # the segment's first dispatch keeps its record
                 if solo is not None:
                     whole_s += solo
                 # split once a whole run took long enough to pay for waking the
                 # workers, and for as long as splitting was measured to pay
+                long_enough = solo is not None and solo >= split_s
                 if pool is not None and op.total >= self.inline_threshold and (
-                        split_s == 0 or (solo is not None and solo >= split_s and
-                                         (split is None or split < SPLIT_GAIN * solo))):
+                        split_s == 0 or (long_enough and (
+                            split is None or split < SPLIT_GAIN * solo or rec[3] >= SPLIT_RETRY))):
+                    if split_s:
+                        rec[3] = 0
                     items.extend((op, r) for r in _ranges(op.total, min(self.workers, op.total)))
                     split_one = op if len(seg) == 1 else None
                     continue
+                if long_enough:
+                    rec[3] += 1
             items.append((op, None))
         alone = len(items) == len(seg) and (whole_s < split_s or (
             lead is not None and lead[2] is not None and lead[2] >= SPLIT_GAIN * whole_s))

@@ -58,6 +58,16 @@ def test_dispatches_split_only_while_it_pays(split_us, expected):
         assert calls == expected
 
 
+def test_splitting_is_tried_again_after_whole_runs():
+    """One split run that did not pay keeps the dispatch whole for
+    SPLIT_RETRY runs only, then splitting is measured again (a cold worker or
+    another process once must not pin it to one thread for good)."""
+    from tensorvm.hal.drivers.local_task import SPLIT_RETRY
+    with hal.create_device("local-task://4", split_us=60.0) as d:
+        _, calls = _record_tids(d, _load(d), 64, runs=SPLIT_RETRY + 4, entry="record_tid_slow")
+    assert calls == [1, 4] + [1] * SPLIT_RETRY + [4, 1]
+
+
 def test_workgroups_spread_over_workers_one_call_each(dev4):
     assert dev4.workers == 4
     tids, calls = _record_tids(dev4, _load(dev4), 64)
