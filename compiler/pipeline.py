@@ -14,6 +14,7 @@ from .codegen.kernel import build_kernel
 from .codegen.vm_host import generate_module
 from .errors import CompileError, UnsupportedOpError
 from .passes.base import PassPipeline
+from .dialects import stablehlo as shlo
 from .passes.canonicalize import CanonicalizeOps
 from .passes.manual_partition import PartitionManualComputations
 from .passes.custom_calls import BindCustomCalls
@@ -91,7 +92,7 @@ def run_pipeline(module, options, progress=None):
     if mdef.executables:
         for fmt, target, entries, data, _ in variants[1:]:
             mdef.executables[0].variants.append(ExecutableVariant(fmt, target, entries, data))
-    layout = _device_layout(module)
+    layout = shlo.device_layout(module)
     if layout != (1, 1):
         mdef.requirements[DEVICES_REQUIREMENT] = devices_requirement(*layout)
     mdef = assembler.assemble(asm, base=mdef)
@@ -170,17 +171,6 @@ def _build_variants(kernels, options, loops=(), entry_of=None, progress=None):
         variants.append((fmt, target, entries, data, counts))
         sources.setdefault(t, src)
     return variants, sources
-
-
-def _device_layout(module) -> tuple:
-    """(replicas, partitions) from ``mhlo.num_replicas`` / ``mhlo.num_partitions``."""
-    attrs = getattr(module, "attributes", None) or {}
-    out = []
-    for key in ("mhlo.num_replicas", "mhlo.num_partitions"):
-        a = attrs.get(key)
-        v = getattr(a, "value", a)
-        out.append(int(v) if isinstance(v, int) and v > 0 else 1)
-    return tuple(out)
 
 
 def _identifier(name: str) -> str:

@@ -197,7 +197,8 @@ class CommandBuffer:
             ln = buf.check_range(int(off), ln, f"dispatch binding {i}")
             executable.check_binding_length(entry, i, ln)
             binds.append((buf, int(off), ln))
-        if executable.layouts[entry] is not None and executable.layouts[entry].binding_shapes:
+        layout = executable.layouts[entry]
+        if layout is not None and layout.binding_shapes:
             executable.check_binding_shapes(entry, consts, [b[2] for b in binds])
         self._record(Dispatch(executable, entry, wg, consts, tuple(binds)))
 

@@ -253,7 +253,6 @@ class GeneralFunction:
             return False
         probe = GeneralFunction(type(self.f)(), *self._args)
         probe.force_native = True
-        probe._prologue()
         probe._emit_cached()
         return probe.read_backs == 0
 

@@ -54,3 +54,15 @@ KERNEL_OPS = ELEMENTWISE | INDEX_REMAP | HEAVY | SEQUENTIAL | {P + "constant"}
 
 # Ops that carry no computation of their own at the host level.
 SIDE_EFFECT_FREE = KERNEL_OPS | {"func.call"}
+
+
+def device_layout(module) -> tuple:
+    """(replicas, partitions) from the module's ``mhlo.num_replicas`` /
+    ``mhlo.num_partitions`` (1 where absent or not a positive int)."""
+    attrs = getattr(module, "attributes", None) or {}
+    out = []
+    for key in ("mhlo.num_replicas", "mhlo.num_partitions"):
+        a = attrs.get(key)
+        v = getattr(a, "value", a)
+        out.append(int(v) if isinstance(v, int) and v > 0 else 1)
+    return tuple(out)

@@ -33,12 +33,16 @@ class SdyFormsMixin:
             attrs.update(self.parse_dict().entries)
         return self.make_op(name, [], [], attrs, [], loc)
 
-    def _sdy_sharding_list(self, key: str, name: str) -> A.ArrayAttr:
+    def _sdy_keyword(self, key: str, name: str) -> None:
+        """``key =`` of a Shardy op's pretty form."""
         t = self.tok
         if not (t.kind == "ident" and t.text == key):
             raise self.error(f"expected '{key}=' in '{name}', got '{t.text}'", self.wrong_token_pos(t))
         self.advance()
         self.expect("=", f"after '{key}'")
+
+    def _sdy_sharding_list(self, key: str, name: str) -> A.ArrayAttr:
+        self._sdy_keyword(key, name)
         self.expect("[", f"to start '{key}'")
         out = []
         if not self.accept("]"):
@@ -57,11 +61,7 @@ class SdyFormsMixin:
         toks = self.parse_operand_list()
         attrs = {"in_shardings": self._sdy_sharding_list("in_shardings", name),
                  "out_shardings": self._sdy_sharding_list("out_shardings", name)}
-        t = self.tok
-        if not (t.kind == "ident" and t.text == "manual_axes"):
-            raise self.error(f"expected 'manual_axes=' in '{name}', got '{t.text}'", t)
-        self.advance()
-        self.expect("=", "after 'manual_axes'")
+        self._sdy_keyword("manual_axes", name)
         self.expect("{", "to start 'manual_axes'")
         axes = []
         if not self.accept("}"):

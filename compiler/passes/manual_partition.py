@@ -29,6 +29,7 @@ import re
 import numpy as np
 
 from ..dialects.sdy import Mesh, parse_mesh, parse_sharding
+from ..dialects.stablehlo import device_layout
 from ..errors import CompileError, UnsupportedOpError
 from ..ir.attributes import (ArrayAttr, DenseArrayAttr, DenseElementsAttr, IntAttr, OpaqueAttr,
                              StructAttr, UnitAttr)
@@ -50,9 +51,7 @@ class PartitionManualComputations(Pass):
                 meshes[op.attributes["sym_name"].value] = parse_mesh(
                     op.attributes["mesh"].text, op.location)
                 op.erase()
-        attrs = getattr(module, "attributes", None) or {}
-        layout = tuple(int(getattr(attrs.get(k), "value", 1) or 1)
-                       for k in ("mhlo.num_replicas", "mhlo.num_partitions"))
+        layout = device_layout(module)
         handles = [0]
         for f in list(module.functions):
             for op in f.walk():
