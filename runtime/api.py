@@ -33,6 +33,12 @@ from tensorvm.vmfb.model import parse_signature
 ASYNC_SUFFIX = "$async"
 _NP = np.ndarray
 from tensorvm.hal.buffer import BufferView as _BufferView  # noqa: E402  (no driver imports)
+# What every load needs comes with the API, so that a process's first load
+# pays no imports (4 ms of them: msgpack, the container reader, the hal module).
+from tensorvm.vmfb import container as _container  # noqa: E402,F401
+from . import custom_calls as _custom_calls  # noqa: E402,F401
+from .modules import hal as _hal_module  # noqa: E402,F401
+from .vm import cache as _module_cache  # noqa: E402,F401
 
 _DEVICES: dict = {}
 _DEVICES_LOCK = threading.Lock()

@@ -26,7 +26,7 @@ from .model import ModuleDef
 
 MAGIC = b"\x89TVMFB\r\n"
 VERSION_MAJOR = 1
-VERSION_MINOR = 0
+VERSION_MINOR = 1
 ALIGNMENT = 64
 PREFIX = struct.Struct("<8sHHIQQQI16sI")
 assert PREFIX.size == 64
@@ -180,18 +180,7 @@ def read_prefix(view: memoryview) -> tuple:
 
 
 def _unpack_header(raw: memoryview):
-    n = len(raw)
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True,
-                                max_buffer_size=max(n, 1), max_str_len=n, max_bin_len=n,
-                                max_array_len=n, max_map_len=n, max_ext_len=0)
-    try:
-        unpacker.feed(raw)
-        obj = unpacker.unpack()
-    except Exception as e:  # msgpack raises many types (StackError, UnicodeDecodeError...)
-        raise VmfbError(f"malformed msgpack header: {type(e).__name__}: {e}") from None
-    if unpacker.tell() != n:
-        raise VmfbError(f"malformed msgpack header: {n - unpacker.tell()} bytes after the map")
-    return obj
+    return _header.unpack_one(raw, "malformed msgpack header")
 
 
 def _read(view: memoryview, verify: bool) -> ModuleDef:

@@ -8,10 +8,12 @@ same check on what it is about to write.  Schema: docs/vmfb.md.
 """
 from __future__ import annotations
 
+import msgpack
+
 from .errors import VmfbError
 from .isa import BANKS, MAX_REGISTERS
-from .model import (EntryPoint, ExecutableDef, ExecutableVariant, FunctionDef, GlobalDef,
-                    ImportDef, ModuleDef, RodataDef, parse_signature)
+from .model import (Deferred, EntryPoint, ExecutableDef, ExecutableVariant, FunctionDef,
+                    GlobalDef, ImportDef, ModuleDef, RodataDef, parse_signature)
 
 SECTION_KINDS = ("bytecode", "rodata", "executable")
 MAX_ALIGNMENT = 1 << 16
@@ -203,7 +205,12 @@ def validate(h) -> dict:
             _int(n, f"{w}.registers.{bank}", 0, MAX_REGISTERS)
         _section(f["code"], w + ".code", sections, "bytecode")
         _type(f["exported"], bool, w + ".exported", "a boolean")
-        _reflection(f.get("reflection"), w + ".reflection")
+        if f.get("reflection_packed") is not None:      # (1.1) checked when decoded
+            _type(f["reflection_packed"], bytes, w + ".reflection_packed", "a bin")
+            if f.get("reflection") is not None:
+                _fail(w, "has both reflection and reflection_packed")
+        else:
+            _reflection(f.get("reflection"), w + ".reflection")
     for i, m in enumerate(_list(h["imports"], "imports")):
         w = f"imports[{i}]"
         _map(m, w, ("module", "name", "signature"))
@@ -322,7 +329,8 @@ def to_header(m: ModuleDef, add_section) -> dict:
         "requirements": {k: list(v) for k, v in (m.requirements or {}).items()},
         "functions": [{"name": f.name, "signature": f.signature, "registers": regs(f),
                        "code": add_section("bytecode", f.code, 64), "exported": bool(f.exported),
-                       "reflection": f.reflection} for f in m.functions],
+                       "reflection_packed": pack_reflection(f.reflection)}
+                      for f in m.functions],
         "imports": [{"module": i.module, "name": i.name, "signature": i.signature}
                     for i in m.imports],
         "globals": [{"name": g.name, "bank": g.bank, "initial": initial(g)} for g in m.globals],
@@ -337,6 +345,50 @@ def to_header(m: ModuleDef, add_section) -> dict:
         "strings": list(m.strings),
         "sections": [],
     }
+
+
+def pack_reflection(reflection):
+    """A function's reflection as the header stores it (1.1): its own msgpack
+    value inside a bin, so that reading the header skips it (None stays None)."""
+    if reflection is None:
+        return None
+    return msgpack.packb(reflection, use_bin_type=True)
+
+
+def unpack_one(data, what: str):
+    """The one msgpack value filling ``data``, decoded with limits no bigger
+    than ``data`` (no ext types; map keys strings); VmfbError("<what>: ...")."""
+    n = len(data)
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True,
+                                max_buffer_size=max(n, 1), max_str_len=n, max_bin_len=n,
+                                max_array_len=n, max_map_len=n, max_ext_len=0)
+    try:
+        unpacker.feed(data)
+        value = unpacker.unpack()
+    except Exception as e:  # msgpack raises many types (StackError, UnicodeDecodeError...)
+        raise VmfbError(f"{what}: {type(e).__name__}: {e}") from None
+    if unpacker.tell() != n:
+        raise VmfbError(f"{what}: {n - unpacker.tell()} bytes after the value")
+    return value
+
+
+def unpack_reflection(data: bytes, where: str) -> dict:
+    """The checked reflection of a ``reflection_packed`` bin (VmfbError naming
+    ``where`` if it is damaged)."""
+    value = unpack_one(data, f"vmfb header: {where}: malformed msgpack")
+    if value is None:
+        _fail(where, "is nil (a function without reflection has no reflection_packed)")
+    return _reflection(value, where)
+
+
+def _function_reflection(f: dict, index: int):
+    """``f``'s reflection: a dict (1.0 headers), None, or a Deferred decoding
+    its ``reflection_packed`` on first read."""
+    packed = f.get("reflection_packed")
+    if packed is None:
+        return f.get("reflection")
+    where = f"functions[{index}].reflection_packed"
+    return Deferred(lambda: unpack_reflection(packed, where))
 
 
 def _entry_header(ep) -> dict:
@@ -357,8 +409,8 @@ def from_header(h: dict, section_data) -> ModuleDef:
         name=h["name"], version=h["version"], requirements=h["requirements"],
         functions=[FunctionDef(f["name"], f["signature"],
                                {b: f["registers"].get(b, 0) for b in BANKS},
-                               section_data(f["code"]), f["exported"], f.get("reflection"))
-                   for f in h["functions"]],
+                               section_data(f["code"]), f["exported"], _function_reflection(f, i))
+                   for i, f in enumerate(h["functions"])],
         imports=[ImportDef(i["module"], i["name"], i["signature"]) for i in h["imports"]],
         globals=[GlobalDef(g["name"], g["bank"], g.get("initial")) for g in h["globals"]],
         rodata=[RodataDef(r["name"], section_data(r["section"]), r["alignment"])

@@ -17,6 +17,17 @@ from .errors import VmfbError
 from .isa import BANKS, CHAR_BANK
 
 
+class Deferred:
+    """A field value the reader computes on first read: a function's packed
+    reflection is decoded and checked only when something asks for it (a
+    load must not pay for every argument of every export; MobileNetV2's two
+    exports list 528)."""
+    __slots__ = ("compute",)
+
+    def __init__(self, compute):
+        self.compute = compute          # () -> value; raises VmfbError if damaged
+
+
 @dataclass
 class FunctionDef:
     name: str
@@ -25,6 +36,30 @@ class FunctionDef:
     code: bytes | memoryview = b""
     exported: bool = False
     reflection: dict | None = None  # {"args": [{"name","dtype","shape"}], "results": [...]}
+
+    @property
+    def reflection_loaded(self) -> bool:
+        """Whether ``reflection`` was given or decoded already (not Deferred)."""
+        return self.__dict__["_reflection"].__class__ is not Deferred
+
+
+def _get_reflection(self):
+    r = self.__dict__["_reflection"]
+    if r.__class__ is Deferred:
+        r = r.compute()
+        self.__dict__["_reflection"] = r
+    return r
+
+
+def _set_reflection(self, value):
+    self.__dict__["_reflection"] = value
+
+
+# (after @dataclass, which has read the field's default: the generated
+# __init__ assigns through the property)
+FunctionDef.reflection = property(_get_reflection, _set_reflection,
+                                  doc="The export's reflection dict (or None); a reader's "
+                                      "Deferred is decoded here on first read.")
 
 
 @dataclass

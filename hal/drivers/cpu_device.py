@@ -19,6 +19,7 @@ class CpuDevice(Device):
 
     def __init__(self, name: str):
         super().__init__(name, CachingHostAllocator(name))
+        cpu_c.host_features()        # read /proc/cpuinfo now, not in a module's first load
 
     def supported_formats(self) -> list:
         return [cpu_c.format_name()]

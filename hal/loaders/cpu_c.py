@@ -71,6 +71,7 @@ def state_binding(state, i: int) -> int:
     return ffi.cast(_UINTPTR, ffi.cast(_VOIDPP, state)[0])[i]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]")      # (compiled once: not in a first load)
 _C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum
 extern float for goto if inline int long register restrict return short signed sizeof static
 struct switch typedef union unsigned void volatile while _Bool""".split())
@@ -166,8 +167,7 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
     except elf_check.ElfRejected as e:
         raise ExecutableRejectedError(f"executable '{name}' ({format}) rejected at load: {e}",
                                       executable=name, reason=str(e)) from None
-    fd = os.memfd_create("tensorvm-" + re.sub(r"[^A-Za-z0-9_.-]", "_", str(name))[:200],
-                         os.MFD_CLOEXEC)
+    fd = os.memfd_create("tensorvm-" + _UNSAFE_NAME.sub("_", str(name))[:200], os.MFD_CLOEXEC)
     try:
         view = memoryview(data).cast("B")
         written = 0

@@ -1,11 +1,12 @@
 """Bytecode modules: a verified ModuleDef whose functions are lowered on first use.
 
 ``from_def`` verifies the module's tables (signatures, globals, registers,
-exports) at once, and every function body either at once (``lazy=False``)
-or the first time something asks for its closures (``ops``/``sites``/
-``pcs``) or fused plan, before they are built: nothing unverified ever
-runs, a load pays for the tables only, and a function that is never called
-(``main$async`` in a synchronous program) is never decoded.  A ``BytecodeModule`` is immutable after
+exports) at once, and every function body and export reflection either at
+once (``lazy=False``) or the first time something asks for its closures
+(``ops``/``sites``/``pcs``), fused plan or ``reflection``, before they are
+used: nothing unverified ever runs, a load pays for the tables only, and a
+function that is never called (``main$async`` in a synchronous program) is
+never decoded.  A ``BytecodeModule`` is immutable after
 ``from_def`` (lazy preparation happens once, under the module's lock) and
 may be shared by any number of contexts (and threads); per-context state
 (globals, resolved imports) lives in the context's ``ModuleInstance``.
@@ -21,7 +22,7 @@ from .lowering import Layout, lower_function
 from .verifier import ModuleTables
 
 
-_LAZY = frozenset(("ops", "sites", "pcs", "fused"))
+_LAZY = frozenset(("ops", "sites", "pcs", "fused", "reflection"))
 
 
 class VmFunction:
@@ -36,7 +37,7 @@ class VmFunction:
         """``instrs``: the verified instructions, or None to verify on first use."""
         self.module, self.index, self.name = module, index, fdef.name
         self.signature, self.sig = fdef.signature, sig
-        self.exported, self.reflection = fdef.exported, fdef.reflection
+        self.exported = fdef.exported
         layout = Layout(fdef.registers)
         self.template = layout.template
         self._instrs, self._layout, self._consts = instrs, layout, consts
@@ -57,6 +58,9 @@ class VmFunction:
                 return object.__getattribute__(self, name)
             except AttributeError:
                 pass
+            if name == "reflection":         # decoded and checked on first use
+                self.reflection = self.module._tables.reflection(self.index)
+                return self.reflection
             if self._instrs is None:         # VerificationError leaves it unprepared
                 self._instrs = self.module._tables.body(self.index)
             if name == "fused":
@@ -110,7 +114,7 @@ class BytecodeModule:
     def from_def(cls, mdef, *, lazy: bool = False) -> "BytecodeModule":
         """Verify ``mdef`` (VerificationError on any defect); ``lazy``: verify
         each function body just before its first use instead of now."""
-        tables = ModuleTables(mdef)
+        tables = ModuleTables(mdef, check_reflection=not lazy)
         consts = _Consts(mdef)
         self = cls.__new__(cls)
         functions = [VmFunction(self, i, fdef, sig, None if lazy else tables.body(i), consts)
@@ -125,6 +129,8 @@ class BytecodeModule:
             for f in self.functions:
                 if f._instrs is None:
                     f._instrs = self._tables.body(f.index)
+                if f.exported:
+                    f.reflection                     # noqa: B018  (decode and check it now)
 
     def __repr__(self):
         return f"<BytecodeModule '{self.name}' exports={sorted(self.exports)}>"

@@ -205,7 +205,9 @@ class ModuleTables:
     reflection) are verified; function bodies are verified one by one with
     ``body(i)``, each before it is first lowered or run."""
 
-    def __init__(self, module):
+    def __init__(self, module, check_reflection: bool = True):
+        """``check_reflection=False``: each export's reflection is checked by
+        ``reflection(i)`` on first use instead (a lazy load decodes none)."""
         self.module = module
         self.fn_sigs = [_signature(f.signature, "bad signature", False, f.name)
                         for f in module.functions]
@@ -230,9 +232,17 @@ class ModuleTables:
                 if fn.name in exported:
                     raise VerificationError("exported twice", fn.name)
                 exported.add(fn.name)
-                _check_reflection(fn, sig)
+                if check_reflection:
+                    _check_reflection(fn, sig)
                 if fn.name == "__init" and (sig.args or sig.results):
                     raise VerificationError("__init must take and return nothing", fn.name)
+
+    def reflection(self, i: int):
+        """Function ``i``'s reflection, decoded (VmfbError) and checked
+        against its signature (VerificationError)."""
+        fn = self.module.functions[i]
+        _check_reflection(fn, self.fn_sigs[i])
+        return fn.reflection
 
     def body(self, i: int) -> list:
         """Decode and verify function ``i``'s code; its instructions."""

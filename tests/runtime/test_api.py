@@ -155,3 +155,27 @@ def test_non_contiguous_and_zero_d_inputs(module):
 def test_queue_and_fence_await_through_the_vm(vmfb, device):
     m = rt.load_module(vmfb, device=device)
     assert m.roundtrip(1000) == 1
+
+
+def _with_reflection(vmfb, name, reflection) -> bytes:
+    """``vmfb`` with export ``name``'s reflection replaced (forged, CRCs fixed)."""
+    from tensorvm.vmfb.container import read_module
+    mdef = read_module(vmfb)
+    mdef.functions[mdef.function_index(name)].reflection = reflection
+    return write_module(mdef)
+
+
+def test_reflection_is_decoded_on_first_lookup_and_checked_then(vmfb):
+    """A load decodes no reflection; an export's is decoded and checked against
+    its signature when the export is first looked up (``verify="eager"``:
+    at load), so a damaged one is a typed error there, naming it."""
+    from tensorvm.vmfb.errors import VerificationError
+    bad = _with_reflection(vmfb, "swap", {"args": [], "results": []})  # 2 args in the signature
+    lazy = rt.load_module(bad, device="local-sync")
+    fdefs = lazy.bytecode.definition.functions
+    assert not any(f.reflection_loaded for f in fdefs if f.name in ("identity", "swap"))
+    assert np.asarray(lazy.identity(np.ones((2, 3), np.float32))).shape == (2, 3)
+    with pytest.raises(VerificationError, match="reflection lists 0 args"):
+        lazy.swap
+    with pytest.raises(VerificationError, match="reflection lists 0 args"):
+        rt.load_module(bad, device="local-sync", verify="eager")

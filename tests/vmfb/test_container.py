@@ -153,7 +153,7 @@ def test_random_bytes_and_magic_only():
 
 def test_wrong_version(blob):
     bad = bytearray(blob)
-    struct.pack_into("<H", bad, 8, 2)
+    struct.pack_into("<HH", bad, 8, 2, 0)
     with pytest.raises(VmfbError, match="unsupported vmfb format version 2.0"):
         read_module(bytes(bad))
     with pytest.raises(VmfbError, match="bad magic"):
@@ -218,7 +218,10 @@ HOSTILE = [
     (lambda h: h["functions"][0].update(name="helper"), "appears twice"),
     (lambda h: h["functions"][0]["registers"].update(i32=10**6), "out of range"),
     (lambda h: h["functions"][0]["registers"].update(q8=1), "unknown bank"),
-    (lambda h: h["functions"][0].update(reflection={"args": [{"shape": ["x"]}]}), "shape"),
+    (lambda h: h["functions"][0].update(reflection={"args": [{"shape": ["x"]}]},
+                                        reflection_packed=None), "shape"),      # a 1.0 header
+    (lambda h: h["functions"][0].update(reflection={}), "both reflection and reflection_packed"),
+    (lambda h: h["functions"][0].update(reflection_packed="x"), "expected a bin"),
     (lambda h: h["globals"][0].update(initial="x"), r"globals\[0\].initial"),
     (lambda h: h["globals"][0].update(bank="i32", initial=2**40), "out of range"),
     (lambda h: h["globals"][2].update(initial=1), "ref globals"),
@@ -266,7 +269,7 @@ def test_hostile_headers(blob, mutate, message):
     (b"\x81\x01\x02", "malformed msgpack"),                     # int map key
     (b"\xd4\x01\x00", "malformed msgpack"),                     # ext type
     (b"\xa2\xff\xfe", "malformed msgpack"),                     # invalid utf-8
-    (b"\x80\x80", "after the map"),                             # trailing data
+    (b"\x80\x80", "after the value"),                           # trailing data
     (b"\x92\x01\x02", "expected a map"),
     (b"", "malformed msgpack"),
 ])
@@ -328,3 +331,32 @@ def test_docs_worked_example_matches_writer():
     hexed = "".join(line[6:54] for line in example.strip().splitlines())
     assert bytes.fromhex(hexed) == write_module(ModuleDef("m"))
     assert zlib.crc32(b"123456789") == 0xCBF43926
+
+
+@pytest.mark.parametrize("packed, message", [
+    (b"\xc1", "malformed msgpack"),
+    (msgpack.packb({"args": [{"shape": ["x"]}]}), r"reflection_packed.args\[0\].shape\[0\]"),
+    (msgpack.packb({"args": "x"}), "expected an array"),
+    (msgpack.packb(None), "is nil"),
+    (msgpack.packb({}) + b"\x00", "bytes after the value"),
+])
+def test_packed_reflection_is_checked_when_first_read(blob, packed, message):
+    """A 1.1 header keeps each reflection as its own msgpack value in a bin:
+    reading the file skips it, the first read of ``reflection`` decodes and
+    checks it (VmfbError naming the field)."""
+    hdr, payloads = _good_header(blob)
+    assert hdr["functions"][0]["reflection_packed"] is not None
+    hdr["functions"][0]["reflection_packed"] = packed
+    fn = read_module(forge(hdr, payloads)).functions[0]
+    assert not fn.reflection_loaded
+    with pytest.raises(VmfbError, match=message):
+        fn.reflection
+
+
+def test_one_zero_headers_still_read(blob):
+    """A 1.0 file (reflection as a map in the header) reads the same."""
+    hdr, payloads = _good_header(blob)
+    f = hdr["functions"][0]
+    f["reflection"] = msgpack.unpackb(f.pop("reflection_packed"))
+    old = read_module(forge(hdr, payloads)).functions[0]
+    assert old.reflection_loaded and old.reflection == read_module(blob).functions[0].reflection
