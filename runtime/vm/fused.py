@@ -17,8 +17,8 @@ Semantics are the interpreter's:
   - like ``lowering.py``, no text from a module reaches the compiler:
     immediates, strings, rodata and import targets enter as closure values;
     the generated text depends only on opcodes and register numbers;
-  - a trap names the function and the pc of the instruction (a local ``p``
-    holds the current instruction's index); a native's exception is raised
+  - a trap names the function and the pc of the instruction (found from
+    the line of the generated text it was raised on); a native's exception is raised
     as-is with the same note the interpreter adds; any other exception an op
     raises becomes the same "internal error" VmTrap;
   - a native result the fast path does not handle (a ``Suspend``, a tuple, a
@@ -88,13 +88,20 @@ def hot_path(instrs):
     return None
 
 
+FIRST_BODY_LINE = 4      # the generated text: make, fused, try, then the body
+
+
 class FusedPlan:
     """The generated factory of one function and what binding it needs."""
 
-    __slots__ = ("factory", "import_indices", "deopt_slots", "writes", "constants")
+    __slots__ = ("factory", "import_indices", "deopt_slots", "writes", "constants", "line_op")
 
-    def __init__(self, factory, import_indices, deopt_slots, writes, constants):
+    def __init__(self, factory, import_indices, deopt_slots, writes, constants, line_op):
         self.factory, self.import_indices = factory, import_indices
+        # body line k (the traceback's line - FIRST_BODY_LINE) -> its
+        # instruction: a fault finds its pc from the line it was raised on,
+        # so the hot path stores no "current instruction" per op
+        self.line_op = line_op
         # A deopt site passes its frame's locals(); which register each name
         # holds is replayed from ``writes`` (every (register slot, name) the
         # hot path assigns, in order) up to the site's count in
@@ -145,7 +152,10 @@ def plan(fn, instrs, layout, consts):
         setv(s, name)
     imports = []                     # import index per import call (by position)
     deopt_slots = {}
+    line_op, prev = [], None         # lines[k] was generated for instruction line_op[k]
     for i in path:
+        line_op += [prev] * (len(lines) - len(line_op))
+        prev = i
         ins = instrs[i]
         op, v = ins.op, ins.operands
         mn = op.mnemonic
@@ -175,7 +185,6 @@ def plan(fn, instrs, layout, consts):
             imports.append(imp)
             deopt_slots[i] = len(writes)
             deopt = f"raise _Deopt({i}, res, locals())"
-            lines.append(f"p = {i}")
             lines.append(f"res = F{k}(S{k}{''.join(', ' + e for e in exprs)})")
             dsts = [slot(x) for x in results]
             banks = [b for b, _ in results]
@@ -220,21 +229,20 @@ def plan(fn, instrs, layout, consts):
             body = TEMPLATES[mn]
         if dst is not None:
             names["dst"] = fresh(dst)
-        lines.append(f"p = {i}")
         lines.append(body.format(**names))
         if dst is not None:
             setv(dst, names["dst"])
+    line_op += [prev] * (len(lines) - len(line_op))
     n_imports = len(imports)
     binder = ", ".join(list(bound) + [f"F{k}, S{k}" for k in range(n_imports)] + ["g"])
     body = "\n".join("            " + ln for ln in lines)
     src = (f"def make({binder}):\n"
            f"    def fused({', '.join(params)}):\n"
-           f"        p = 0\n"
            f"        try:\n{body}\n"
            f"        except _Deopt as d:\n"
            f"            return _resume(d)\n"
            f"        except Exception as e:\n"
-           f"            _fault(e, p)\n"
+           f"            _fault(e, e.__traceback__.tb_lineno - {FIRST_BODY_LINE})\n"
            f"    return fused\n")
     ns = {"_n": _n, "_refs": _refs, "_VmTrap": VmTrap, "_Deopt": _Deopt, "_Suspend": Suspend,
           "_plain": _plain}
@@ -248,7 +256,8 @@ def plan(fn, instrs, layout, consts):
         for t in targets:
             args += [t.fn, t.state]
         return g["make"](*args, globals_list)
-    return FusedPlan(factory, tuple(imports), deopt_slots, tuple(writes), values)
+    return FusedPlan(factory, tuple(imports), deopt_slots, tuple(writes), values,
+                     tuple(line_op))
 
 
 def bind(target):
@@ -265,7 +274,8 @@ def bind(target):
         return None
     name = fn.name
 
-    def fault(e, i):
+    def fault(e, line):
+        i = p.line_op[line] if 0 <= line < len(p.line_op) else 0
         pc = fn.pcs[i]
         site = fn.sites[i]
         if site is not None and site.kind == "import":          # raised by the native
