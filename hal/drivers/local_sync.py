@@ -6,6 +6,14 @@ in a FIFO and runs on whichever thread signals the fence it waits on (the
 queue never blocks the submitter, so a host thread that signals later cannot
 deadlock against itself).  Order is FIFO: a later submission never overtakes
 an earlier one, whatever their wait fences.
+
+Submissions that run inline at once (nothing queued, nothing running from
+the queue) may run at the same time on their submitting threads: they were
+submitted concurrently, so no order between them exists to keep, and
+serialising them made every caller but one queue behind the others and be
+woken by a fence (8 threads calling one module got a fifth of one thread's
+calls through).  Queued work starts only once every inline run that began
+before it has finished.
 """
 from __future__ import annotations
 
@@ -25,7 +33,8 @@ class LocalSyncDevice(CpuDevice):
         super().__init__(name)
         self._pending = collections.deque()
         self._lock = threading.Lock()
-        self._pumping = False
+        self._pumping = False            # a thread is running queued work
+        self._inline = []                # a token per thread running its own work inline
 
     def _program_runner(self, programs):
         if len(programs) == 1 and self.tracer is None:
@@ -41,20 +50,30 @@ class LocalSyncDevice(CpuDevice):
                     p.release()
         return run
 
-    def _claim(self) -> bool:
-        """Take the queue for this thread if nothing is queued or running."""
-        with self._lock:
-            if self._pending or self._pumping:
-                return False
-            self._pumping = True
-            return True
+    def _claim(self, wait=None) -> bool:
+        """Run inline on this thread if nothing is queued or running from the
+        queue (and ``wait`` is None or settled); other inline runs may be
+        going on.
+
+        Lock-free: a lock taken by every call convoys under the GIL (a thread
+        woken for the lock then waits for the GIL while holding it, so the
+        next claimer blocks, and so on: one context switch per call).  The
+        claim adds its token, then looks again; ``_pump`` sets ``_pumping``,
+        then looks at the tokens: each step is one bytecode, so at least one
+        of the two sees the other and backs off."""
+        if self._pending or self._pumping or not (wait is None or wait.is_settled):
+            return False
+        self._inline.append(None)
+        if self._pending or self._pumping:
+            self._release_claim()
+            return False
+        return True
 
     def _release_claim(self) -> None:
-        """Give the queue back; run what was queued meanwhile."""
-        with self._lock:
-            self._pumping = False
-            more = bool(self._pending)
-        if more:
+        """End an inline run; the last one runs what was queued meanwhile."""
+        inline = self._inline
+        inline.pop()
+        if not inline and self._pending:
             self._pump()
 
     def execute_now(self, cb, table) -> bool:
@@ -90,19 +109,14 @@ class LocalSyncDevice(CpuDevice):
             finally:
                 self._release_claim()
             return
-        with self._lock:
-            if not self._pending and not self._pumping and (wait is None or wait.is_settled):
-                self._pumping = True          # fast path: run right here
-                fast = True
-            else:
-                self._pending.append((wait, signal, work))
-                fast = False
-        if fast:
+        if self._claim(wait):                 # settled wait, or traced: still inline
             try:
                 run_submission(wait, signal, work, self.tracer)
             finally:
                 self._release_claim()
             return
+        with self._lock:
+            self._pending.append((wait, signal, work))
         self._pump()
 
     def _pump(self, _exc=None) -> None:
@@ -111,6 +125,9 @@ class LocalSyncDevice(CpuDevice):
             if self._pumping:
                 return                       # that thread will see our item
             self._pumping = True
+            if self._inline:                 # (set, then look: see _claim)
+                self._pumping = False
+                return                       # the last inline run will pump
         try:
             while True:
                 with self._lock:
@@ -148,7 +165,7 @@ class LocalSyncDevice(CpuDevice):
         """The thread that was pumping in the parent is gone: unlock, and fail
         the child's copies of work queued there (it runs in the parent)."""
         super()._after_fork_in_child()
-        self._lock, self._pumping = threading.Lock(), False
+        self._lock, self._pumping, self._inline = threading.Lock(), False, []
         pending, self._pending = list(self._pending), collections.deque()
         self._fail(pending, "had this work queued when the process forked; it runs in "
                             "the parent only")

@@ -14,7 +14,10 @@ symbols are looked up with ``dlsym`` and cast to one function-pointer type of
 cffi's C-level FFI, whose type parser is built in.  Parsing per-executable
 ``cdef`` text through pycparser cost ~40 ms on the first load of a process and
 ~0.1 ms per entry point on every load.  cffi releases the GIL around each
-call, so worker threads run kernels in parallel.
+call, so worker threads run kernels in parallel.  A kernel known to be short
+is called through ``held_entry`` instead, a ctypes function that keeps the
+GIL: giving it up for microseconds of work made each call a context switch
+when several threads call one module (cpu_program.HOLD_GIL_S).
 
 glibc recognises an already loaded library by its path string, and fd numbers
 are reused, so every load uses a distinct spelling of the same path
@@ -138,8 +141,23 @@ class CpuExecutable(Executable):
         super().__init__(device, name, format, entry_points)
         self._lib = lib                 # the ctypes handle
         self.functions = functions      # cffi function pointers, by ordinal
+        self._held = [None] * len(functions)
         # Unmapped once nothing (no prepared program) references this executable.
         weakref.finalize(self, _dlclose, lib._handle)
+
+
+    def held_entry(self, ordinal: int):
+        """Entry ``ordinal`` as a callable ``(state address, begin, end) -> rc``
+        that keeps the GIL for the call (made on first use: ~10x a cffi cast)."""
+        fn = self._held[ordinal]
+        if fn is None:
+            fn = self._held[ordinal] = _HELD_ENTRY(int(ffi.cast("uintptr_t",
+                                                               self.functions[ordinal])))
+        return fn
+
+
+#: ctypes' PYFUNCTYPE calls keep the GIL (cffi's always release it).
+_HELD_ENTRY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32)
 
 
 def _dlclose(handle) -> None:

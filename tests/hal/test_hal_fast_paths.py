@@ -293,3 +293,52 @@ def test_content_digest_remembers_only_views_of_bytes():
     first = content_digest(mutable)
     buf[0] ^= 1
     assert content_digest(mutable) == hashlib.sha256(buf).digest() != first
+
+
+def _inline_on_a_thread(dev, fence):
+    """Start a submission running inline on another thread; (thread, release):
+    it runs until ``release`` is set."""
+    inside, release = threading.Event(), threading.Event()
+
+    def work():
+        inside.set()
+        assert release.wait(T)
+    t = threading.Thread(target=dev._submit, args=(None, fence, work))
+    t.start()
+    assert inside.wait(T)
+    return t, release
+
+
+def test_local_sync_inline_runs_from_two_threads_overlap():
+    """Two threads submitting with nothing queued both run inline at once: no
+    order exists between concurrent submits (serialising them queued every
+    caller but one and woke it by a fence)."""
+    dev = hal.create_device("local-sync")
+    fa, fb = dev.create_fence(), dev.create_fence()
+    t, release = _inline_on_a_thread(dev, fa)
+    ran = []
+    dev._submit(None, fb, lambda: ran.append(1))      # runs now, beside the other
+    assert fb.is_signaled and ran == [1] and not fa.is_settled
+    release.set()
+    t.join(T)
+    fa.wait(T)
+
+
+def test_local_sync_queued_work_waits_for_earlier_inline_runs():
+    """Work queued while an inline run goes on starts after that run ends,
+    and FIFO holds behind it."""
+    dev = hal.create_device("local-sync")
+    fa, fq, fc, gate = (dev.create_fence() for _ in range(4))
+    order = []
+    t, release = _inline_on_a_thread(dev, fa)
+    dev._submit(gate, fq, lambda: order.append("queued"))   # waits for its gate
+    dev._submit(None, fc, lambda: order.append("later"))     # behind "queued"
+    assert not fc.is_settled
+    gate.signal()
+    assert not fq.is_settled            # the inline run began before it
+    order.append("inline done")
+    release.set()
+    t.join(T)
+    for f in (fa, fq, fc):
+        f.wait(T)
+    assert order == ["inline done", "queued", "later"]

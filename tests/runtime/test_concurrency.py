@@ -217,3 +217,34 @@ def test_cli_run_writes_a_trace(tmp_path):
     events = json.loads(out.read_text())["traceEvents"]
     assert {"dispatch", "queue", "invocation"} <= {e.get("cat") for e in events}
     assert all(e["ph"] in ("X", "M") for e in events)
+
+
+def test_short_static_kernels_keep_the_gil_and_native_loops_never_do(monkeypatch):
+    """A static-shape dispatch measured short is called holding the GIL (so
+    threads calling one module do not hand it over per kernel); a native
+    loop, whose run time depends on its data, always releases it, so another
+    thread can cancel it (test_vm_bounds)."""
+    from tensorvm.hal.drivers import cpu_program
+    held = {}
+    orig = cpu_program.DispatchPacket.run_all
+
+    def spy(self):
+        try:
+            orig(self)
+        finally:
+            held[self.name] = self.held
+    monkeypatch.setattr(cpu_program.DispatchPacket, "run_all", spy)
+    add = rt.load_module(compiled(open(os.path.join(ROOT, "tests", "models", "add4.mlir")).read()),
+                         device="local-sync")
+    x = np.arange(4, dtype=np.float32)
+    for _ in range(cpu_program.HOLD_GIL_TRIES + 2):
+        np.testing.assert_array_equal(np.asarray(add.main(x, x)), 2 * x)
+    assert held and all(held.values()), held
+    held.clear()
+    from test_vm_bounds import NATIVE_FOREVER          # one native entry, stopped by timeout
+    loop = rt.load_module(compiled(NATIVE_FOREVER), device="local-sync", timeout_s=0.02)
+    for _ in range(cpu_program.HOLD_GIL_TRIES + 2):
+        with pytest.raises(rt.CallTimeoutError):
+            loop.main(np.int32(0), x)
+    natives = {k: v for k, v in held.items() if k.endswith("_native")}
+    assert natives and not any(natives.values()), held
