@@ -75,17 +75,26 @@ class DeviceArray:
     def __dlpack_device__(self):
         return dlpack.buffer_device(self.buffer_view.buffer)
 
-    @property
-    def __array_interface__(self):
-        """Host memory of numpy's own dtypes only (numpy then keeps this
-        DeviceArray as the base); device memory and ml_dtypes types (whose
+    def _host_view(self, protocol: str) -> np.ndarray:
+        """The zero-copy view behind the array protocols: host memory of
+        numpy's own dtypes only; device memory and ml_dtypes types (whose
         type string numpy cannot read back) raise AttributeError, so numpy
         falls back to ``__array__``."""
         if self.buffer_view.buffer.to_host is not None:
-            raise AttributeError("__array_interface__: the array lives in device memory")
+            raise AttributeError(f"{protocol}: the array lives in device memory")
         if self.buffer_view.dtype.isbuiltin != 1:
-            raise AttributeError("__array_interface__: not a numpy built-in dtype")
-        return self.to_host().__array_interface__
+            raise AttributeError(f"{protocol}: not a numpy built-in dtype")
+        return self.to_host()
+
+    @property
+    def __array_interface__(self):
+        return self._host_view("__array_interface__").__array_interface__
+
+    @property
+    def __array_struct__(self):
+        """What ``np.asarray`` reads first: a capsule over the same view
+        (~1.5 us where the dict of ``__array_interface__`` took ~3)."""
+        return self._host_view("__array_struct__").__array_struct__
 
     def __len__(self):
         if not self.shape:
