@@ -33,7 +33,8 @@ first load as `first_load_s`).
 
 For the model set the report adds the geomean of tensorvm/IREE call latency
 (sync and task) and the symbolic-vs-static batch ratio (flax_cnn_dyn_b16 over
-flax_cnn_static_b16, the same CNN exported with a `?` batch and a static one).
+flax_cnn_static_b16, the same CNN exported with a `?` batch and a static one; the
+two are timed in the same interleaved rounds).
 
 Two more figures follow: the throughput of --callers threads calling one
 loaded module (tensorvm vs IREE's Python runtime, same callers, as a ratio),
@@ -343,32 +344,37 @@ def prepare_cell(prepare, wl) -> tuple:
     return fn, info
 
 
-def run_workload(wl, prepares: dict, args) -> dict:
-    """Prepare every engine, then time them in interleaved rounds so that load
-    changes on a shared machine hit all engines alike."""
-    results, ready = {}, {}
-    for e, prepare in prepares.items():
-        try:
-            ready[e] = prepare_cell(prepare, wl)
-        except (Exception, Timeout) as err:
-            results[e] = {"error": short_error(err)}
-            if args.verbose:
-                traceback.print_exc()
-    times: dict[str, list[float]] = {e: [] for e in ready}
+def run_workloads(wls: dict, args) -> dict:
+    """Prepare every engine for each workload in ``wls`` ({name: (workload,
+    engines' prepares)}), then time all of those cells in interleaved rounds,
+    so that load changes on a shared machine hit all engines (and a pair of
+    workloads compared with each other, SYMBOLIC_VS_STATIC) alike."""
+    results = {w: {} for w in wls}
+    ready = {}
+    for w, (wl, usable) in wls.items():
+        for e, prepare in usable.items():
+            try:
+                ready[w, e] = prepare_cell(prepare, wl)
+            except (Exception, Timeout) as err:
+                results[w][e] = {"error": short_error(err)}
+                if args.verbose:
+                    traceback.print_exc()
+    times: dict = {cell: [] for cell in ready}
     per_round = args.time_per_cell / args.rounds
     reps = -(-args.min_reps // args.rounds)
     for rnd in range(args.rounds):
-        for e, (fn, info) in ready.items():
+        for (w, e), (fn, info) in ready.items():
             try:
-                times[e] += sample(fn, wl["inputs"], per_round, reps, args.warmup if rnd == 0 else 1, info)
+                times[w, e] += sample(fn, wls[w][0]["inputs"], per_round, reps,
+                                      args.warmup if rnd == 0 else 1, info)
             except Exception as err:  # noqa: BLE001  a failure while timing
-                results[e] = {"error": short_error(err)}
-    for e, (fn, info) in ready.items():
-        if e in results:
+                results[w][e] = {"error": short_error(err)}
+    for (w, e), (fn, info) in ready.items():
+        if e in results[w]:
             continue
-        ts = times[e]
-        results[e] = {"median_s": statistics.median(ts), "min_s": min(ts), "reps": len(ts),
-                      **{k: v for k, v in info.items() if k.endswith("_s") or k == "dispatches"}}
+        ts = times[w, e]
+        results[w][e] = {"median_s": statistics.median(ts), "min_s": min(ts), "reps": len(ts),
+                         **{k: v for k, v in info.items() if k.endswith("_s") or k == "dispatches"}}
     return results
 
 
@@ -522,19 +528,30 @@ def main(argv=None) -> int:
 
     results: dict[str, dict] = {}
     rss: dict[str, float | None] = {}
-    for wname, wl in workloads.items():
-        usable = {e: prepares[e] for e in engines
-                  if e in prepares and NEEDS.get(e, "text") in wl}  # JAX/numpy need a Python function
-        results[wname] = run_workload(wl, usable, args)
-        rss[wname] = peak_rss_mib()
-        for e in engines:
-            r = results[wname].get(e)
-            if r is None:
-                continue
-            status = fmt_time(r["median_s"]) if "median_s" in r else r["error"]
-            print(f"  {wname:<10} {e:<14} {status}", flush=True)
-            if "error" in r:
-                notes.append(f"{wname} / {e}: n/a: {r['error']}")
+    # the symbolic/static pair is timed in the same interleaved rounds: its
+    # ratio is a figure of the issue, and run apart it moved with the load
+    batches = []
+    for w in workloads:
+        if w in SYMBOLIC_VS_STATIC and all(p in workloads for p in SYMBOLIC_VS_STATIC):
+            if w == SYMBOLIC_VS_STATIC[0]:
+                batches.append(list(SYMBOLIC_VS_STATIC))
+        else:
+            batches.append([w])
+    for batch in batches:
+        wls = {w: (workloads[w], {e: prepares[e] for e in engines if e in prepares
+                                  and NEEDS.get(e, "text") in workloads[w]})  # JAX/numpy need a Python function
+               for w in batch}
+        results.update(run_workloads(wls, args))
+        for wname in batch:
+            rss[wname] = peak_rss_mib()
+            for e in engines:
+                r = results[wname].get(e)
+                if r is None:
+                    continue
+                status = fmt_time(r["median_s"]) if "median_s" in r else r["error"]
+                print(f"  {wname:<10} {e:<14} {status}", flush=True)
+                if "error" in r:
+                    notes.append(f"{wname} / {e}: n/a: {r['error']}")
 
     conc = {}
     if args.callers > 0:
