@@ -473,6 +473,8 @@ class HalModule(NativeModule):
     """The ``hal`` module; its state is the context's device (``context.device``)."""
 
     name = "hal"
+    plain = frozenset(("buffer_view.checked_buffer", "allocator.allocate", "buffer_view.create",
+                       "buffer_view.buffer", "allocator.import", "device.get"))
 
     def functions(self) -> dict:
         return dict(FUNCTIONS)

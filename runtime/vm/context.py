@@ -74,9 +74,10 @@ class Context:
             if isinstance(module, NativeModule):
                 state = module.create_state(self)
                 exports = {}
+                plain = type(module).plain
                 for name, (sig, fn) in module.functions().items():
                     exports[name] = (sig, NativeTarget(f"{module.name}.{name}", fn, state,
-                                                       parse_signature(sig)))
+                                                       parse_signature(sig), name in plain))
                 self._modules.append((module, state))
                 self._exports[module.name] = exports
                 return

@@ -33,7 +33,7 @@ from ..errors import VmTrap
 from . import numeric as _n
 from . import refs as _refs
 from .lowering import GLOBALS_SLOT, INSTANCE_SLOT, TEMPLATES, _immediate
-from .native import Suspend
+from .native import PLAIN_IMPORTS, Suspend
 
 _RANGE = {"i32": (-(1 << 31), 1 << 31), "i64": (-(1 << 63), 1 << 63)}
 
@@ -94,10 +94,15 @@ FIRST_BODY_LINE = 4      # the generated text: make, fused, try, then the body
 class FusedPlan:
     """The generated factory of one function and what binding it needs."""
 
-    __slots__ = ("factory", "import_indices", "deopt_slots", "writes", "constants", "line_op")
+    __slots__ = ("factory", "import_indices", "deopt_slots", "writes", "constants", "line_op",
+                 "plain_sites")
 
-    def __init__(self, factory, import_indices, deopt_slots, writes, constants, line_op):
+    def __init__(self, factory, import_indices, deopt_slots, writes, constants, line_op,
+                 plain_sites):
         self.factory, self.import_indices = factory, import_indices
+        # import calls (by position) assumed plain (native.PLAIN_IMPORTS):
+        # their results go unchecked, so bind() requires plain targets there
+        self.plain_sites = plain_sites
         # body line k (the traceback's line - FIRST_BODY_LINE) -> its
         # instruction: a fault finds its pc from the line it was raised on,
         # so the hot path stores no "current instruction" per op
@@ -151,6 +156,7 @@ def plan(fn, instrs, layout, consts):
         params.append(name)
         setv(s, name)
     imports = []                     # import index per import call (by position)
+    plain_sites = []                 # positions of calls whose result is not checked
     deopt_slots = {}
     line_op, prev = [], None         # lines[k] was generated for instruction line_op[k]
     for i in path:
@@ -185,9 +191,20 @@ def plan(fn, instrs, layout, consts):
             imports.append(imp)
             deopt_slots[i] = len(writes)
             deopt = f"raise _Deopt({i}, res, locals())"
-            lines.append(f"res = F{k}(S{k}{''.join(', ' + e for e in exprs)})")
+            call = f"F{k}(S{k}{''.join(', ' + e for e in exprs)})"
             dsts = [slot(x) for x in results]
             banks = [b for b, _ in results]
+            if consts.import_names[imp] in PLAIN_IMPORTS and (
+                    not dsts or (len(dsts) == 1 and banks[0] == "ref")):
+                plain_sites.append(k)        # result unchecked: bind() wants a plain target
+                if dsts:
+                    d = fresh(dsts[0])
+                    lines.append(f"{d} = {call}")
+                    setv(dsts[0], d)
+                else:
+                    lines.append(call)
+                continue
+            lines.append(f"res = {call}")
             if not dsts:
                 lines.append(f"if res is not None: {deopt}")
             elif len(dsts) == 1 and banks[0] == "ref":
@@ -257,7 +274,7 @@ def plan(fn, instrs, layout, consts):
             args += [t.fn, t.state]
         return g["make"](*args, globals_list)
     return FusedPlan(factory, tuple(imports), deopt_slots, tuple(writes), values,
-                     tuple(line_op))
+                     tuple(line_op), tuple(plain_sites))
 
 
 def bind(target):
@@ -272,6 +289,8 @@ def bind(target):
     targets = [inst.imports[i] for i in p.import_indices]
     if any(t.__class__ is not NativeTarget for t in targets):
         return None
+    if not all(targets[k].plain for k in p.plain_sites):
+        return None                  # (another "hal" than ours: the interpreter runs it)
     name = fn.name
 
     def fault(e, line):

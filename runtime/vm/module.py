@@ -86,6 +86,7 @@ class _Consts:
         self.strings = list(mdef.strings)
         self.executables = list(mdef.executables)
         self.import_sigs = [parse_signature(i.signature) for i in mdef.imports]
+        self.import_names = [f"{i.module}.{i.name}" for i in mdef.imports]
 
 
 def _readonly_bytes(data) -> memoryview:

@@ -8,6 +8,11 @@ coroutine and resumed later, possibly by another thread.
 from __future__ import annotations
 
 
+#: "module.function" names some NativeModule class declares plain: a fused
+#: plan assumes them plain, and binding checks that the targets really are.
+PLAIN_IMPORTS: set = set()
+
+
 class NativeModule:
     """Base class for modules written in Python.
 
@@ -17,6 +22,16 @@ class NativeModule:
     """
 
     name: str = ""
+    #: Functions whose result is always plain: exactly the one ref of their
+    #: signature (or None without results), never a Suspend or a tuple.  A
+    #: fused function calls them without checking what came back (the check
+    #: was a third of the generated text of a function with many arguments).
+    plain: frozenset = frozenset()
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        if cls.plain and cls.name:
+            PLAIN_IMPORTS.update(f"{cls.name}.{f}" for f in cls.plain)
 
     def functions(self) -> dict:
         """``{export name: (signature, fn)}``."""
@@ -58,7 +73,8 @@ class Suspend:
 
 class NativeTarget:
     """A native module function bound to its per-context state."""
-    __slots__ = ("name", "fn", "state", "sig")
+    __slots__ = ("name", "fn", "state", "sig", "plain")
 
-    def __init__(self, name, fn, state, sig):
+    def __init__(self, name, fn, state, sig, plain=False):
         self.name, self.fn, self.state, self.sig = name, fn, state, sig
+        self.plain = plain           # its module declares it plain (NativeModule.plain)

@@ -298,3 +298,45 @@ def test_deopt_restores_every_live_register_and_text_stays_linear(monkeypatch):
         want = [a[n] + 1 + sum(a), 99]
         assert ctx.invoke("chain", [x]) == want == ctx.begin_invoke("chain", [x]).run()
     assert len(sizes) == 2 and sizes[1] < 4.5 * sizes[0]
+
+
+class PlainNative(NativeModule):
+    """``p.id`` declared plain: fused calls take its result unchecked."""
+    name = "p"
+    plain = frozenset({"id", "touch"})
+
+    def __init__(self, ids=lambda st, x: x):
+        self.ids = ids
+
+    def functions(self):
+        return {"id": ("r->r", self.ids), "touch": ("r->", lambda st, x: None)}
+
+
+class NotPlain(PlainNative):
+    plain = frozenset()
+
+
+PLAIN_PROGRAM = """
+module @q
+import @p.id(r) -> (r)
+import @p.touch(r) -> ()
+func @f(%x: ref) -> (ref) export {
+entry:
+  %y = call.import @p.id(%x)
+  call.import @p.touch(%y)
+  ret %y
+}
+"""
+
+
+def test_plain_imports_are_fused_unchecked_only_with_plain_targets():
+    """A call of an import some NativeModule declares plain has no result
+    check in the fused text; binding it to a module that does not declare it
+    plain (another module of that name) leaves the function to the interpreter."""
+    s = object()
+    ctx = context_for(PLAIN_PROGRAM, natives=[PlainNative()])
+    plan = ctx.lookup("f").target.function.fused
+    assert plan.plain_sites == (0, 1)
+    assert ctx.lookup("f").target.fused is not None and ctx.invoke("f", [s]) == [s]
+    other = context_for(PLAIN_PROGRAM, natives=[NotPlain()])
+    assert other.lookup("f").target.fused is None and other.invoke("f", [s]) == [s]
