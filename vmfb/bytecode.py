@@ -194,6 +194,99 @@ def _dec_field(code, pos, end, f, where):
     return v, pos + s.size
 
 
+class _Slow(Exception):
+    """The fast decoder met something the generic one must name or handle."""
+
+
+_NBANKS = len(BANKS)
+_RUNS: dict = {}                 # n -> Struct of n u16 (register and count lists)
+
+
+def _run_struct(n: int) -> struct.Struct:
+    st = _RUNS.get(n)
+    if st is None:
+        st = _RUNS[n] = struct.Struct(f"<{n}H")
+    return st
+
+
+def _fast_plan(op):
+    """``op``'s operands as steps: ("fixed", Struct, [(index, field)] of
+    registers, has_float) for a run of fixed-size fields (one unpack), or
+    ("regs" / "counts", field) for a length-prefixed list."""
+    steps, fmt, fields = [], "", []
+
+    def close():
+        if fields:
+            regs = [(i, f) for i, f in enumerate(fields) if f.kind == "reg"]
+            steps.append(("fixed", struct.Struct("<" + fmt), regs, len(fields),
+                          any(f.kind in _FLOAT for f in fields)))
+    for f in op.fields:
+        if f.kind in ("regs", "counts"):
+            close()
+            fmt, fields = "", []
+            steps.append((f.kind, f))
+        else:
+            fmt += _FORMATS[f.kind].format[1:]
+            fields.append(f)
+    close()
+    return steps
+
+
+_PLANS = [_fast_plan(op) for op in BY_CODE]
+
+
+class _RegCache(dict):
+    """Encoded register -> (bank, index) for a field taking bank ``want``
+    ("any": every bank), filled as registers are met: one lookup per operand
+    instead of shifts, masks and checks; an invalid one raises _Slow."""
+
+    def __init__(self, want: str):
+        super().__init__()
+        self.want = want
+
+    def __missing__(self, v):
+        tag = v >> _TAG_SHIFT
+        if tag >= _NBANKS or self.want not in ("any", BANKS[tag]):
+            raise _Slow
+        r = self[v] = (BANKS[tag], v & _INDEX_MASK)
+        return r
+
+
+_REG_CACHES = {b: _RegCache(b) for b in (*BANKS, "any")}
+
+
+def _decode_fast(code, pos, end, steps):
+    """(operands, next pos) of one instruction, or _Slow."""
+    vals = []
+    for step in steps:
+        kind = step[0]
+        if kind == "fixed":
+            st, regs, n, has_float = step[1], step[2], step[3], step[4]
+            if pos + st.size > end:
+                raise _Slow
+            got = list(st.unpack_from(code, pos))
+            if has_float and any(x != x for x in got):
+                raise _Slow                      # NaN payloads: the generic path keeps bits
+            for i, f in regs:
+                got[i] = _REG_CACHES[f.bank][got[i]]
+            vals += got
+            pos += st.size
+        else:
+            if pos + 2 > end:
+                raise _Slow
+            n = _U16.unpack_from(code, pos)[0]
+            pos += 2
+            if pos + 2 * n > end:
+                raise _Slow
+            items = _run_struct(n).unpack_from(code, pos) if n else ()
+            pos += 2 * n
+            f = step[1]
+            if kind == "regs":
+                items = tuple(map(_REG_CACHES[f.bank].__getitem__, items))
+            vals.append(tuple(items))
+    return tuple(vals), pos
+
+
 def decode_function(code, function: str | None = None) -> list:
     """Decode a function's bytecode into Instructions.
 
@@ -209,16 +302,20 @@ def decode_function(code, function: str | None = None) -> list:
         if opcode >= len(BY_CODE):
             raise VerificationError(f"unknown opcode {opcode}", function, pc)
         op = BY_CODE[opcode]
-        where = (function, pc)
-        pos, vals = pc + 1, []
         try:
-            for f in op.fields:
-                v, pos = _dec_field(code, pos, end, f, where)
-                vals.append(v)
-        except _Truncated:
-            raise VerificationError(f"{op.mnemonic}: operand '{f.name}' truncated by the "
-                                    f"end of the code ({end} bytes)", function, pc) from None
-        out.append(Instruction(pc, op, tuple(vals)))
+            vals, pos = _decode_fast(code, pc + 1, end, _PLANS[opcode])
+        except _Slow:                # the generic decoder names the defect
+            where = (function, pc)
+            pos, vals = pc + 1, []
+            try:
+                for f in op.fields:
+                    v, pos = _dec_field(code, pos, end, f, where)
+                    vals.append(v)
+            except _Truncated:
+                raise VerificationError(f"{op.mnemonic}: operand '{f.name}' truncated by the "
+                                        f"end of the code ({end} bytes)", function, pc) from None
+            vals = tuple(vals)
+        out.append(Instruction(pc, op, vals))
         pc = pos
     return out
 
