@@ -12,6 +12,7 @@ import struct
 
 import numpy as np
 
+from ..dialects.registry import OWN, names
 from . import attributes as A
 from .types import (FunctionType, OpaqueType, ScalarType, TensorType, TokenType,
                     TupleType, is_complex, is_float, numpy_dtype)
@@ -34,14 +35,9 @@ KEYWORD_FORMS = {
     "stablehlo.pad": (("low", "edge_padding_low", "dims"), ("high", "edge_padding_high", "dims"),
                       ("interior", "interior_padding", "dims")),
 }
-# ops the default pretty form must not be used for (they have their own syntax)
-_OWN_SYNTAX = frozenset((
-    "func.func", "func.call", "func.return", "stablehlo.custom_call", "stablehlo.composite",
-    "stablehlo.get_tuple_element", "stablehlo.slice", "stablehlo.reduce", "stablehlo.while",
-    "stablehlo.convolution", "stablehlo.dynamic_conv", "chlo.top_k", "stablehlo.compare",
-    "stablehlo.constant", "stablehlo.dot_general", "stablehlo.dot", "stablehlo.fft",
-    "stablehlo.reduce_precision", "stablehlo.rng", "stablehlo.rng_bit_generator",
-    "stablehlo.all_gather", "stablehlo.set_dimension_size"))
+# ops the default pretty form must not be used for (they have their own syntax;
+# the op registry, dialects/registry.py, declares which)
+_OWN_SYNTAX = names(syntax=OWN)
 
 
 # -- types --
