@@ -33,6 +33,8 @@ Fields:
   region blocks end with ``stablehlo.return``.
 - ``types``: ``same_element`` (operands and result share one element type) or
   ``keeps_element`` (the result keeps operand 0's element type).
+- ``commutative``: a commutative binary op; the pretty ``reduce ... applies OP``
+  form may name it (frontend/region_forms.py).
 - ``syntax``: ``pretty`` (the default ``name operands attrs : types`` form
   prints and parses) or ``own`` (a form of its own, in frontend/op_forms.py /
   region_forms.py and ir/printer.py; the generic form always parses).
@@ -70,6 +72,7 @@ class OpDef:
     regions: Optional[int] = None
     region_return: bool = False
     types: Optional[str] = None
+    commutative: bool = False
     syntax: str = PRETTY
     host_value: bool = False
     shape: Optional[str] = None
@@ -144,12 +147,12 @@ _OPS = (
     _op('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN),
     _op('chlo.zeta', REJECTED, reason='no lowering yet'),
     _op('stablehlo.abs', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('absolute', 'float')),
-    _op('stablehlo.add', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('add', 'float+int')),
+    _op('stablehlo.add', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('add', 'float+int')),
     _op('stablehlo.after_all', REJECTED, reason='tokens and host I/O need a second party; one process has none'),
     _op('stablehlo.all_gather', HOST, syntax=OWN),
     _op('stablehlo.all_reduce', HOST, region_return=True),
     _op('stablehlo.all_to_all', HOST),
-    _op('stablehlo.and', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_and', 'int')),
+    _op('stablehlo.and', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_and', 'int')),
     _op('stablehlo.async_done', REJECTED, reason='no lowering yet'),
     _op('stablehlo.async_start', REJECTED, reason='no lowering yet'),
     _op('stablehlo.atan', ELEMENTWISE, arity=1, shape='elementwise', in_td=False),
@@ -208,13 +211,13 @@ _OPS = (
     _op('stablehlo.log_plus_one', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.logistic', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.map', ELEMENTWISE, min_operands=1, regions=1, region_return=True, shape='map'),
-    _op('stablehlo.maximum', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('maximum', 'float+int')),
-    _op('stablehlo.minimum', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('minimum', 'float+int')),
-    _op('stablehlo.multiply', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('multiply', 'float+int')),
+    _op('stablehlo.maximum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('maximum', 'float+int')),
+    _op('stablehlo.minimum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('minimum', 'float+int')),
+    _op('stablehlo.multiply', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('multiply', 'float+int')),
     _op('stablehlo.negate', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('negative', 'float+int')),
     _op('stablehlo.not', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('invert', 'int')),
     _op('stablehlo.optimization_barrier', DECOMPOSED, reason='forwarded: its operands'),
-    _op('stablehlo.or', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_or', 'int')),
+    _op('stablehlo.or', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_or', 'int')),
     _op('stablehlo.outfeed', REJECTED, reason='tokens and host I/O need a second party; one process has none'),
     _op('stablehlo.pad', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, min_operands=2, types=KEEPS_ELEMENT, shape='pad'),
     _op('stablehlo.partition_id', HOST, host_value=True),
@@ -261,7 +264,7 @@ _OPS = (
     _op('stablehlo.uniform_dequantize', REJECTED, reason='no lowering yet'),
     _op('stablehlo.uniform_quantize', REJECTED, reason='no lowering yet'),
     _op('stablehlo.while', HOST, regions=2, region_return=True, syntax=OWN, shape='while'),
-    _op('stablehlo.xor', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_xor', 'int')),
+    _op('stablehlo.xor', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_xor', 'int')),
 )
 
 OPS = {d.name: d for d in _OPS}
