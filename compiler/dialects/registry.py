@@ -142,7 +142,7 @@ _OPS = (
     _op('chlo.ragged_dot', DECOMPOSED, reason='masked dot_general per group'),
     _op('chlo.scan', DECOMPOSED, syntax=OWN, reason='a stablehlo.while over the scan dimension'),
     _op('chlo.sinh', ELEMENTWISE, arity=1, shape='elementwise'),
-    _op('chlo.square', REJECTED, reason='no lowering yet'),
+    _op('chlo.square', ELEMENTWISE, arity=1, shape='elementwise'),
     _op('chlo.tan', ELEMENTWISE, arity=1, shape='elementwise'),
     _op('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN),
     _op('chlo.zeta', REJECTED, reason='no lowering yet'),

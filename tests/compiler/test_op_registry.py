@@ -84,3 +84,25 @@ def test_rejected_ops_raise_unsupported_op_error_naming_them(name, text):
     assert err.value.op_name == name
     assert f"unsupported op '{name}'" in str(err.value)
     assert R.OPS[name].reason in str(err.value)
+
+
+@pytest.mark.skipif(__import__("shutil").which("cc") is None, reason="needs a C compiler")
+@pytest.mark.parametrize("el", ["f32", "f64", "i8", "i1", "complex<f32>"])
+def test_chlo_square_added_by_a_registry_entry_and_its_scalar_expression(el):
+    """The worked example of docs/internals.md: chlo.square is one registry
+    entry plus its C expression in codegen/scalar.py; integers wrap."""
+    import numpy as np
+    from tvm_testing import run_text
+    assert R.OPS["chlo.square"].lowering == R.ELEMENTWISE
+    t = f"""func.func @main(%x: tensor<5x{el}>) -> tensor<5x{el}> {{
+  %0 = chlo.square %x : tensor<5x{el}>
+  return %0 : tensor<5x{el}>
+}}"""
+    dt = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i1": np.bool_,
+          "complex<f32>": np.complex64}[el]
+    x = np.array([1, -3, 100, 7, 0]).astype(dt) if el != "i1" else np.array([1, 0, 1, 1, 0], bool)
+    if el == "complex<f32>":
+        x = x + 1j * np.array([2, 0, -1, 3, 1], np.float32)
+    r = run_text(t, x)
+    want = x if el == "i1" else (x * x).astype(dt)
+    np.testing.assert_array_equal(r, want)
