@@ -35,6 +35,10 @@ Fields:
   ``keeps_element`` (the result keeps operand 0's element type).
 - ``commutative``: a commutative binary op; the pretty ``reduce ... applies OP``
   form may name it (frontend/region_forms.py).
+- ``keywords``: the ``key = value`` items of its pretty form, as
+  ``(keyword, attribute, "dims" | "int")``: ``dims = [1, 0]`` is a dense i64
+  array, ``dim = 1`` an i64 integer.  The parser accepts them
+  (frontend/op_forms.py) and the printer writes them for ``pretty`` ops.
 - ``syntax``: ``pretty`` (the default ``name operands attrs : types`` form
   prints and parses) or ``own`` (a form of its own, in frontend/op_forms.py /
   region_forms.py and ir/printer.py; the generic form always parses).
@@ -73,6 +77,7 @@ class OpDef:
     region_return: bool = False
     types: Optional[str] = None
     commutative: bool = False
+    keywords: tuple = ()
     syntax: str = PRETTY
     host_value: bool = False
     shape: Optional[str] = None
@@ -144,12 +149,12 @@ _OPS = (
     _op('chlo.sinh', ELEMENTWISE, arity=1, shape='elementwise'),
     _op('chlo.square', ELEMENTWISE, arity=1, shape='elementwise'),
     _op('chlo.tan', ELEMENTWISE, arity=1, shape='elementwise'),
-    _op('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN),
+    _op('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, keywords=(('k', 'k', 'int'),)),
     _op('chlo.zeta', REJECTED, reason='no lowering yet'),
     _op('stablehlo.abs', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('absolute', 'float')),
     _op('stablehlo.add', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('add', 'float+int')),
     _op('stablehlo.after_all', REJECTED, reason='tokens and host I/O need a second party; one process has none'),
-    _op('stablehlo.all_gather', HOST, syntax=OWN),
+    _op('stablehlo.all_gather', HOST, syntax=OWN, keywords=(('dim', 'all_gather_dim', 'int'),)),
     _op('stablehlo.all_reduce', HOST, region_return=True),
     _op('stablehlo.all_to_all', HOST),
     _op('stablehlo.and', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_and', 'int')),
@@ -162,7 +167,7 @@ _OPS = (
     _op('stablehlo.batch_norm_training', REJECTED, reason='no lowering yet'),
     _op('stablehlo.bitcast_convert', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1),
     _op('stablehlo.broadcast', REJECTED, reason='no lowering yet'),
-    _op('stablehlo.broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='broadcast_in_dim'),
+    _op('stablehlo.broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='broadcast_in_dim', keywords=(('dims', 'broadcast_dimensions', 'dims'),)),
     _op('stablehlo.case', HOST, region_return=True, shape='branches'),
     _op('stablehlo.cbrt', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.ceil', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
@@ -174,7 +179,7 @@ _OPS = (
     _op('stablehlo.compare', ELEMENTWISE, arity=2, operands=2, results=1, syntax=OWN, host_value=True, shape='elementwise'),
     _op('stablehlo.complex', ELEMENTWISE, arity=2, operands=2, results=1, shape='elementwise'),
     _op('stablehlo.composite', DECOMPOSED, syntax=OWN, reason='inlined as a call of its decomposition'),
-    _op('stablehlo.concatenate', STRUCTURED, fusion=INDEX_REMAP, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='concatenate'),
+    _op('stablehlo.concatenate', STRUCTURED, fusion=INDEX_REMAP, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='concatenate', keywords=(('dim', 'dimension', 'int'),)),
     _op('stablehlo.constant', STRUCTURED, fusion=CONSTANT, operands=0, results=1, syntax=OWN, host_value=True, shape='nothing'),
     _op('stablehlo.convert', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise'),
     _op('stablehlo.convolution', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape='convolution'),
@@ -186,26 +191,26 @@ _OPS = (
     _op('stablehlo.divide', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('divide', 'float')),
     _op('stablehlo.dot', DECOMPOSED, operands=2, results=1, syntax=OWN, shape='dot', reason='rewritten as dot_general'),
     _op('stablehlo.dot_general', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape='dot_general'),
-    _op('stablehlo.dynamic_broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1'),
+    _op('stablehlo.dynamic_broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1', keywords=(('dims', 'broadcast_dimensions', 'dims'),)),
     _op('stablehlo.dynamic_conv', STRUCTURED, fusion=HEAVY, syntax=OWN, shape='convolution'),
     _op('stablehlo.dynamic_gather', STRUCTURED, fusion=INDEX_REMAP, shape='gather'),
-    _op('stablehlo.dynamic_iota', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, shape='shape_operand_0'),
+    _op('stablehlo.dynamic_iota', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, shape='shape_operand_0', keywords=(('dim', 'iota_dimension', 'int'),)),
     _op('stablehlo.dynamic_pad', STRUCTURED, fusion=INDEX_REMAP, min_operands=5, shape='dynamic_pad'),
     _op('stablehlo.dynamic_reshape', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1'),
-    _op('stablehlo.dynamic_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, types=KEEPS_ELEMENT, shape='nothing'),
+    _op('stablehlo.dynamic_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, types=KEEPS_ELEMENT, shape='nothing', keywords=(('sizes', 'slice_sizes', 'dims'),)),
     _op('stablehlo.dynamic_update_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='same_as_first'),
     _op('stablehlo.einsum', REJECTED, reason='no lowering yet'),
     _op('stablehlo.exponential', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.exponential_minus_one', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
-    _op('stablehlo.fft', STRUCTURED, fusion=HEAVY, syntax=OWN),
+    _op('stablehlo.fft', STRUCTURED, fusion=HEAVY, syntax=OWN, keywords=(('length', 'fft_length', 'dims'),)),
     _op('stablehlo.floor', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.gather', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, shape='gather'),
-    _op('stablehlo.get_dimension_size', HOST, operands=1, results=1, host_value=True, shape='nothing'),
+    _op('stablehlo.get_dimension_size', HOST, operands=1, results=1, host_value=True, shape='nothing', keywords=(('dim', 'dimension', 'int'),)),
     _op('stablehlo.get_tuple_element', HOST, syntax=OWN),
     _op('stablehlo.if', HOST, regions=2, region_return=True, shape='branches'),
     _op('stablehlo.imag', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.infeed', REJECTED, reason='tokens and host I/O need a second party; one process has none'),
-    _op('stablehlo.iota', STRUCTURED, fusion=INDEX_REMAP, operands=0, results=1, shape='nothing'),
+    _op('stablehlo.iota', STRUCTURED, fusion=INDEX_REMAP, operands=0, results=1, shape='nothing', keywords=(('dim', 'iota_dimension', 'int'),)),
     _op('stablehlo.is_finite', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.log', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.log_plus_one', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
@@ -219,7 +224,7 @@ _OPS = (
     _op('stablehlo.optimization_barrier', DECOMPOSED, reason='forwarded: its operands'),
     _op('stablehlo.or', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_or', 'int')),
     _op('stablehlo.outfeed', REJECTED, reason='tokens and host I/O need a second party; one process has none'),
-    _op('stablehlo.pad', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, min_operands=2, types=KEEPS_ELEMENT, shape='pad'),
+    _op('stablehlo.pad', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, min_operands=2, types=KEEPS_ELEMENT, shape='pad', keywords=(('low', 'edge_padding_low', 'dims'), ('high', 'edge_padding_high', 'dims'), ('interior', 'interior_padding', 'dims'))),
     _op('stablehlo.partition_id', HOST, host_value=True),
     _op('stablehlo.popcnt', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.power', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, shape='elementwise'),
@@ -234,7 +239,7 @@ _OPS = (
     _op('stablehlo.replica_id', HOST, host_value=True),
     _op('stablehlo.reshape', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, host_value=True, shape='reshape'),
     _op('stablehlo.return', HOST),
-    _op('stablehlo.reverse', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='same_as_first'),
+    _op('stablehlo.reverse', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='same_as_first', keywords=(('dims', 'dimensions', 'dims'),)),
     _op('stablehlo.rng', REJECTED, syntax=OWN, reason='no lowering yet'),
     _op('stablehlo.rng_bit_generator', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN),
     _op('stablehlo.round_nearest_afz', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
@@ -244,7 +249,7 @@ _OPS = (
     _op('stablehlo.select', ELEMENTWISE, arity=3, operands=3, results=1, host_value=True, shape='elementwise'),
     _op('stablehlo.select_and_scatter', STRUCTURED, fusion=HEAVY, operands=3, results=1, regions=2, region_return=True, shape='same_as_first'),
     _op('stablehlo.send', REJECTED, reason='tokens and host I/O need a second party; one process has none'),
-    _op('stablehlo.set_dimension_size', REJECTED, syntax=OWN, reason='no lowering yet'),
+    _op('stablehlo.set_dimension_size', REJECTED, syntax=OWN, reason='no lowering yet', keywords=(('dim', 'dimension', 'int'),)),
     _op('stablehlo.shift_left', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise'),
     _op('stablehlo.shift_right_arithmetic', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise'),
     _op('stablehlo.shift_right_logical', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise'),
@@ -257,7 +262,7 @@ _OPS = (
     _op('stablehlo.tan', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.tanh', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.torch_index_select', REJECTED, reason='no lowering yet'),
-    _op('stablehlo.transpose', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='transpose'),
+    _op('stablehlo.transpose', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='transpose', keywords=(('dims', 'permutation', 'dims'),)),
     _op('stablehlo.triangular_solve', STRUCTURED, fusion=SEQUENTIAL, shape='same_as_first'),
     _op('stablehlo.tuple', HOST),
     _op('stablehlo.unary_einsum', REJECTED, reason='no lowering yet'),
