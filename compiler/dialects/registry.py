@@ -166,7 +166,7 @@ _OPS = (
     _op('stablehlo.batch_norm_inference', REJECTED, reason='no lowering yet'),
     _op('stablehlo.batch_norm_training', REJECTED, reason='no lowering yet'),
     _op('stablehlo.bitcast_convert', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1),
-    _op('stablehlo.broadcast', REJECTED, reason='no lowering yet'),
+    _op('stablehlo.broadcast', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, keywords=(('sizes', 'broadcast_sizes', 'dims'),)),
     _op('stablehlo.broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='broadcast_in_dim', keywords=(('dims', 'broadcast_dimensions', 'dims'),)),
     _op('stablehlo.case', HOST, region_return=True, shape='branches'),
     _op('stablehlo.cbrt', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),

@@ -106,3 +106,31 @@ def test_chlo_square_added_by_a_registry_entry_and_its_scalar_expression(el):
     r = run_text(t, x)
     want = x if el == "i1" else (x * x).astype(dt)
     np.testing.assert_array_equal(r, want)
+
+
+@pytest.mark.skipif(__import__("shutil").which("cc") is None, reason="needs a C compiler")
+def test_stablehlo_broadcast_added_by_a_registry_entry_and_its_index_map():
+    """The structured worked example of docs/internals.md: stablehlo.broadcast
+    (kept for compatibility) is one registry entry (index-remap fusion, the
+    ``sizes = [..]`` item) plus its index map in codegen/body.py; it fuses into
+    its consumer and round-trips through the printer in MLIR's pretty form."""
+    import numpy as np
+    from tvm_testing import run_text
+
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.ir.printer import print_module
+    t = """func.func @main(%x: tensor<2x3xf32>) -> tensor<4x1x2x3xf32> {
+  %0 = stablehlo.broadcast %x, sizes = [4, 1] : (tensor<2x3xf32>) -> tensor<4x1x2x3xf32>
+  %1 = stablehlo.add %0, %0 : tensor<4x1x2x3xf32>
+  return %1 : tensor<4x1x2x3xf32>
+}"""
+    text = print_module(parse_module(t))
+    assert "stablehlo.broadcast %arg0, sizes = [4, 1] :" in text
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(run_text(text, x), np.broadcast_to(2 * x, (4, 1, 2, 3)))
+    g = """func.func @main(%x: tensor<3xi32>) -> tensor<2x3xi32> {
+  %0 = "stablehlo.broadcast"(%x) {broadcast_sizes = array<i64: 2>} : (tensor<3xi32>) -> tensor<2x3xi32>
+  return %0 : tensor<2x3xi32>
+}"""
+    xi = np.array([1, 2, 3], np.int32)
+    np.testing.assert_array_equal(run_text(g, xi), np.broadcast_to(xi, (2, 3)))
