@@ -234,6 +234,12 @@ class BodyEmitter:
     # dynamic forms: their dims are symbols in the types (passes/shapes.py)
     _op_dynamic_broadcast_in_dim = _op_broadcast_in_dim
 
+    def _op_broadcast(self, op, idx):
+        """The kept-for-compatibility form: ``broadcast_sizes`` are new leading
+        dims, the operand's dims follow unchanged."""
+        lead = len(ints(op.attr("broadcast_sizes")))
+        return [self.value(op.operands[0], tuple(idx[lead:]))]
+
     def _op_dynamic_reshape(self, op, idx):
         return self._op_reshape(op, idx)
 

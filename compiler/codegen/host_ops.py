@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dialects.registry import OPS
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
 from ..ir.types import bit_width, is_float, is_unsigned
@@ -269,6 +270,10 @@ def _channel_id(g, op, el, bank):
 
 
 _HANDLERS["replica_id"] = _HANDLERS["partition_id"] = _channel_id
-for _n in ("add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
-           "and", "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical"):
-    _HANDLERS[_n] = _binary
+# the other ops the registry marks host_value are plain elementwise ones
+for _d in OPS.values():
+    _n = _d.name.removeprefix("stablehlo.")
+    if _d.host_value and _n not in _HANDLERS:
+        if _d.arity != 2:
+            raise RuntimeError(f"registry: {_d.name} is a host-value op without a host lowering")
+        _HANDLERS[_n] = _binary

@@ -138,7 +138,8 @@ def unary(name: str, element: str, a: str) -> str:
     """C expression for ``name(a)``."""
     ct = ctype(element)
     if is_complex(element):
-        e = complex_c.unary(name, element, a)
+        e = (complex_c.binary("multiply", element, a, a) if name == "square"
+             else complex_c.unary(name, element, a))
         if e is None:
             raise UnsupportedOpError(f"stablehlo.{name}", f"on element type {element}")
         return e
@@ -160,12 +161,12 @@ def unary(name: str, element: str, a: str) -> str:
             "tanh": f"tvm_tanhf({a})" if f else f"tanh({a})", "atan": f"atan{f}({a})",
             "floor": f"floor{f}({a})", "ceil": f"ceil{f}({a})",
             "round_nearest_afz": f"round{f}({a})", "round_nearest_even": f"nearbyint{f}({a})",
-            "sign": f"tvm_fsign{f}({a})",
+            "sign": f"tvm_fsign{f}({a})", "square": f"({a} * {a})",
         }
         if name == "is_finite":
             return f"((uint8_t)isfinite({a}))"
     elif element == "i1":
-        table = {"not": f"({a} ^ 1)", "abs": a, "negate": a, "sign": a}
+        table = {"not": f"({a} ^ 1)", "abs": a, "negate": a, "sign": a, "square": a}
     elif is_integer(element):
         w = bit_width(element)
         ut = utype(element)
@@ -176,6 +177,7 @@ def unary(name: str, element: str, a: str) -> str:
             "sign": (f"(({ct})({a} != 0))" if is_unsigned(element) else f"(({ct})(({a} > 0) - ({a} < 0)))"),
             "popcnt": f"(({ct})__builtin_popcountll((uint64_t)({ut}){a}))",
             "count_leading_zeros": f"(({ct})tvm_clz{w}(({ut}){a}))",
+            "square": _wrap(element, a, a, "*"),
         }
     else:
         table = {}

@@ -1,56 +1,34 @@
-"""StableHLO ops as data: which ops are elementwise, which move data, which
-are heavy, which the compiler accepts.  Passes and codegen consult these sets
-instead of matching names ad hoc."""
+"""StableHLO ops grouped the way passes and codegen consult them: which ops
+are elementwise, which move data, which are heavy, which the compiler
+accepts.  The sets are derived from the op registry (dialects/registry.py),
+where each op is declared once; add an op there, not here."""
 from __future__ import annotations
+
+from . import registry as R
 
 P = "stablehlo."
 
-UNARY_ELEMENTWISE = {P + n for n in (
-    "abs", "negate", "not", "sqrt", "rsqrt", "cbrt", "exponential",
-    "exponential_minus_one", "log", "log_plus_one", "logistic", "sine", "cosine",
-    "tan", "tanh", "atan", "floor", "ceil", "round_nearest_afz", "round_nearest_even",
-    "sign", "is_finite", "popcnt", "count_leading_zeros", "convert", "real", "imag",
-)}
-BINARY_ELEMENTWISE = {P + n for n in (
-    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
-    "power", "atan2", "and", "or", "xor", "shift_left", "shift_right_arithmetic",
-    "shift_right_logical", "compare", "complex",
-)}
-# CHLO's elementwise math (special functions; codegen/special_c.py).
-UNARY_ELEMENTWISE |= {"chlo." + n for n in (
-    "acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "sinh", "tan", "erf", "erfc",
-    "erf_inv", "lgamma", "digamma", "bessel_i1e", "conj",
-)}
-BINARY_ELEMENTWISE |= {"chlo.next_after"}
-TERNARY_ELEMENTWISE = {P + "select", P + "clamp"}
+UNARY_ELEMENTWISE = set(R.names(lowering=R.ELEMENTWISE, arity=1))
+BINARY_ELEMENTWISE = set(R.names(lowering=R.ELEMENTWISE, arity=2))
+TERNARY_ELEMENTWISE = set(R.names(lowering=R.ELEMENTWISE, arity=3))
 # map applies its region per element (codegen/pull_ops.py).
-ELEMENTWISE = (UNARY_ELEMENTWISE | BINARY_ELEMENTWISE | TERNARY_ELEMENTWISE
-               | {P + "map", P + "reduce_precision"})
+ELEMENTWISE = set(R.names(lowering=R.ELEMENTWISE))
 
 # Ops whose element at an index is one element of an operand (or a constant):
 # they fuse into consumers as index remapping.
-INDEX_REMAP = {P + n for n in (
-    "broadcast_in_dim", "reshape", "transpose", "slice", "reverse", "pad",
-    "concatenate", "iota", "dynamic_slice", "dynamic_update_slice", "gather",
-    "bitcast_convert",
-    # dynamic-shape forms: their shape operands are read on the host (passes/shapes.py)
-    "dynamic_broadcast_in_dim", "dynamic_reshape", "dynamic_iota", "real_dynamic_slice",
-    "dynamic_pad", "dynamic_gather",
-)}
+INDEX_REMAP = set(R.names(fusion=R.INDEX_REMAP))
 
 # Ops that do real work per output element: they root their own dispatch
 # unless their single consumer can take them as an epilogue.
-HEAVY = {P + n for n in ("reduce", "dot_general", "reduce_window", "select_and_scatter",
-                         "convolution", "dynamic_conv", "fft")}
+HEAVY = set(R.names(fusion=R.HEAVY))
 
 # Ops whose workgroups run a sequential program that writes its outputs
 # directly (codegen/sequential.py): they always root a dispatch and their
 # results always live in buffers.  Their operands may still be fused (pulled).
-SEQUENTIAL = {P + n for n in ("scatter", "sort", "triangular_solve", "cholesky",
-                              "rng_bit_generator")} | {"chlo.top_k"}
+SEQUENTIAL = set(R.names(fusion=R.SEQUENTIAL))
 
 # Everything the loop-kernel emitter knows how to compute.
-KERNEL_OPS = ELEMENTWISE | INDEX_REMAP | HEAVY | SEQUENTIAL | {P + "constant"}
+KERNEL_OPS = ELEMENTWISE | INDEX_REMAP | HEAVY | SEQUENTIAL | set(R.names(fusion=R.CONSTANT))
 
 # Ops that carry no computation of their own at the host level.
 SIDE_EFFECT_FREE = KERNEL_OPS | {"func.call"}

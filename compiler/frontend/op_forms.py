@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..dialects.registry import OPS
 from ..ir import attributes as A
 from ..ir.types import FunctionType, TensorType, TupleType, is_complex
 from .attr_parser import STRUCT_DEFAULTS
@@ -92,32 +93,26 @@ def _algorithm(p, attrs, op):
 
 
 _S = "stablehlo."
-KEYWORDS = {
-    _S + "broadcast_in_dim": {"dims": _dims("broadcast_dimensions")},
-    _S + "dynamic_broadcast_in_dim": {"dims": _dims("broadcast_dimensions"),
-                                      "known_expanding_dimensions": _dims("known_expanding_dimensions"),
+# ``key = value`` items of pretty forms: the registry's ``keywords`` (dims lists
+# and i64 integers; dialects/registry.py, which the printer reads too), plus the
+# items with a converter of their own below
+_KINDS = {"dims": _dims, "int": _i64}
+KEYWORDS = {d.name: {kw: _KINDS[kind](attr) for kw, attr, kind in d.keywords}
+            for d in OPS.values() if d.keywords}
+for _name, _items in {
+    # parsed, and printed in the attribute dict
+    _S + "dynamic_broadcast_in_dim": {"known_expanding_dimensions": _dims("known_expanding_dimensions"),
                                       "known_nonexpanding_dimensions": _dims("known_nonexpanding_dimensions")},
-    _S + "transpose": {"dims": _dims("permutation")},
-    _S + "reverse": {"dims": _dims("dimensions")},
-    _S + "iota": {"dim": _i64("iota_dimension")},
-    _S + "dynamic_iota": {"dim": _i64("iota_dimension")},
-    _S + "concatenate": {"dim": _i64("dimension")},
-    _S + "get_dimension_size": {"dim": _i64("dimension")},
-    _S + "set_dimension_size": {"dim": _i64("dimension")},
-    _S + "dynamic_slice": {"sizes": _dims("slice_sizes")},
-    _S + "pad": {"low": _dims("edge_padding_low"), "high": _dims("edge_padding_high"),
-                 "interior": _dims("interior_padding")},
     _S + "reduce_precision": {"format": _format},
     _S + "rng_bit_generator": {"algorithm": _enum("rng_algorithm", "rng_algorithm")},
     _S + "rng": {"distribution": _enum("rng_distribution", "rng_distribution")},
-    _S + "fft": {"type": _enum("fft_type", "fft_type"), "length": _dims("fft_length")},
+    _S + "fft": {"type": _enum("fft_type", "fft_type")},
     _S + "dot": {"precision": _precision},
     _S + "dot_general": {"batching_dims": _dim_pair("batching"),
                          "contracting_dims": _dim_pair("contracting"),
                          "precision": _precision, "algorithm": _algorithm},
-    _S + "all_gather": {"dim": _i64("all_gather_dim")},
-    "chlo.top_k": {"k": _i64("k")},
-}
+}.items():
+    KEYWORDS.setdefault(_name, {}).update(_items)
 POSITIONAL = {
     _S + "compare": (("comparison_direction", "comparison_direction"),
                      ("compare_type", "comparison_type")),

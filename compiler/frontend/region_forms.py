@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dialects.registry import names
 from ..ir import attributes as A
 from ..ir.core import Block, Operation, Region
 from ..ir.types import FunctionType, TensorType
 
 # ops ``reduce ... applies OP`` may name (MLIR prints only these in that form)
-_COMMUTATIVE_BINARY = frozenset("stablehlo." + n for n in (
-    "add", "multiply", "maximum", "minimum", "and", "or", "xor"))
+_COMMUTATIVE_BINARY = names(commutative=True)
 
 _WINDOW_KEYS = {"stride": "window_strides", "pad": "padding", "lhs_dilate": "lhs_dilation",
                 "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}

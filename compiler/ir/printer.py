@@ -12,6 +12,7 @@ import struct
 
 import numpy as np
 
+from ..dialects.registry import OPS, OWN, PRETTY, names
 from . import attributes as A
 from .types import (FunctionType, OpaqueType, ScalarType, TensorType, TokenType,
                     TupleType, is_complex, is_float, numpy_dtype)
@@ -20,28 +21,11 @@ _BARE_SYMBOL = re.compile(r"[\w$.\-]+$")
 _BARE_KEY = re.compile(r"[A-Za-z_][\w$.]*$")
 _LIST_LIMIT = 64
 _SUB_BYTE = ("i2", "i4", "ui2", "ui4")
-# op -> ((pretty keyword, attribute name, "dims" | "int"), ...)
-KEYWORD_FORMS = {
-    "stablehlo.broadcast_in_dim": (("dims", "broadcast_dimensions", "dims"),),
-    "stablehlo.dynamic_broadcast_in_dim": (("dims", "broadcast_dimensions", "dims"),),
-    "stablehlo.transpose": (("dims", "permutation", "dims"),),
-    "stablehlo.reverse": (("dims", "dimensions", "dims"),),
-    "stablehlo.iota": (("dim", "iota_dimension", "int"),),
-    "stablehlo.dynamic_iota": (("dim", "iota_dimension", "int"),),
-    "stablehlo.concatenate": (("dim", "dimension", "int"),),
-    "stablehlo.get_dimension_size": (("dim", "dimension", "int"),),
-    "stablehlo.dynamic_slice": (("sizes", "slice_sizes", "dims"),),
-    "stablehlo.pad": (("low", "edge_padding_low", "dims"), ("high", "edge_padding_high", "dims"),
-                      ("interior", "interior_padding", "dims")),
-}
-# ops the default pretty form must not be used for (they have their own syntax)
-_OWN_SYNTAX = frozenset((
-    "func.func", "func.call", "func.return", "stablehlo.custom_call", "stablehlo.composite",
-    "stablehlo.get_tuple_element", "stablehlo.slice", "stablehlo.reduce", "stablehlo.while",
-    "stablehlo.convolution", "stablehlo.dynamic_conv", "chlo.top_k", "stablehlo.compare",
-    "stablehlo.constant", "stablehlo.dot_general", "stablehlo.dot", "stablehlo.fft",
-    "stablehlo.reduce_precision", "stablehlo.rng", "stablehlo.rng_bit_generator",
-    "stablehlo.all_gather", "stablehlo.set_dimension_size"))
+# op -> ((pretty keyword, attribute name, "dims" | "int"), ...), from the registry
+KEYWORD_FORMS = {d.name: d.keywords for d in OPS.values() if d.keywords and d.syntax == PRETTY}
+# ops the default pretty form must not be used for (they have their own syntax;
+# the op registry, dialects/registry.py, declares which)
+_OWN_SYNTAX = names(syntax=OWN)
 
 
 # -- types --

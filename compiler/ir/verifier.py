@@ -10,49 +10,25 @@ from __future__ import annotations
 
 import re
 
+from ..dialects.registry import KEEPS_ELEMENT, OPS, SAME_ELEMENT
 from ..errors import CompileError
 from .attributes import ints
 from .types import FunctionType, is_integer
 
-_UNARY = ("abs", "cbrt", "ceil", "convert", "cosine", "count_leading_zeros", "exponential",
-          "exponential_minus_one", "floor", "imag", "is_finite", "log", "log_plus_one",
-          "logistic", "negate", "not", "popcnt", "real", "round_nearest_afz",
-          "round_nearest_even", "rsqrt", "sign", "sine", "sqrt", "tan", "tanh", "reshape",
-          "transpose", "broadcast_in_dim", "reverse", "bitcast_convert", "reduce_precision",
-          "get_dimension_size", "slice")
-_BINARY = ("add", "and", "atan2", "complex", "compare", "divide", "maximum", "minimum",
-           "multiply", "or", "power", "remainder", "shift_left", "shift_right_arithmetic",
-           "shift_right_logical", "subtract", "xor", "dot", "dot_general", "pad")
+# The per-op tables below are read from the op registry (dialects/registry.py).
 # op -> (operand count or None for any, result count or None for any)
-COUNTS = {"stablehlo." + n: (1, 1) for n in _UNARY}
-COUNTS.update({"stablehlo." + n: (2, 1) for n in _BINARY})
-COUNTS.update({"stablehlo.select": (3, 1), "stablehlo.clamp": (3, 1),
-               "stablehlo.constant": (0, 1), "stablehlo.iota": (0, 1),
-               "stablehlo.concatenate": (None, 1), "func.func": (0, 0)})
-COUNTS.update({"stablehlo.gather": (2, 1), "stablehlo.convolution": (2, 1),
-               "stablehlo.select_and_scatter": (3, 1)})
+COUNTS = {d.name: (d.operands, d.results) for d in OPS.values()
+          if d.operands is not None or d.results is not None}
 # ops taking a variable number of operands, with the fewest they need
-MIN_OPERANDS = {"stablehlo." + n: k for n, k in (
-    ("sort", 1), ("reduce", 2), ("reduce_window", 2), ("concatenate", 1), ("dynamic_slice", 1),
-    ("dynamic_update_slice", 2), ("transpose", 1), ("broadcast_in_dim", 1), ("reverse", 1),
-    ("slice", 1), ("dynamic_broadcast_in_dim", 2), ("dynamic_reshape", 2), ("dynamic_iota", 1),
-    ("real_dynamic_slice", 4), ("dynamic_pad", 5), ("pad", 2), ("map", 1), ("top_k", 1))}
+MIN_OPERANDS = {d.name: d.min_operands for d in OPS.values() if d.min_operands is not None}
 # binary elementwise ops whose operands and result share one element type
-_SAME_ELEMENT = frozenset("stablehlo." + n for n in (
-    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power",
-    "atan2", "and", "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical"))
+_SAME_ELEMENT = frozenset(d.name for d in OPS.values() if d.types == SAME_ELEMENT)
 # ops with a fixed number of regions, each needing a body block
-_REGIONS = {"stablehlo." + n: k for n, k in (
-    ("while", 2), ("if", 2), ("reduce", 1), ("sort", 1), ("scatter", 1), ("reduce_window", 1),
-    ("select_and_scatter", 2), ("map", 1))}
+_REGIONS = {d.name: d.regions for d in OPS.values() if d.regions is not None}
 # ops that move elements without changing their type
-_KEEPS_ELEMENT = frozenset("stablehlo." + n for n in (
-    "broadcast_in_dim", "reshape", "transpose", "reverse", "slice", "dynamic_slice",
-    "dynamic_update_slice", "concatenate", "pad", "dynamic_broadcast_in_dim", "dynamic_reshape"))
+_KEEPS_ELEMENT = frozenset(d.name for d in OPS.values() if d.types == KEEPS_ELEMENT)
 # ops whose region blocks must end with stablehlo.return
-_STABLEHLO_REGION_OPS = frozenset("stablehlo." + n for n in (
-    "reduce", "while", "if", "case", "sort", "scatter", "map", "reduce_window",
-    "select_and_scatter", "all_reduce", "reduce_scatter"))
+_STABLEHLO_REGION_OPS = frozenset(d.name for d in OPS.values() if d.region_return)
 
 
 _SYMBOL = re.compile(r"[\x21-\x7e]+")

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from ..custom_kernels import HOST_CALL_ATTR, KERNEL_ATTR
 from ..codegen.collectives import COLLECTIVE_OPS
+from ..dialects import registry
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, StringAttr, ints
@@ -92,7 +93,8 @@ class FormDispatchRegions(Pass):
                     or op.name in COLLECTIVE_OPS):
                 continue
             if op.name not in shlo.KERNEL_OPS and KERNEL_ATTR not in op.attributes:
-                raise UnsupportedOpError(op.name, location=op.location)
+                raise UnsupportedOpError(op.name, registry.rejected_reason(op.name) or "",
+                                         op.location)
             for r in op.results:
                 if not isinstance(r.type, TensorType):
                     raise UnsupportedOpError(op.name, f"result type {r.type}", op.location)

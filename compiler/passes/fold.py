@@ -30,6 +30,7 @@ from collections import Counter
 
 import numpy as np
 
+from ..dialects.registry import OPS
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, ints
 from ..ir.core import Operation
 from ..ir.types import TensorType, bit_width, is_float, is_integer, is_unsigned, numpy_dtype
@@ -259,16 +260,10 @@ def _fold_compare(op, arrays):
     return fn(*arrays)
 
 
-_EXACT_FLOAT = {"stablehlo.add": np.add, "stablehlo.subtract": np.subtract,
-                "stablehlo.multiply": np.multiply, "stablehlo.divide": np.divide,
-                "stablehlo.maximum": np.maximum, "stablehlo.minimum": np.minimum,
-                "stablehlo.sqrt": np.sqrt, "stablehlo.negate": np.negative,
-                "stablehlo.abs": np.abs}
-_WRAPPING_INT = {"stablehlo.add": np.add, "stablehlo.subtract": np.subtract,
-                 "stablehlo.multiply": np.multiply, "stablehlo.maximum": np.maximum,
-                 "stablehlo.minimum": np.minimum, "stablehlo.negate": np.negative,
-                 "stablehlo.and": np.bitwise_and, "stablehlo.or": np.bitwise_or,
-                 "stablehlo.xor": np.bitwise_xor, "stablehlo.not": np.invert}
+# the registry's fold rules: (numpy ufunc, element kinds it folds exactly)
+_FOLDS = [(d.name, getattr(np, d.fold[0]), d.fold[1].split("+")) for d in OPS.values() if d.fold]
+_EXACT_FLOAT = {n: fn for n, fn, kinds in _FOLDS if "float" in kinds}
+_WRAPPING_INT = {n: fn for n, fn, kinds in _FOLDS if "int" in kinds}
 _LOGICAL = ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not")
 
 

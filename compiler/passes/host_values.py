@@ -13,18 +13,15 @@ runs in dispatches.  Host values feeding kernels travel as push constants.
 """
 from __future__ import annotations
 
+from ..dialects.registry import names
 from ..ir.attributes import DenseElementsAttr, UnitAttr
 from ..ir.types import TensorType
 from .base import Pass
 
 HOST_MAX_ELEMENTS = 8
 HOST_ELEMENTS = {"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f32", "f64"}
-HOST_OPS = {"stablehlo." + n for n in (
-    "constant", "convert", "reshape", "broadcast_in_dim", "concatenate", "slice",
-    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
-    "and", "or", "xor", "not", "negate", "abs", "compare", "select", "clamp",
-    "get_dimension_size", "replica_id", "partition_id", "shift_left", "shift_right_arithmetic", "shift_right_logical",
-)}
+# ops whose small results may be computed on the host (the registry's host_value)
+HOST_OPS = set(names(host_value=True))
 REGION_OPS = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
 HOST_ATTR = "tvm.host"
 

@@ -6,7 +6,7 @@ declared type.  Rules unify operand dims that the op requires to be equal.
 """
 from __future__ import annotations
 
-from ..dialects import stablehlo as shlo
+from ..dialects.registry import OPS
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
 from ..ir.symbolic import Dim, cdiv, make, shape_product
@@ -283,24 +283,19 @@ def nothing(S, op):
     return None
 
 
-RULES = {"stablehlo.broadcast_in_dim": broadcast_in_dim,
-         "stablehlo.dynamic_broadcast_in_dim": from_shape_operand(1),
-         "stablehlo.dynamic_reshape": from_shape_operand(1),
-         "stablehlo.dynamic_iota": from_shape_operand(0),
-         "stablehlo.reshape": reshape, "stablehlo.transpose": transpose,
-         "stablehlo.concatenate": concatenate, "stablehlo.pad": pad,
-         "stablehlo.dynamic_pad": dynamic_pad, "stablehlo.real_dynamic_slice": real_dynamic_slice,
-         "stablehlo.reduce": reduce, "stablehlo.dot_general": dot_general, "stablehlo.dot": dot,
-         "stablehlo.gather": gather, "stablehlo.dynamic_gather": gather,
-         "stablehlo.reduce_window": reduce_window,
-         "stablehlo.convolution": convolution, "stablehlo.dynamic_conv": convolution,
-         "stablehlo.while": while_, "stablehlo.if": branches, "stablehlo.case": branches,
-         "tvm.dispatch": dispatch,
-         "stablehlo.constant": nothing, "stablehlo.iota": nothing, "stablehlo.slice": nothing,
-         "stablehlo.dynamic_slice": nothing, "stablehlo.get_dimension_size": nothing}
-for _n in shlo.ELEMENTWISE - {"stablehlo.map"}:
-    RULES[_n] = elementwise
-RULES["stablehlo.map"] = lambda S, op: (generic(S, op), elementwise(S, op))[1]
-for _n in ("scatter", "sort", "dynamic_update_slice", "select_and_scatter", "reverse",
-           "cholesky", "triangular_solve"):
-    RULES["stablehlo." + _n] = same_as_first
+def _map(S, op):
+    generic(S, op)
+    return elementwise(S, op)
+
+
+# the registry names each op's rule (dialects/registry.py); tvm.dispatch is ours
+_BY_NAME = {"broadcast_in_dim": broadcast_in_dim, "shape_operand_0": from_shape_operand(0),
+            "shape_operand_1": from_shape_operand(1), "reshape": reshape,
+            "transpose": transpose, "concatenate": concatenate, "pad": pad,
+            "dynamic_pad": dynamic_pad, "real_dynamic_slice": real_dynamic_slice,
+            "reduce": reduce, "dot_general": dot_general, "dot": dot, "gather": gather,
+            "reduce_window": reduce_window, "convolution": convolution, "while": while_,
+            "branches": branches, "nothing": nothing, "elementwise": elementwise,
+            "map": _map, "same_as_first": same_as_first}
+RULES = {d.name: _BY_NAME[d.shape] for d in OPS.values() if d.shape is not None}
+RULES["tvm.dispatch"] = dispatch
