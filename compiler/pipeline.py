@@ -17,6 +17,7 @@ from .passes.base import PassPipeline
 from .dialects import stablehlo as shlo
 from .passes.canonicalize import CanonicalizeOps
 from .passes.manual_partition import PartitionManualComputations
+from .passes.spmd_partition import PartitionSpmd
 from .passes.custom_calls import BindCustomCalls
 from .passes.dispatch import FormDispatchRegions
 from .passes.fold import AlgebraicSimplification
@@ -32,7 +33,7 @@ def ir_passes(simplify: bool = True, custom_kernels=None) -> list:
     (``custom_kernels``: custom_kernels.registry's ``{name: declaration}``)."""
     cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
-    return [PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), BindCustomCalls(custom_kernels or {}),
+    return [PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls(custom_kernels or {}),
             *cleanup, *middle,
             TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
 
@@ -103,6 +104,7 @@ def run_pipeline(module, options, progress=None):
         "dispatches": {symbol(f, "sym_name"): plans[id(f)].dispatch_count for f in functions},
         "transient_bytes": {symbol(f, "sym_name"): plans[id(f)].slab_size for f in functions},
         "pass_seconds": pipeline.timings,
+        "spmd_reshards": [n for p in passes if isinstance(p, PartitionSpmd) for n in p.notes],
         "simplifications": dict(sum((p.counts for p in passes
                                      if isinstance(p, AlgebraicSimplification)), Counter())),
     }

@@ -45,20 +45,12 @@ class PartitionManualComputations(Pass):
     name = "partition-manual"
 
     def run(self, module) -> None:
-        meshes = {}
-        for op in list(module.body.operations):
-            if op.name == "sdy.mesh":
-                meshes[op.attributes["sym_name"].value] = parse_mesh(
-                    op.attributes["mesh"].text, op.location)
-                op.erase()
+        meshes = module_meshes(module, erase=False)
+        if not any(op.name == "sdy.manual_computation" for op in module.walk()):
+            return              # annotations only: the partition-spmd pass reads them
+        module.had_manual_computations = True
         layout = device_layout(module)
-        handles = [0]
-        for f in list(module.functions):
-            for op in f.walk():
-                h = op.attributes.get("channel_handle")
-                if isinstance(h, StructAttr):
-                    handles.append(int(h.fields.get("handle", 0)))
-        next_handle = [max(handles) + 1]
+        next_handle = first_free_handle(module)
         for f in list(module.functions):
             ops = list(f.walk())
             for op in ops:
@@ -67,6 +59,29 @@ class PartitionManualComputations(Pass):
                     op.erase()
             for op in reversed([o for o in ops if o.name == "sdy.manual_computation"]):
                 _expand(op, meshes, layout, next_handle)
+
+
+def module_meshes(module, erase: bool) -> dict:
+    """The module's ``sdy.mesh`` ops as {name: Mesh} (erased with ``erase``)."""
+    meshes = {}
+    for op in list(module.body.operations):
+        if op.name == "sdy.mesh":
+            meshes[op.attributes["sym_name"].value] = parse_mesh(
+                op.attributes["mesh"].text, op.location)
+            if erase:
+                op.erase()
+    return meshes
+
+
+def first_free_handle(module) -> list:
+    """``[h]``: one past the largest channel handle in the module (a counter to bump)."""
+    handles = [0]
+    for f in list(module.functions):
+        for op in f.walk():
+            h = op.attributes.get("channel_handle")
+            if isinstance(h, StructAttr):
+                handles.append(int(h.fields.get("handle", 0)))
+    return [max(handles) + 1]
 
 
 def _shardings(attr, count: int, what: str, op) -> list:

@@ -54,7 +54,7 @@ def run_collective(channel, kind, mode, reduction, params, groups, inputs, outpu
         raise HalError(f"hal.channel.collective: {kind} made {len(out)} results for "
                        f"{len(outputs)} outputs")
     for view, a in zip(outputs, out):
-        a = np.ascontiguousarray(a, dtype=view.dtype)
+        a = np.asarray(a, dtype=view.dtype)     # (ascontiguousarray makes a 0-d result 1-d)
         if a.shape != tuple(view.shape):
             raise HalError(f"hal.channel.collective: {kind} made a {a.shape} result for a "
                            f"{tuple(view.shape)} output")

@@ -5,6 +5,7 @@ data-parallel and tensor-parallel) and a jit with sharded arguments; in
 process and as 2 MPI ranks on loopback."""
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import re
@@ -19,6 +20,7 @@ import pytest
 from tensorvm import runtime
 from tensorvm.compiler import compile_str
 from tensorvm.compiler.errors import CompileError, UnsupportedOpError
+from tensorvm.runtime.parallel import ParallelCallError
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
 SHARDED = pathlib.Path(__file__).resolve().parents[1] / "models" / "sharded"
@@ -28,19 +30,147 @@ CASES = sorted(p.stem for p in SHARDED.glob("*.mlir"))
 def _case(name):
     text = (SHARDED / f"{name}.mlir").read_text()
     with np.load(SHARDED / f"{name}.npz") as z:
-        args = [z[f"arr_{i}"] for i in range(len(z.files) - 1)]
+        args = [z[f"arr_{i}"] for i in sorted(int(k[4:]) for k in z.files if k.startswith("arr_"))]
         out = z["out"]
     return text, args, out, int(re.search(r"mhlo.num_partitions = (\d+)", text).group(1))
+
+
+def _layout(name):
+    """A jit case's (mesh axes, per-argument dims, result dims); None for shard_map cases."""
+    with np.load(SHARDED / f"{name}.npz") as z:
+        return json.loads(str(z["shardings"])) if "shardings" in z.files else None
+
+
+def _piece(arr, dims, mesh, p):
+    """Partition ``p``'s shard of ``arr`` (``dims``: per dimension the mesh axes it is split
+    over, major first; mesh positions are partition ids)."""
+    coords, pos = {}, p
+    for axis, size in reversed(mesh):
+        coords[axis], pos = pos % size, pos // size
+    sizes = dict((a, n) for a, n in mesh)
+    index = []
+    for n, axes in zip(arr.shape, dims):
+        k, i = 1, 0
+        for a in axes:
+            k, i = k * sizes[a], i * sizes[a] + coords[a]
+        index.append(slice(i * (n // k), (i + 1) * (n // k)))
+    return arr[tuple(index)]
+
+
+def _per_rank(name, args, want, partitions):
+    layout = _layout(name)
+    if layout is None:                  # shard_map: every rank takes and returns whole arrays
+        return [tuple(args)] * partitions, [want] * partitions
+    mesh = layout["mesh"]
+    ins = [tuple(_piece(a, d, mesh, p) for a, d in zip(args, layout["in"]))
+           for p in range(partitions)]
+    return ins, [_piece(want, layout["out"], mesh, p) for p in range(partitions)]
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_sharded_program_matches_jax_on_every_rank(name):
     text, args, want, partitions = _case(name)
     pm = runtime.load_module(compile_str(text), device="local-sync", partitions=partitions)
-    results = pm.main(*args)
+    ins, wants = _per_rank(name, args, want, partitions)
+    results = pm.main.run(ins)
     assert len(results) == partitions
-    for got in results:
-        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+    for got, w in zip(results, wants):
+        assert np.asarray(got).shape == w.shape
+        np.testing.assert_allclose(np.asarray(got), w, rtol=1e-5, atol=1e-5)
+
+
+JIT_CASES = [n for n in CASES if _layout(n) is not None]
+
+
+@pytest.mark.parametrize("name", JIT_CASES)
+def test_jit_sharded_programs_take_and_return_shards(name):
+    """A jit over a mesh is partitioned: each partition's main has the shard shapes of
+    its in_shardings as parameters and of its out_shardings as results (replicated ones
+    whole); the global arrays are refused."""
+    text, args, want, partitions = _case(name)
+    ins, wants = _per_rank(name, args, want, partitions)
+    i = next(k for k, (a, b) in enumerate(zip(ins[0], args)) if a.shape != b.shape)
+    m = runtime.load_module(compile_str(text), device="local-sync", partitions=partitions)
+    shard = "x".join(map(str, ins[0][i].shape))
+    with pytest.raises(ParallelCallError, match=rf"\(#{i}\): expected tensor<{shard}xf32>"):
+        m.main(*args)
+    m = runtime.load_module(compile_str(text), device="local-sync", partitions=partitions)
+    for got, w in zip(m.main.run(ins), wants):     # (a failed call aborts the channel)
+        assert np.asarray(got).shape == w.shape
+
+
+def test_jit_4_partition_cases_run_on_local_task_devices():
+    for name in ("jit_mlp_data_parallel_4", "jit_mlp_2x2"):
+        text, args, want, partitions = _case(name)
+        assert partitions == 4
+        pm = runtime.load_module(compile_str(text), device=["local-task://1"] * 4, partitions=4)
+        ins, wants = _per_rank(name, args, want, partitions)
+        for got, w in zip(pm.main.run(ins), wants):
+            np.testing.assert_allclose(np.asarray(got), w, rtol=1e-5, atol=1e-5)
+
+
+def _partitioned(name):
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.passes.canonicalize import CanonicalizeOps
+    from tensorvm.compiler.passes.inline import InlineCalls
+    from tensorvm.compiler.passes.manual_partition import PartitionManualComputations
+    from tensorvm.compiler.passes.spmd_partition import PartitionSpmd
+    module = parse_module((SHARDED / f"{name}.mlir").read_text())
+    spmd = PartitionSpmd()
+    for p in (PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), spmd):
+        p.run(module)
+    ops = [o for f in module.functions for o in f.walk()]
+    assert not any(o.name.startswith("sdy.") for o in ops)
+    return module, ops, spmd.notes
+
+
+def test_the_data_parallel_mlp_needs_no_collective():
+    module, ops, notes = _partitioned("jit_mlp_data_parallel")
+    main = module.functions[0]
+    assert [a.type.shape for a in main.regions[0].blocks[0].arguments] == [
+        (4, 16), (16, 32), (32,), (32, 4)]
+    assert [o.results[0].type.shape for o in ops if o.name == "stablehlo.dot_general"] == [
+        (4, 32), (4, 4)]
+    assert not [o for o in ops if o.name.startswith("stablehlo.all_")] and not notes
+
+
+def test_a_split_contracting_dim_is_a_local_dot_and_an_all_reduce():
+    module, ops, notes = _partitioned("jit_matmul_contracting")
+    dots = [o for o in ops if o.name == "stablehlo.dot_general"]
+    assert [(tuple(v.type.shape for v in d.operands), d.results[0].type.shape) for d in dots] == [
+        (((8, 8), (8, 6)), (8, 6))]
+    assert [o.name for o in ops if o.name.startswith("stablehlo.all_")] == ["stablehlo.all_reduce"]
+    assert not notes
+
+
+def test_the_2x2_mlp_is_megatron_style():
+    module, ops, notes = _partitioned("jit_mlp_2x2")
+    dots = [o.results[0].type.shape for o in ops if o.name == "stablehlo.dot_general"]
+    assert dots == [(4, 16), (4, 4)]
+    reduces = [o for o in ops if o.name == "stablehlo.all_reduce"]
+    assert len(reduces) == 1
+    assert reduces[0].attributes["replica_groups"].array.tolist() == [[0, 1], [2, 3]]
+    assert not notes
+
+
+def test_an_op_without_a_rule_is_gathered_and_noted():
+    text = """
+module @m attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func @main(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x4xf32> {
+    %0 = stablehlo.reverse %a, dims = [0] : tensor<8x4xf32>
+    %1 = stablehlo.tanh %0 : tensor<8x4xf32>
+    return %1 : tensor<8x4xf32>
+  }
+}
+"""
+    from tensorvm.compiler.api import compile_text, CompileOptions
+    result = compile_text(text, CompileOptions(), "m.mlir")
+    assert any("stablehlo.reverse runs whole" in n for n in result.stats["spmd_reshards"])
+    a = np.arange(32, dtype=np.float32).reshape(8, 4) / 10
+    pm = runtime.load_module(result.vmfb, device="local-sync", partitions=2)
+    for got in pm.main.run([(a[:4],), (a[4:],)]):
+        np.testing.assert_allclose(np.asarray(got), np.tanh(a[::-1]), rtol=1e-6)
 
 
 def test_the_4_partition_case_runs_on_local_task_devices():
@@ -112,17 +242,24 @@ RANK = """
 import sys
 import numpy as np
 from tensorvm import runtime
+sys.path.insert(0, sys.argv[3])
+from test_sharded import _per_rank
 z = np.load(sys.argv[2])
+args = [z[f"arr_{i}"] for i in range(len([k for k in z.files if k.startswith("arr_")]))]
+name = sys.argv[2].rsplit("/", 1)[-1][:-4]
 m = runtime.load_module(sys.argv[1], device="local-sync", channel="mpi", timeout_s=30)
-got = np.asarray(m.main(*[z[f"arr_{i}"] for i in range(len(z.files) - 1)]))
-err = float(np.abs(got - z["out"]).max())
+ins, wants = _per_rank(name, args, z["out"], m.channel.count)
+got = np.asarray(m.main(*ins[m.channel.rank]))
+want = wants[m.channel.rank]
+err = float(np.abs(got - want).max()) if got.shape == want.shape else float("inf")
 with open(f"{sys.argv[1]}.rank{m.channel.rank}", "w") as f:
     f.write(f"{m.channel.rank} {err}")
 """
 
 
 @pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
-@pytest.mark.parametrize("name", ["psum", "block_tensor_parallel"])
+@pytest.mark.parametrize("name", ["psum", "block_tensor_parallel", "jit_mlp_data_parallel",
+                                  "jit_matmul_contracting", "jit_reduce_sharded"])
 def test_two_mpi_ranks_match_jax(tmp_path, name):
     text, *_ = _case(name)
     (tmp_path / "m.vmfb").write_bytes(compile_str(text))
@@ -132,7 +269,8 @@ def test_two_mpi_ranks_match_jax(tmp_path, name):
                OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1")
     p = subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable,
                         str(tmp_path / "rank.py"), str(tmp_path / "m.vmfb"),
-                        str(SHARDED / f"{name}.npz")], env=env, capture_output=True, text=True,
+                        str(SHARDED / f"{name}.npz"), str(pathlib.Path(__file__).parent)],
+                       env=env, capture_output=True, text=True,
                        timeout=120)
     lines = [(tmp_path / f"m.vmfb.rank{r}").read_text() for r in range(2)
              if (tmp_path / f"m.vmfb.rank{r}").exists()]

@@ -9,6 +9,7 @@ arguments ``arg0..`` and JAX's result ``out``).  Weights are random (seeded).
 """
 from __future__ import annotations
 
+import json
 import pathlib
 
 import jax
@@ -26,10 +27,32 @@ def rand(*shape):
     return (rng.standard_normal(shape) * 0.5).astype(np.float32)
 
 
-def save(name, fn, *args):
+def save(name, fn, *args, shardings=None):
+    """``shardings``: for a jit over a mesh, ``(mesh, in_specs, out_spec)``; the npz then
+    holds ``shardings`` (JSON: mesh axes, per argument and for the result the axes of each
+    dimension) so the tests can hand each partition its shards."""
     jitted = jax.jit(fn)
     (HERE / f"{name}.mlir").write_text(jax.export.export(jitted)(*args).mlir_module())
-    np.savez(HERE / f"{name}.npz", *args, out=np.asarray(jitted(*args)))
+    extra = {}
+    if shardings is not None:
+        mesh, ins, out = shardings
+
+        def dims(spec, rank):
+            spec = tuple(spec) + (None,) * (rank - len(spec))
+            return [[] if d is None else [d] if isinstance(d, str) else list(d) for d in spec]
+        result = jitted(*args)
+        extra["shardings"] = np.array(json.dumps({
+            "mesh": [[a, int(n)] for a, n in mesh.shape.items()],
+            "in": [dims(sp, np.ndim(a)) for sp, a in zip(ins, args)],
+            "out": dims(out, np.ndim(result))}))
+    np.savez(HERE / f"{name}.npz", *args, out=np.asarray(jitted(*args)), **extra)
+
+
+def save_jit(name, fn, mesh, ins, out, *args):
+    """A ``jax.jit`` with in/out shardings over ``mesh`` (PartitionSpecs)."""
+    jitted = jax.jit(fn, in_shardings=tuple(NamedSharding(mesh, sp) for sp in ins),
+                     out_shardings=NamedSharding(mesh, out))
+    save(name, jitted, *args, shardings=(mesh, ins, out))
 
 
 def block(x, wq, wk, wv, wo, w1, w2, heads):
@@ -57,10 +80,8 @@ def main():
     save("tensor_parallel_2x2", shard_map(lambda a, w: jax.lax.psum(a @ w, "y"), mesh=mesh4,
                                           in_specs=(P("x", "y"), P("y", None)),
                                           out_specs=P("x", None)), a, w)
-    save("jit_sharded_args", jax.jit(lambda a, w: jnp.tanh(a @ w).sum(0),
-                                     in_shardings=(NamedSharding(mesh2, P("x", None)),
-                                                   NamedSharding(mesh2, P())),
-                                     out_shardings=NamedSharding(mesh2, P())), a, w)
+    save_jit("jit_sharded_args", lambda a, w: jnp.tanh(a @ w).sum(0), mesh2,
+             (P("x", None), P()), P(), a, w)
     d, heads, ff = 16, 4, 32
     x = rand(4, 6, d)
     ws = [rand(d, d) for _ in range(4)] + [rand(d, ff), rand(ff, d)]
@@ -85,6 +106,21 @@ def main():
                                             out_specs=P()), x, *ws)
     np.testing.assert_allclose(np.load(HERE / "block_tensor_parallel.npz")["out"],
                                np.asarray(jax.jit(full)(x, *ws)), rtol=1e-4, atol=1e-4)
+
+    # jax.jit with in/out shardings (no shard_map): the partition-spmd pass partitions them
+    def mlp(x, w1, b1, w2):
+        return jnp.tanh(x @ w1 + b1) @ w2
+    x, w1, b1, w2 = rand(8, 16), rand(16, 32), rand(32), rand(32, 4)
+    save_jit("jit_mlp_data_parallel", mlp, mesh2, (P("x"), P(), P(), P()), P("x"), x, w1, b1, w2)
+    save_jit("jit_matmul_contracting", lambda a, w: a @ w, mesh2, (P(None, "x"), P("x", None)),
+             P(), rand(8, 16), rand(16, 6))
+    save_jit("jit_reduce_sharded", lambda x: jnp.exp(x).sum(0) + x.max(0) + x.mean(1).sum(),
+             mesh2, (P("x", None),), P(), rand(8, 6))
+    mesh4x = Mesh(np.array(jax.devices()[:4]), ("x",))
+    save_jit("jit_mlp_data_parallel_4", mlp, mesh4x, (P("x"), P(), P(), P()), P("x"),
+             x, w1, b1, w2)
+    save_jit("jit_mlp_2x2", mlp, mesh4, (P("x"), P(None, "y"), P("y"), P("y", None)),
+             P("x", None), x, w1, b1, w2)
 
 
 if __name__ == "__main__":
