@@ -30,8 +30,9 @@ def export_torch(module_or_fn, example_args, dynamic_shapes=None, name=None) -> 
         if not isinstance(a, torch.Tensor):
             raise FrontendError(f"example argument {i} is a {type(a).__name__}; the torch "
                                 "frontend takes tensors (nested inputs: flatten them first)")
-    try:
-        with torch.no_grad():
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    try:      # traced with the attention backend export_program decomposes with
+        with torch.no_grad(), sdpa_kernel([SDPBackend.MATH]):
             ep = torch.export.export(module, args, dynamic_shapes=dynamic_shapes)
     except Exception as e:   # noqa: BLE001 - torch raises many kinds (UserError, guards, ...)
         raise FrontendError(f"torch.export failed: {type(e).__name__}: {e}") from e
@@ -49,6 +50,34 @@ def export_program(ep, name: str = "program") -> Exported:
         if node.op == "placeholder" and "tensor_meta" not in node.meta and \
                 isinstance(val, torch.Tensor):
             node.meta["tensor_meta"] = _extract_tensor_metadata(val)
+    # Attention is decomposed with the backend the program was traced with:
+    # the exported graph's ``view``s rely on the strides of that backend's
+    # output (CPU's flash kernel and the math one differ), and a mismatch
+    # fails in torch's decomposition with "Cannot view a tensor with shape
+    # ... and strides ...".  export_torch traces with the math backend (the
+    # flash one's GPT-2 graph fails to decompose at all: its ``.view`` after a
+    # dropped ``.contiguous()``); a program exported elsewhere (``.pt2``) was
+    # most likely traced with torch's default, tried second.
+    # 64-bit types are on while converting and exporting: torch's int64
+    # (token ids, position buffers, indices) and float64 stay what torch
+    # says, where JAX's default would narrow them to 32 bits and the module
+    # would refuse the int64 tensors the model is called with.
+    import contextlib
+
+    import jax
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    tries = [lambda: sdpa_kernel([SDPBackend.MATH]), contextlib.nullcontext]
+    for i, backend in enumerate(tries):
+        try:
+            with backend(), jax.enable_x64(True):
+                return _export_converted(ep, name, tx_export)
+        except ValueError as e:
+            if "Cannot view a tensor" not in str(e) or i == len(tries) - 1:
+                raise FrontendError(f"torch's decomposition of the exported program failed: "
+                                    f"{str(e).splitlines()[0]}") from e
+
+
+def _export_converted(ep, name, tx_export) -> Exported:
     states, func = tx_export.exported_program_to_jax(ep)
     avals = tx_export.extract_avals(ep)
     out_spec = _describe_torch_spec(ep.call_spec.out_spec)

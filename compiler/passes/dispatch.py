@@ -313,6 +313,8 @@ def _collapsible(dot, value, transpose) -> bool:
     value is materialized (a cheap copy) rather than leaving the dot to the
     scalar loop kernel (the LSTM/GRU input projection: 25x slower)."""
     from ..codegen.kernel import _collapse, row_major_strides
+    if not transpose.operands[0].type.is_static:
+        return False     # a dynamic extent has no static stride: materialize the transpose
     base = row_major_strides(transpose.operands[0].type.shape)
     strides = tuple(base[p] for p in ints(transpose.attr("permutation")))
     side = "lhs" if dot.operands[0] is value else "rhs"

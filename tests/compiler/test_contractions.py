@@ -153,6 +153,27 @@ def test_transposes_fold_into_the_contraction():
     np.testing.assert_allclose(run_text(TRANSPOSED, a, b), expected, rtol=1e-4, atol=1e-4)
 
 
+DYNAMIC_TRANSPOSED = """
+func.func @main(%q: tensor<?x4x16x8xf32>, %k: tensor<?x4x16x8xf32>) -> tensor<?x4x16x16xf32> {
+  %0 = stablehlo.transpose %k, dims = [0, 1, 3, 2] : (tensor<?x4x16x8xf32>) -> tensor<?x4x8x16xf32>
+  %1 = stablehlo.dot_general %q, %0, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : (tensor<?x4x16x8xf32>, tensor<?x4x8x16xf32>) -> tensor<?x4x16x16xf32>
+  return %1 : tensor<?x4x16x16xf32>
+}"""
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_transpose_with_a_dynamic_batch_feeds_the_contraction(batch):
+    """Attention's q @ k^T with a dynamic batch (torch.export's
+    TransformerEncoder): a dynamic extent has no static stride, so the
+    transpose is materialized instead of folded (compiling used to fail
+    computing row-major strides of a ``?`` dim)."""
+    rng = np.random.default_rng(3)
+    q = rng.standard_normal((batch, 4, 16, 8), np.float32)
+    k = rng.standard_normal((batch, 4, 16, 8), np.float32)
+    np.testing.assert_allclose(run_text(DYNAMIC_TRANSPOSED, q, k), q @ k.transpose(0, 1, 3, 2),
+                               rtol=1e-4, atol=1e-4)
+
+
 def test_few_rows_split_columns_across_workgroups():
     """A product with few rows and large K * N tiles its columns too, so it
     still spreads over workers; every output column is covered once."""

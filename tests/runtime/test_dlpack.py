@@ -115,18 +115,52 @@ def test_device_array_into_jax_without_copy(vmfb, imports):
     assert imports[-1] == _buffer_address(y)
 
 
-def test_torch_round_trip_without_copy(vmfb, imports):
-    torch = pytest.importorskip("torch", reason="torch is not installed (pip install torch)")
-    f = runtime.load_module(vmfb, device="local-sync").main
+def _torch():
+    return pytest.importorskip("torch", reason="torch is not installed (pip install "
+                                               "'tensorvm[torch]'; README)")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_torch_round_trip_without_copy(vmfb, device, imports):
+    torch = _torch()
+    f = runtime.load_module(vmfb, device=device).main
     t = torch.arange(64, dtype=torch.float32)
     y = f(t)
-    assert imports == [t.data_ptr()]
+    assert imports == [t.data_ptr()]             # the kernel read the tensor's own memory
     t.mul_(3)                                    # mutable: imported again, new contents seen
     assert torch.equal(torch.from_dlpack(f(t)), t * 2)
-    assert len(imports) == 2
-    back = torch.from_dlpack(y)
+    assert imports == [t.data_ptr()] * 2
+    back = torch.from_dlpack(y)                  # and out: torch over the runtime's buffer
     assert back.data_ptr() == _buffer_address(y)
-    assert torch.equal(back, t * 2)
+    assert torch.equal(back, torch.arange(64, dtype=torch.float32) * 2)
+    f(back)                                      # back in: the runtime's own memory, as is
+    assert imports[-1] == _buffer_address(y)
+
+
+def test_torch_view_of_a_result_outlives_the_device_array(vmfb):
+    torch = _torch()
+    f = runtime.load_module(vmfb, device="local-sync").main
+    y = f(torch.ones(64))
+    held = torch.from_dlpack(y)
+    del y
+    gc.collect()
+    for _ in range(4):                           # the allocator must not reuse held's block
+        f(torch.full((64,), 7.0))
+    assert torch.equal(held, torch.full((64,), 2.0))
+
+
+def test_torch_strided_and_grad_tensors(vmfb):
+    """A strided view is read through its strides (numpy's DLPack import
+    keeps them); a tensor that requires grad cannot be exported by torch and
+    is named in an InvalidArgumentError."""
+    torch = _torch()
+    f = runtime.load_module(vmfb, device="local-sync").main
+    base = torch.arange(128, dtype=torch.float32)
+    assert torch.equal(torch.from_dlpack(f(base[::2])), base[::2] * 2)
+    with pytest.raises(InvalidArgumentError, match=r"\(#0\).*require gradient"):
+        f(torch.ones(64, requires_grad=True))
+    with pytest.raises(InvalidArgumentError, match=r"tensor<64xf32>.*tensor<64xf64>"):
+        f(torch.ones(64, dtype=torch.float64))
 
 
 class _FakeDevicePtr:
