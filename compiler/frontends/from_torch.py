@@ -45,6 +45,11 @@ def export_program(ep, name: str = "program") -> Exported:
     require("torchax", "torch")
     from torch.fx.passes.shape_prop import _extract_tensor_metadata
     from torchax import export as tx_export
+    mutated = _mutated_buffers(torch, ep)
+    if mutated:      # the module's constants cannot change between calls
+        raise FrontendError(f"the program updates buffers {', '.join(mutated)} (training-mode "
+                            "state such as BatchNorm running stats?); export it in eval() "
+                            "without in-place buffer updates")
     for node in ep.graph.nodes:    # torch.export.load leaves out what torchax reads shapes from
         val = node.meta.get("val")
         if node.op == "placeholder" and "tensor_meta" not in node.meta and \
@@ -128,3 +133,28 @@ def _describe_torch_spec(spec) -> dict:
             return {"t": "dict", "k": keys, "c": children}
     raise FrontendError(f"output node type {kind.__module__}.{kind.__qualname__} cannot be "
                         "rebuilt by the runtime; return tensors, tuples, lists or dicts")
+
+
+def _mutated_buffers(torch, ep) -> list:
+    """Buffers the program updates: listed by a functional (decomposed)
+    program's signature, or in torch.export's training IR the targets of
+    in-place ops (through views) that are buffer inputs."""
+    sig = ep.graph_signature
+    found = set(sig.buffers_to_mutate.values())
+    buffers = sig.inputs_to_buffers
+
+    def base(node):
+        while node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload) \
+                and node.args and node.target._schema.returns and \
+                node.target._schema.returns[0].alias_info is not None:
+            node = node.args[0]        # a view of its first argument
+        return node
+
+    for node in ep.graph.nodes:
+        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+            continue
+        for arg, value in zip(node.target._schema.arguments, node.args):
+            if arg.alias_info is not None and arg.alias_info.is_write and \
+                    isinstance(value, torch.fx.Node) and base(value).name in buffers:
+                found.add(buffers[base(value).name])
+    return sorted(found)

@@ -52,6 +52,22 @@ def test_non_tensor_inputs_are_refused():
         compile_torch(lambda xs: xs[0], ([torch.ones(2)],))
 
 
+@pytest.mark.parametrize("through_a_view", [False, True])
+def test_buffer_updates_are_refused(through_a_view):
+    """A buffer the forward updates (a counter here; BatchNorm's running stats
+    in training mode), also through a view of it, cannot be a module constant."""
+    class Counter(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("calls", torch.zeros(2))
+
+        def forward(self, x):
+            (self.calls[:1] if through_a_view else self.calls).add_(1)
+            return x * 2
+
+    with pytest.raises(FrontendError, match="updates buffers calls"):
+        compile_torch(Counter(), (torch.ones(3),))
+
 def test_cli_compiles_a_saved_pt2_program(tmp_path):
     from tensorvm.compiler import cli
     model = torch_cnn()

@@ -4,7 +4,7 @@ error relative to the output's magnitude, compile time, and latency against
 eager (min of N calls).  test_frontend_torch.py calls ``check``; as a script
 it prints one JSON line per model.
 
-    python tests/frontends/torch_models_check.py resnet18 mobilenet_v3_small gpt2 bert encoder
+    python tests/frontends/torch_models_check.py [--repeats N] resnet18 mobilenet_v3_small gpt2 bert encoder
 
 Models: torchvision ``resnet18`` / ``mobilenet_v3_small`` (``weights=None``,
 64x64 images), HuggingFace ``gpt2`` / ``bert`` (tiny random configs; need
@@ -123,5 +123,10 @@ def _flatten(out):
 if __name__ == "__main__":
     import os
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    for item in sys.argv[1:]:
-        print(json.dumps(check(item)), flush=True)
+    import argparse
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("models", nargs="+")
+    p.add_argument("--repeats", type=int, default=10, help="calls per latency (the min is kept)")
+    a = p.parse_args()
+    for item in a.models:
+        print(json.dumps(check(item, a.repeats)), flush=True)
