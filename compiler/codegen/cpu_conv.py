@@ -23,6 +23,7 @@ from .kernel import Kernel, workgroup_plan
 MAX_VECTORS = 5        # channel vectors per tile (NB <= UNIT_CHANNELS + 16)
 MAX_COLUMNS = 8        # output columns per tile
 MAX_EDGE_TILES = 12    # more padding than this many tiles: edge columns one at a time
+PACK_CHUNK = 16        # filter channels packed per pass: one 64-byte line of f32
 
 
 def _at_least_one(count):
@@ -221,14 +222,26 @@ class _Render:
         return "\n".join(src)
 
     def pack(self) -> list[str]:
+        """Pack the block's filter rows.  The (kh, kw, ic) loops run in the
+        filter's memory order (largest stride outermost) and the block's
+        channels innermost in cache-line chunks, so the reads advance
+        PACK_CHUNK sequential streams and each chunk of writes fills a line
+        (output channel innermost, an OIHW gather, ran at ~2 ns an element)."""
         c, ct = self.c, self.ct
         skh, skw, ski, sko = c.w_strides
+        loops = sorted((("kh", c.KH, skh), ("kw", c.KW, skw), ("ic", c.IC, ski)),
+                       key=lambda l: -abs(l[2]))
+        chunk = min(PACK_CHUNK, self.nb)
+        nest = " ".join(f"for (int64_t {v} = 0; {v} < {n}; ++{v})" for v, n, _ in loops)
         return [
             "      if (blk != packed) {",
-            f"        for (int64_t kh = 0; kh < {c.KH}; ++kh) for (int64_t kw = 0; kw < {c.KW}; ++kw)",
-            f"          for (int64_t ic = 0; ic < {c.IC}; ++ic) for (int64_t j = 0; j < nn; ++j)",
-            f"            wpk[((kh * {c.KW} + kw) * {c.IC} + ic) * {self.nb} + j] = {self.w}[{c.w_offset}"
+            f"        for (int64_t j0 = 0; j0 < nn; j0 += {chunk}) {{",
+            f"          const int64_t j1 = j0 + {chunk} < nn ? j0 + {chunk} : nn;",
+            f"          {nest}",
+            "            for (int64_t j = j0; j < j1; ++j)",
+            f"              wpk[((kh * {c.KW} + kw) * {c.IC} + ic) * {self.nb} + j] = {self.w}[{c.w_offset}"
             f" + {_mul('kh', skh)} + {_mul('kw', skw)} + {_mul('ic', ski)} + (oc0 + j) * ({sko})];",
+            "        }",
             "        packed = blk;",
             "      }",
             f"      const {ct}* restrict wblk = wpk;",

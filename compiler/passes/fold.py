@@ -23,6 +23,17 @@ Rewrites:
 
 A splat constant seen through broadcasts and reshapes counts as a constant
 for the identities (JAX writes ``x * 1`` as a multiply by a broadcast 1).
+
+``convert(reduce_window(convert(x), init))`` back to x's type, with a
+``maximum`` or ``minimum`` body (also ``reduce``), is the same op on x: the
+widening holds every value and the order, and the init converts exactly
+(torchax's max-pool under 64-bit types widens f32 to f64 around it).
+
+One layout rewrite, exact as well: a ``convolution`` whose filter is a
+constant used only by it gets that constant stored with the output feature
+innermost ((spatial..., i, o), the dimension numbers updated).  torch exports
+OIHW filters; the CPU and GPU kernels read an output-channel row per filter
+tap, which an OIHW filter would have to be repacked into on every call.
 """
 from __future__ import annotations
 
@@ -32,7 +43,7 @@ import numpy as np
 
 from ..dialects.registry import OPS
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, ints
-from ..ir.core import Operation
+from ..ir.core import Block, Operation, Region
 from ..ir.types import TensorType, bit_width, is_float, is_integer, is_unsigned, numpy_dtype
 from .base import Pass
 
@@ -313,6 +324,79 @@ def _fold(op):
                      op.location)
 
 
+_ORDER_BODIES = ("stablehlo.maximum", "stablehlo.minimum")
+
+
+def _narrowed_order_reduction(op):
+    """``convert(r(convert(x), init))`` as ``r(x, init')`` when ``r`` is a
+    one-input reduce / reduce_window whose body is a maximum or minimum of its
+    two arguments (module docstring); else None."""
+    if op.name != "stablehlo.convert" or not _static(op.result.type):
+        return None
+    r = op.operands[0].defining_op
+    if r is None or r.name not in ("stablehlo.reduce", "stablehlo.reduce_window") \
+            or len(r.operands) != 2 or len(r.results) != 1 or len(r.result.uses) != 1:
+        return None
+    wide, init = r.operands
+    widen = wide.defining_op
+    if widen is None or widen.name != "stablehlo.convert":
+        return None
+    x = widen.operands[0]
+    el = x.type.element
+    if el != op.result.type.element or not _holds_every_value(el, wide.type.element):
+        return None
+    (body,) = r.regions[0].blocks
+    ops = body.operations
+    if len(ops) != 2 or ops[0].name not in _ORDER_BODIES or ops[1].name != "stablehlo.return" \
+            or list(ops[0].operands) != body.arguments or list(ops[1].operands) != [ops[0].result]:
+        return None
+    start = _constant_array(init)
+    if start is None or start.size != 1:
+        return None
+    narrow = start.astype(numpy_dtype(el))
+    if not (narrow.astype(start.dtype) == start).all():
+        return None
+    scalar = TensorType((), el)
+    init2 = Operation("stablehlo.constant", [], [scalar],
+                      {"value": DenseElementsAttr(scalar, np.ascontiguousarray(narrow.reshape(())))},
+                      [], init.defining_op.location)
+    blk = Block([scalar, scalar])
+    pick = blk.append(Operation(ops[0].name, list(blk.arguments), [scalar], {}, [], ops[0].location))
+    blk.append(Operation("stablehlo.return", [pick.result], [], {}, [], ops[1].location))
+    op.parent.insert_before(op, init2)
+    return Operation(r.name, [x, init2.result], [op.result.type], dict(r.attributes),
+                     [Region([blk])], r.location)
+
+
+def _filter_layout(op):
+    """The convolution ``op`` as one whose constant filter has the output
+    feature innermost (module docstring), or None when it already has or
+    the filter is not a constant of its own."""
+    if op.name != "stablehlo.convolution" or len(op.operands) != 2:
+        return None
+    rhs = op.operands[1]
+    w = _constant_array(rhs)
+    dn = op.attributes.get("dimension_numbers")
+    if w is None or w.ndim < 2 or len(rhs.uses) != 1 or dn is None or w.strides == (0,) * w.ndim:
+        return None
+    f = dn.fields
+    spatial = tuple(f["kernel_spatial_dimensions"])
+    order = spatial + (f["kernel_input_feature_dimension"], f["kernel_output_feature_dimension"])
+    if order == tuple(range(w.ndim)):
+        return None
+    t = TensorType(tuple(rhs.type.shape[d] for d in order), rhs.type.element)
+    filt = Operation("stablehlo.constant", [], [t],
+                     {"value": DenseElementsAttr(t, np.ascontiguousarray(np.transpose(w, order)))},
+                     [], rhs.defining_op.location)
+    op.parent.insert_before(op, filt)
+    ns = len(spatial)
+    fields = dict(f, kernel_spatial_dimensions=tuple(range(ns)),
+                  kernel_input_feature_dimension=ns, kernel_output_feature_dimension=ns + 1)
+    attrs = dict(op.attributes, dimension_numbers=type(dn)(dn.name, fields))
+    return Operation(op.name, [op.operands[0], filt.result], [op.result.type], attrs, [],
+                     op.location)
+
+
 class AlgebraicSimplification(Pass):
     """Exact identities, op chains and constant folding (see the module docstring);
     ``counts`` says how many rewrites of each kind ran, for --print-stats."""
@@ -334,7 +418,9 @@ class AlgebraicSimplification(Pass):
                     self._run_on_block(b)
             if op.regions or len(op.results) != 1 or op.name == "stablehlo.constant":
                 continue
-            for kind, rule in (("identity", _identity), ("chain", _chain), ("constant", _fold)):
+            for kind, rule in (("identity", _identity), ("chain", _chain), ("constant", _fold),
+                               ("narrowed order reduction", _narrowed_order_reduction),
+                               ("filter layout", _filter_layout)):
                 new = rule(op)
                 if new is None:
                     continue

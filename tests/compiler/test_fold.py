@@ -176,3 +176,92 @@ def test_totalorder_compare_is_left_to_the_kernel():
     text = CONSTANT_GUARD.replace("NE, %a, %b, FLOAT", "NE, %a, %b, TOTALORDER")
     ops, _ = _simplified(text)
     assert "compare" in ops
+
+
+def _oihw_conv(w, uses=1):
+    """A torch-style NCHW x OIHW convolution with a constant filter."""
+    lit = str(w.astype(np.float64).tolist())
+    other = ""
+    ret = "%y, %w" if uses == 2 else "%y"
+    rtype = "tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>" if uses == 2 else "tensor<1x4x5x5xf32>"
+    return f"""
+func.func @main(%x: tensor<1x3x5x5xf32>) -> ({rtype}) {{
+  %w = stablehlo.constant dense<{lit}> : tensor<4x3x3x3xf32>
+{other}  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {{pad = [[1, 1], [1, 1]]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : (tensor<1x3x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x5x5xf32>
+  return {ret} : {rtype}
+}}
+"""
+
+
+def _conv_reference(x, w):
+    """NCHW x OIHW, stride 1, pad 1 (float64)."""
+    n, c, h, wd = x.shape
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    out = np.zeros((n, w.shape[0], h, wd))
+    for kh in range(3):
+        for kw in range(3):
+            out += np.einsum("nchw,oc->nohw", xp[:, :, kh:kh + h, kw:kw + wd], w[:, :, kh, kw])
+    return out
+
+
+def test_constant_oihw_filter_is_stored_output_feature_last():
+    """torch's OIHW filter constant is relaid out at compile time (no packing
+    per call); the result is the convolution's."""
+    from tensorvm import runtime
+    from tensorvm.compiler import compile_str
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    x = rng.standard_normal((1, 3, 5, 5)).astype(np.float32)
+    text = _oihw_conv(w)
+    module = parse_module(text)
+    p = AlgebraicSimplification()
+    p.run(module)
+    DeadCodeElimination().run(module)
+    assert p.counts["filter layout"] == 1
+    conv = [o for o in module.functions[0].regions[0].blocks[0].operations
+            if o.name == "stablehlo.convolution"][0]
+    f = conv.attr("dimension_numbers").fields
+    assert tuple(f["kernel_spatial_dimensions"]) == (0, 1)
+    assert (f["kernel_input_feature_dimension"], f["kernel_output_feature_dimension"]) == (2, 3)
+    assert conv.operands[1].type.shape == (3, 3, 3, 4)
+    got = np.asarray(runtime.load_module(compile_str(text), device="local-sync").main(x))
+    np.testing.assert_allclose(got, _conv_reference(x, w), rtol=1e-5, atol=1e-5)
+
+
+def test_shared_filter_constant_keeps_its_layout():
+    """A filter constant with another user is not copied in a second layout."""
+    w = np.arange(108, dtype=np.float32).reshape(4, 3, 3, 3)
+    _, counts = _simplified(_oihw_conv(w, uses=2))
+    assert counts["filter layout"] == 0
+
+
+WIDENED_MAXPOOL = """
+func.func @main(%x: tensor<1x2x6x6xf32>) -> tensor<1x2x3x3xf32> {
+  %w = stablehlo.convert %x : (tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf64>
+  %init = stablehlo.constant dense<0xFFF0000000000000> : tensor<f64>
+  %m = "stablehlo.reduce_window"(%w, %init) <{padding = dense<[[0, 0], [0, 0], [1, 1], [1, 1]]> : tensor<4x2xi64>, window_dimensions = array<i64: 1, 1, 3, 3>, window_strides = array<i64: 1, 1, 2, 2>}> ({
+  ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+    %c = stablehlo.maximum %a, %b : tensor<f64>
+    stablehlo.return %c : tensor<f64>
+  }) : (tensor<1x2x6x6xf64>, tensor<f64>) -> tensor<1x2x3x3xf64>
+  %y = stablehlo.convert %m : (tensor<1x2x3x3xf64>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}
+"""
+
+
+def test_widened_max_pool_runs_in_its_own_type():
+    """torchax's f32 -> f64 -> max-pool -> f32 is the f32 max-pool, bit for bit."""
+    ops, counts = _simplified(WIDENED_MAXPOOL)
+    assert counts["narrowed order reduction"] == 1
+    assert "convert" not in ops
+    x = np.random.default_rng(1).standard_normal((1, 2, 6, 6)).astype(np.float32)
+    x[0, 0, 0, 0] = np.nan
+    got = _check_same_bits(WIDENED_MAXPOOL, x)[0]
+    assert got.dtype == np.float32 and np.isnan(got[0, 0, 0, 0])
+
+
+def test_widened_sum_is_kept():
+    """An add body is not an order-only reduction: the f64 sum stays."""
+    _, counts = _simplified(WIDENED_MAXPOOL.replace("stablehlo.maximum", "stablehlo.add"))
+    assert counts["narrowed order reduction"] == 0
