@@ -7,6 +7,8 @@ take ``(em, op, idx)`` and return one C expression per result.
 """
 from __future__ import annotations
 
+import itertools
+
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
 from . import scalar
@@ -111,6 +113,51 @@ def _window_source(em, base, i, stride, w, wdil, pad_lo, bdil, dim, conds):
     return q
 
 
+MAX_TREE_TAPS = 16     # max/min windows up to this many taps reduce as a tree
+_IDEMPOTENT = ("stablehlo.maximum", "stablehlo.minimum")
+
+
+def _idempotent(block) -> bool:
+    """Whether the body is max or min of its two arguments: associative,
+    commutative, and combining the init once more changes nothing."""
+    ops = block.operations
+    return (len(block.arguments) == 2 and len(ops) == 2 and ops[0].name in _IDEMPOTENT
+            and list(ops[0].operands) == list(block.arguments)
+            and list(ops[1].operands) == [ops[0].result])
+
+
+def _tap_tree(em, op, idx, wdims, strides, bdil, wdil, pad, shape):
+    """A max/min window (a pooling) as a balanced tree over its unrolled taps
+    and the init: the taps are independent, so the result no longer waits on
+    one serial chain of compares per tap.  Exact, the body being associative
+    and commutative (also for NaNs and signed zeros)."""
+    x, init = op.operands
+    ct = scalar.ctype(x.type.element)
+    body = op.regions[0].blocks[0]
+    vals = [em.value(init, ())]
+    r = len(shape)
+    for tap in itertools.product(*(range(w) for w in wdims)):
+        conds, src = [], []
+        for d in range(r):
+            if wdims[d] == 1 and strides[d] == 1 and bdil[d] == 1 and pad[d] == (0, 0):
+                src.append(idx[d])
+                continue
+            src.append(_window_source(em, None, idx[d], strides[d], str(tap[d]), wdil[d],
+                                      pad[d][0], bdil[d], shape[d], conds))
+        if conds:
+            v = em.var(ct, vals[0])
+            em.open(f"if ({' && '.join(conds)})")
+            em.line(f"{v} = {em.value(x, src)};")
+            em.close()
+        else:
+            v = em.tmp(ct, em.value(x, src))
+        vals.append(v)
+    while len(vals) > 1:
+        vals = [em.region_call(body, vals[k:k + 2])[0] if k + 1 < len(vals) else vals[k]
+                for k in range(0, len(vals), 2)]
+    return vals[0]
+
+
 def reduce_window(em, op, idx):
     n = len(op.results)
     inputs, inits = op.operands[:n], op.operands[n:]
@@ -121,6 +168,11 @@ def reduce_window(em, op, idx):
     bdil = _attr_ints(op, "base_dilations", r, 1)
     wdil = _attr_ints(op, "window_dilations", r, 1)
     pad = _padding(op, r)
+    taps = 1
+    for d in range(r):
+        taps *= wdims[d]
+    if n == 1 and 1 < taps <= MAX_TREE_TAPS and _idempotent(op.regions[0].blocks[0]):
+        return [_tap_tree(em, op, idx, wdims, strides, bdil, wdil, pad, shape)]
     accs = [em.var(scalar.ctype(v.type.element), em.value(v, ())) for v in inits]
     ws = []
     for d in range(r):

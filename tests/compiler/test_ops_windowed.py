@@ -84,6 +84,52 @@ def test_reduce_window_base_dilation_and_padding():
     np.testing.assert_allclose(run_text(t, x), ref)
 
 
+@pytest.mark.parametrize("op", ["maximum", "minimum"])
+@pytest.mark.parametrize("window", [3, 5])   # 9 taps: the unrolled tree; 25: the tap loop
+def test_pooling_keeps_nans_and_signed_zeros(op, window):
+    """A max/min pool with padding: NaN wins, +0 is above -0 for max (below
+    for min), padding reads as the init, on either lowering of the window."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 7, 7)).astype(np.float32)
+    x[0, 0, 0], x[0, 3, 3], x[1, 2, 2], x[1, 2, 3] = np.nan, 0.0, 0.0, -0.0
+    x[1, 5, :] = -0.0
+    init = "0xFF800000" if op == "maximum" else "0x7F800000"
+    pad = window // 2
+    t = f"""func.func @main(%x: tensor<2x7x7xf32>) -> tensor<2x4x4xf32> {{
+  %init = stablehlo.constant dense<{init}> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %init) ({{
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.{op} %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }}) {{window_dimensions = array<i64: 1, {window}, {window}>, window_strides = array<i64: 1, 2, 2>,
+      padding = dense<[[0, 0], [{pad}, {pad}], [{pad}, {pad}]]> : tensor<3x2xi64>}}
+     : (tensor<2x7x7xf32>, tensor<f32>) -> tensor<2x4x4xf32>
+  return %0 : tensor<2x4x4xf32>
+}}"""
+    fill = -np.inf if op == "maximum" else np.inf
+    xp = np.pad(x, ((0, 0), (pad, pad), (pad, pad)), constant_values=fill)
+    pick = np.fmax if op == "maximum" else np.fmin
+    ref = np.empty((2, 4, 4), np.float32)
+    for n in range(2):
+        for i in range(4):
+            for j in range(4):
+                win = xp[n, 2 * i:2 * i + window, 2 * j:2 * j + window].ravel()
+                if np.isnan(win).any():
+                    ref[n, i, j] = np.nan
+                    continue
+                best = win[0]
+                for v in win[1:]:       # +0 vs -0 by sign bit
+                    if v == best:
+                        best = v if (np.signbit(best) if op == "maximum" else np.signbit(v)) else best
+                    else:
+                        best = pick(best, v)
+                ref[n, i, j] = best
+    got = run_text(t, x)
+    assert np.array_equal(np.isnan(got), np.isnan(ref))
+    ok = ~np.isnan(ref)
+    assert np.array_equal(got[ok], ref[ok]) and np.array_equal(np.signbit(got[ok]), np.signbit(ref[ok]))
+
+
 def test_select_and_scatter_max_pool_gradient():
     rng = np.random.RandomState(1)
     x = rng.permutation(24).astype(np.float32).reshape(4, 6)
