@@ -28,6 +28,9 @@ of their own are rewritten into ones the rest of the compiler knows.
   ``dot_general`` against every group, a mask selecting each row's own group
   (rows past the last group get zero) and a sum over the group dimension.
   Ragged contracting / batch dimensions raise UnsupportedOpError.
+
+The rest (CHLO's broadcasting forms, einsum, batch norm, rng, ...) are in
+passes/decompose.py.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ from ..errors import UnsupportedOpError
 from ..ir.attributes import SymbolRefAttr
 from ..ir.core import Operation
 from .base import Pass
+from .decompose import decompose
 
 IDENTITY_CUSTOM_CALLS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape",
                          "mhlo.sharding")
@@ -94,6 +98,8 @@ class CanonicalizeOps(Pass):
             self._forward(op, [_ragged_dot(op)])
         elif name in _STATIC_FORMS:
             _to_static_form(op)
+        else:
+            decompose(op)
 
     @staticmethod
     def _forward(op, values) -> None:
