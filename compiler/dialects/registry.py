@@ -36,8 +36,8 @@ Fields:
 - ``commutative``: a commutative binary op; the pretty ``reduce ... applies OP``
   form may name it (frontend/region_forms.py).
 - ``keywords``: the ``key = value`` items of its pretty form, as
-  ``(keyword, attribute, "dims" | "int")``: ``dims = [1, 0]`` is a dense i64
-  array, ``dim = 1`` an i64 integer.  The parser accepts them
+  ``(keyword, attribute, "dims" | "int" | "string")``: ``dims = [1, 0]`` is a
+  dense i64 array, ``dim = 1`` an i64 integer, ``config = "ab->ba"`` a string.  The parser accepts them
   (frontend/op_forms.py) and the printer writes them for ``pretty`` ops.
 - ``syntax``: ``pretty`` (the default ``name operands attrs : types`` form
   prints and parses) or ``own`` (a form of its own, in frontend/op_forms.py /
@@ -162,9 +162,9 @@ _OPS = (
     _op('stablehlo.async_start', REJECTED, reason='no lowering yet'),
     _op('stablehlo.atan', ELEMENTWISE, arity=1, shape='elementwise', in_td=False),
     _op('stablehlo.atan2', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, shape='elementwise'),
-    _op('stablehlo.batch_norm_grad', REJECTED, reason='no lowering yet'),
-    _op('stablehlo.batch_norm_inference', REJECTED, reason='no lowering yet'),
-    _op('stablehlo.batch_norm_training', REJECTED, reason='no lowering yet'),
+    _op('stablehlo.batch_norm_grad', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims'),
+    _op('stablehlo.batch_norm_inference', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims'),
+    _op('stablehlo.batch_norm_training', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims'),
     _op('stablehlo.bitcast_convert', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1),
     _op('stablehlo.broadcast', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, keywords=(('sizes', 'broadcast_sizes', 'dims'),)),
     _op('stablehlo.broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='broadcast_in_dim', keywords=(('dims', 'broadcast_dimensions', 'dims'),)),
@@ -199,7 +199,7 @@ _OPS = (
     _op('stablehlo.dynamic_reshape', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1'),
     _op('stablehlo.dynamic_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, types=KEEPS_ELEMENT, shape='nothing', keywords=(('sizes', 'slice_sizes', 'dims'),)),
     _op('stablehlo.dynamic_update_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='same_as_first'),
-    _op('stablehlo.einsum', REJECTED, reason='no lowering yet'),
+    _op('stablehlo.einsum', DECOMPOSED, keywords=(('config', 'einsum_config', 'string'),), reason='diagonal select + reduce, dot_general, transpose'),
     _op('stablehlo.exponential', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.exponential_minus_one', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.fft', STRUCTURED, fusion=HEAVY, syntax=OWN, keywords=(('length', 'fft_length', 'dims'),)),
@@ -261,11 +261,11 @@ _OPS = (
     _op('stablehlo.subtract', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('subtract', 'float+int')),
     _op('stablehlo.tan', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.tanh', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
-    _op('stablehlo.torch_index_select', REJECTED, reason='no lowering yet'),
+    _op('stablehlo.torch_index_select', DECOMPOSED, reason='gather of size-1 slices along dim, batch_dims as gather batching dims'),
     _op('stablehlo.transpose', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='transpose', keywords=(('dims', 'permutation', 'dims'),)),
     _op('stablehlo.triangular_solve', STRUCTURED, fusion=SEQUENTIAL, shape='same_as_first'),
     _op('stablehlo.tuple', HOST),
-    _op('stablehlo.unary_einsum', REJECTED, reason='no lowering yet'),
+    _op('stablehlo.unary_einsum', DECOMPOSED, keywords=(('config', 'einsum_config', 'string'),), reason='diagonal select + reduce, transpose'),
     _op('stablehlo.uniform_dequantize', REJECTED, reason='no lowering yet'),
     _op('stablehlo.uniform_quantize', REJECTED, reason='no lowering yet'),
     _op('stablehlo.while', HOST, regions=2, region_return=True, syntax=OWN, shape='while'),

@@ -186,6 +186,12 @@ DECOMPOSITIONS = {
     "chlo.constant": _constant, "chlo.constant_like": _constant_like,
 }
 
+from .decompose_einsum import DECOMPOSITIONS as _EINSUM  # noqa: E402
+from .decompose_norm import DECOMPOSITIONS as _NORM  # noqa: E402
+
+DECOMPOSITIONS.update(_EINSUM)
+DECOMPOSITIONS.update(_NORM)
+
 
 def decompose(op) -> bool:
     """Rewrite ``op`` when it has a decomposition here; True when it had."""

@@ -39,7 +39,9 @@ class Builder:
         return self.op("stablehlo." + name, [a, b], typ or a.type)
 
     def const(self, typ, value):
-        arr = np.full(typ.shape, value, dtype=numpy_dtype(typ.element))
+        return self.dense(typ, np.full(typ.shape, value, dtype=numpy_dtype(typ.element)))
+
+    def dense(self, typ, arr):
         return self.op("stablehlo.constant", [], typ, {"value": DenseElementsAttr(typ, arr)})
 
     def scalar(self, element, value):

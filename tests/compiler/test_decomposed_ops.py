@@ -139,3 +139,185 @@ def test_chlo_constant_and_constant_like():
 def test_registry_marks_the_decomposed_ops():
     for n in ("chlo.broadcast_add", "chlo.is_inf", "chlo.constant_like"):
         assert R.OPS[n].lowering == R.DECOMPOSED, n
+
+
+# -- einsum, unary_einsum, torch_index_select --------------------------------------
+
+def _ty(shape, el="f32"):
+    return "tensor<" + "".join(f"{n}x" for n in shape) + el + ">"
+
+
+@pytest.mark.parametrize("config,ls,rs", [
+    ("ab,bc->ac", (2, 3), (3, 4)),
+    ("ab,cb->ca", (2, 3), (4, 3)),
+    ("bij,bjk->bik", (2, 3, 4), (2, 4, 5)),
+    ("bqhd,bkhd->bhqk", (2, 3, 2, 4), (2, 5, 2, 4)),
+    ("ij,ij->ij", (3, 4), (3, 4)),
+    ("ij,ij->", (3, 4), (3, 4)),
+    ("i,j->ij", (3,), (4,)),
+    ("iij,jk->ik", (3, 3, 2), (2, 4)),
+    ("abc,cd->d", (2, 3, 4), (4, 5)),
+    ("...ij,...jk->...ik", (2, 3, 4), (2, 4, 5)),
+    ("ab,bc", (2, 3), (3, 4)),
+])
+def test_einsum_matches_numpy(config, ls, rs):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(ls).astype(np.float32)
+    y = rng.standard_normal(rs).astype(np.float32)
+    want = np.einsum(config, x, y)
+    t = _fn([_ty(ls), _ty(rs)], [_ty(want.shape)], f"""
+  %0 = "stablehlo.einsum"(%a0, %a1) {{einsum_config = "{config}"}} : ({_ty(ls)}, {_ty(rs)}) -> {_ty(want.shape)}
+  return %0 : {_ty(want.shape)}""")
+    np.testing.assert_allclose(run_text(t, x, y), want, rtol=1e-5, atol=1e-5)
+
+
+def test_einsum_pretty_form_and_integer_widening():
+    t = _fn(["tensor<2x3xi8>", "tensor<3x2xi8>"], ["tensor<2x2xi32>"], """
+  %0 = stablehlo.einsum %a0, %a1, config = "ab,bc->ac" : (tensor<2x3xi8>, tensor<3x2xi8>) -> tensor<2x2xi32>
+  return %0 : tensor<2x2xi32>""")
+    x = np.array([[100, 100, 100], [-100, 2, 3]], np.int8)
+    y = np.array([[100, 1], [100, 2], [100, 3]], np.int8)
+    np.testing.assert_array_equal(run_text(t, x, y), x.astype(np.int32) @ y.astype(np.int32))
+
+
+@pytest.mark.parametrize("config,shape", [("ab->ba", (2, 3)), ("aa->a", (4, 4)), ("ab->a", (2, 3)),
+                                          ("abc->cb", (2, 3, 4)), ("ii->", (3, 3)),
+                                          ("a...->...a", (2, 3, 4)), ("aba->ab", (3, 2, 3))])
+def test_unary_einsum_matches_numpy(config, shape):
+    x = np.random.default_rng(4).standard_normal(shape).astype(np.float32)
+    want = np.einsum(config, x)
+    t = _fn([_ty(shape)], [_ty(want.shape)], f"""
+  %0 = "stablehlo.unary_einsum"(%a0) {{einsum_config = "{config}"}} : ({_ty(shape)}) -> {_ty(want.shape)}
+  return %0 : {_ty(want.shape)}""")
+    np.testing.assert_allclose(run_text(t, x), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("config,why", [("ab,bc->ad", "output index 'd' is in no operand"),
+                                        ("abc,bc->ac", "names 3 dims"),
+                                        ("ab,cb->ac", "sizes"),
+                                        ("ab->ab", "names 1 operand")])
+def test_bad_einsum_configs_are_typed_errors(config, why):
+    t = _fn(["tensor<2x3xf32>", "tensor<3x4xf32>"], ["tensor<2x4xf32>"], f"""
+  %0 = "stablehlo.einsum"(%a0, %a1) {{einsum_config = "{config}"}} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>""")
+    with pytest.raises(CompileError) as err:
+        compile_str(t)
+    assert why in str(err.value)
+
+
+@pytest.mark.parametrize("dim,batch,xs,ishape", [(0, 0, (5, 3), (4,)), (1, 0, (2, 5, 3), (2, 2)),
+                                                 (1, 1, (2, 5, 3), (2, 4)), (2, 1, (2, 3, 5), (2,)),
+                                                 (-1, 0, (3, 5), (6,))])
+def test_torch_index_select_matches_numpy(dim, batch, xs, ishape):
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(xs).astype(np.float32)
+    d = dim % len(xs)
+    idx = rng.integers(0, xs[d], ishape).astype(np.int32)
+    if batch == 0:
+        want = np.take(x, idx, axis=d)
+    else:
+        want = np.stack([np.take(x[i], idx[i], axis=d - 1) for i in range(xs[0])])
+    t = _fn([_ty(xs), _ty(ishape, "i32")], [_ty(want.shape)], f"""
+  %0 = "stablehlo.torch_index_select"(%a0, %a1) {{dim = {dim} : i64, batch_dims = {batch} : i64}} : ({_ty(xs)}, {_ty(ishape, "i32")}) -> {_ty(want.shape)}
+  return %0 : {_ty(want.shape)}""")
+    np.testing.assert_array_equal(run_text(t, x, idx), want)
+
+
+def test_torch_index_select_with_a_wrong_result_shape_is_a_typed_error():
+    t = _fn(["tensor<5x3xf32>", "tensor<4xi32>"], ["tensor<4x4xf32>"], """
+  %0 = "stablehlo.torch_index_select"(%a0, %a1) {dim = 0 : i64, batch_dims = 0 : i64} : (tensor<5x3xf32>, tensor<4xi32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>""")
+    with pytest.raises(CompileError) as err:
+        compile_str(t)
+    assert "torch_index_select" in str(err.value)
+
+
+def test_einsum_pretty_forms_print_and_reparse():
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.ir.printer import print_module
+    t = _fn(["tensor<2x3xf32>", "tensor<3x4xf32>"], ["tensor<2x4xf32>", "tensor<3x2xf32>"], """
+  %0 = stablehlo.einsum %a0, %a1, config = "ab,bc->ac" : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %1 = stablehlo.unary_einsum %a0, config = "ab->ba" : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0, %1 : tensor<2x4xf32>, tensor<3x2xf32>""")
+    text = print_module(parse_module(t))
+    assert 'stablehlo.einsum %arg0, %arg1, config = "ab,bc->ac" :' in text
+    assert 'stablehlo.unary_einsum %arg0, config = "ab->ba" :' in text
+    assert print_module(parse_module(text)) == text
+
+
+# -- batch_norm_* ------------------------------------------------------------------
+
+def _bn_ref(x, fi):
+    axes = tuple(d for d in range(x.ndim) if d != fi)
+    shape = [1] * x.ndim
+    shape[fi] = x.shape[fi]
+    return axes, shape
+
+
+@pytest.mark.parametrize("el,dt,fi", [("f32", np.float32, 1), ("f64", np.float64, 3), ("f32", np.float32, 0)])
+def test_batch_norm_inference_and_training(el, dt, fi):
+    xs = (2, 3, 4, 5)
+    c = xs[fi]
+    X, V = _ty(xs, el), _ty((c,), el)
+    t = _fn([X, V, V, V, V], [X, X, V, V], f"""
+  %0 = "stablehlo.batch_norm_inference"(%a0, %a1, %a2, %a3, %a4) {{epsilon = 1.0e-3 : f32, feature_index = {fi} : i64}} : ({X}, {V}, {V}, {V}, {V}) -> {X}
+  %1:3 = "stablehlo.batch_norm_training"(%a0, %a1, %a2) {{epsilon = 1.0e-3 : f32, feature_index = {fi} : i64}} : ({X}, {V}, {V}) -> ({X}, {V}, {V})
+  return %0, %1#0, %1#1, %1#2 : {X}, {X}, {V}, {V}""")
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal(xs).astype(dt) * 3 + 1
+    scale, offset = rng.uniform(0.5, 2, c).astype(dt), rng.standard_normal(c).astype(dt)
+    mean, var = rng.standard_normal(c).astype(dt), rng.uniform(0.5, 2, c).astype(dt)
+    inf, out, bm, bv = run_text(t, x, scale, offset, mean, var)
+    axes, shape = _bn_ref(x, fi)
+    eps = np.float32(1e-3).astype(dt)
+    r = lambda v: v.reshape(shape)  # noqa: E731
+    np.testing.assert_allclose(inf, r(scale) * (x - r(mean)) / np.sqrt(r(var) + eps) + r(offset), rtol=1e-5, atol=1e-5)
+    m, v = x.mean(axis=axes), x.var(axis=axes)
+    np.testing.assert_allclose(bm, m, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(bv, v, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(out, r(scale) * (x - r(m)) / np.sqrt(r(v) + eps) + r(offset), rtol=1e-4, atol=1e-5)
+
+
+def test_batch_norm_grad_matches_the_analytic_gradient():
+    """grad_operand / grad_scale / grad_offset of y = scale * (x - mean) /
+    sqrt(var + eps) + offset with mean and var the batch statistics of x
+    (what batch_norm_grad computes), against numpy, and grad_operand against
+    a finite difference of sum(grad_output * y)."""
+    xs, fi = (4, 3, 2), 1
+    X, V = _ty(xs, "f64"), _ty((3,), "f64")
+    t = _fn([X, V, V, V, X], [X, V, V], f"""
+  %0:3 = "stablehlo.batch_norm_grad"(%a0, %a1, %a2, %a3, %a4) {{epsilon = 1.0e-2 : f32, feature_index = {fi} : i64}} : ({X}, {V}, {V}, {V}, {X}) -> ({X}, {V}, {V})
+  return %0#0, %0#1, %0#2 : {X}, {V}, {V}""")
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(xs)
+    scale = rng.uniform(0.5, 2, 3)
+    g = rng.standard_normal(xs)
+    axes, shape = _bn_ref(x, fi)
+    eps = float(np.float32(1e-2))
+    mean, var = x.mean(axis=axes), x.var(axis=axes)
+    gx, gs, go = run_text(t, x, scale, mean, var, g)
+
+    def loss(xv):
+        m, v = xv.mean(axis=axes), xv.var(axis=axes)
+        y = scale.reshape(shape) * (xv - m.reshape(shape)) / np.sqrt(v.reshape(shape) + eps)
+        return float((g * y).sum())
+    num = np.zeros_like(x)
+    h = 1e-6
+    for i in np.ndindex(*xs):
+        e = np.zeros_like(x)
+        e[i] = h
+        num[i] = (loss(x + e) - loss(x - e)) / (2 * h)
+    np.testing.assert_allclose(gx, num, rtol=1e-5, atol=1e-6)
+    xhat = (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
+    np.testing.assert_allclose(gs, (g * xhat).sum(axis=axes), rtol=1e-10)
+    np.testing.assert_allclose(go, g.sum(axis=axes), rtol=1e-10)
+
+
+def test_batch_norm_with_a_bad_feature_index_is_a_typed_error():
+    t = _fn(["tensor<2x3xf32>", "tensor<3xf32>", "tensor<3xf32>"], ["tensor<2x3xf32>"], """
+  %0:3 = "stablehlo.batch_norm_training"(%a0, %a1, %a2) {epsilon = 1.0e-3 : f32, feature_index = 2 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0 : tensor<2x3xf32>""")
+    with pytest.raises(CompileError) as err:
+        compile_str(t)
+    assert "batch_norm_training" in str(err.value)
+
