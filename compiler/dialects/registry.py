@@ -240,7 +240,7 @@ _OPS = (
     _op('stablehlo.reshape', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, host_value=True, shape='reshape'),
     _op('stablehlo.return', HOST),
     _op('stablehlo.reverse', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='same_as_first', keywords=(('dims', 'dimensions', 'dims'),)),
-    _op('stablehlo.rng', REJECTED, syntax=OWN, reason='no lowering yet'),
+    _op('stablehlo.rng', DECOMPOSED, syntax=OWN, reason='rng_bit_generator (THREE_FRY, a fixed key per op) bits mapped to [a, b) or Box-Muller normals'),
     _op('stablehlo.rng_bit_generator', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN),
     _op('stablehlo.round_nearest_afz', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),
     _op('stablehlo.round_nearest_even', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise'),

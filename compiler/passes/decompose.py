@@ -188,9 +188,11 @@ DECOMPOSITIONS = {
 
 from .decompose_einsum import DECOMPOSITIONS as _EINSUM  # noqa: E402
 from .decompose_norm import DECOMPOSITIONS as _NORM  # noqa: E402
+from .decompose_rng import DECOMPOSITIONS as _RNG  # noqa: E402
 
 DECOMPOSITIONS.update(_EINSUM)
 DECOMPOSITIONS.update(_NORM)
+DECOMPOSITIONS.update(_RNG)
 
 
 def decompose(op) -> bool:

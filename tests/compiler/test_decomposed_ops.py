@@ -321,3 +321,74 @@ def test_batch_norm_with_a_bad_feature_index_is_a_typed_error():
         compile_str(t)
     assert "batch_norm_training" in str(err.value)
 
+
+# -- rng ---------------------------------------------------------------------------
+
+def _rng_text(dist, el, shape, a_el=None):
+    a_el = a_el or el
+    T = _ty(shape, el)
+    dims = ", ".join(str(s) for s in shape)
+    return _fn([f"tensor<{a_el}>", f"tensor<{a_el}>"], [T], f"""
+  %s = stablehlo.constant dense<[{dims}]> : tensor<{len(shape)}xi64>
+  %0 = "stablehlo.rng"(%a0, %a1, %s) {{rng_distribution = #stablehlo<rng_distribution {dist}>}} : (tensor<{a_el}>, tensor<{a_el}>, tensor<{len(shape)}xi64>) -> {T}
+  return %0 : {T}""")
+
+
+@pytest.mark.parametrize("el,dt", [("f32", np.float32), ("f64", np.float64), ("f16", np.float16),
+                                   ("bf16", None)])
+def test_rng_uniform_float_is_in_range_with_uniform_statistics(el, dt):
+    if dt is None:
+        dt = pytest.importorskip("ml_dtypes").bfloat16
+    shape = (64, 128)
+    r = run_text(_rng_text("UNIFORM", el, shape), np.array(-2, dt), np.array(3, dt)).astype(np.float64)
+    assert r.shape == shape
+    assert r.min() >= -2 and r.max() < 3
+    assert abs(r.mean() - 0.5) < 0.05 and abs(r.var() - 25 / 12) < 0.1
+    hist = np.histogram(r, bins=5, range=(-2, 3))[0] / r.size
+    assert np.all(np.abs(hist - 0.2) < 0.02), hist
+    assert len(np.unique(r)) > 100
+
+
+def test_rng_uniform_narrow_interval_stays_half_open():
+    r = run_text(_rng_text("UNIFORM", "f16", (4096,)), np.array(1, np.float16), np.array(1.001, np.float16))
+    assert r.min() >= np.float16(1) and r.max() < np.float16(1.001)
+
+
+@pytest.mark.parametrize("el,dt", [("i32", np.int32), ("i64", np.int64), ("ui8", np.uint8), ("i8", np.int8)])
+def test_rng_uniform_integers(el, dt):
+    lo, hi = (3, 10) if el.startswith("u") else (-5, 7)
+    r = run_text(_rng_text("UNIFORM", el, (8000,)), np.array(lo, dt), np.array(hi, dt))
+    assert r.dtype == dt and r.min() == lo and r.max() == hi - 1
+    counts = np.bincount((r.astype(np.int64) - lo), minlength=hi - lo) / r.size
+    assert np.all(np.abs(counts - 1 / (hi - lo)) < 0.02), counts
+
+
+def test_rng_uniform_bool():
+    r = run_text(_rng_text("UNIFORM", "i1", (1000,)), np.array(False), np.array(True))
+    assert r.dtype == np.bool_ and not r.any()     # [0, 1) holds only 0
+
+
+@pytest.mark.parametrize("el,dt", [("f32", np.float32), ("f64", np.float64)])
+def test_rng_normal_statistics(el, dt):
+    r = run_text(_rng_text("NORMAL", el, (100, 200)), np.array(1.5, dt), np.array(2.0, dt)).astype(np.float64)
+    assert r.shape == (100, 200) and np.isfinite(r).all()
+    assert abs(r.mean() - 1.5) < 0.05 and abs(r.std() - 2.0) < 0.05
+    z = (r - 1.5) / 2
+    assert abs((np.abs(z) < 1).mean() - 0.6827) < 0.015
+    assert abs((z ** 3).mean()) < 0.1 and abs((z ** 4).mean() - 3) < 0.2
+
+
+def test_two_rng_ops_draw_different_streams():
+    t = _fn(["tensor<f32>", "tensor<f32>"], ["tensor<16xf32>", "tensor<16xf32>"], """
+  %s = stablehlo.constant dense<[16]> : tensor<1xi64>
+  %0 = "stablehlo.rng"(%a0, %a1, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<16xf32>
+  %1 = "stablehlo.rng"(%a0, %a1, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<16xf32>
+  return %0, %1 : tensor<16xf32>, tensor<16xf32>""")
+    x, y = run_text(t, np.float32(0), np.float32(1))
+    assert not np.array_equal(x, y)
+
+
+def test_rng_normal_on_integers_is_a_typed_error():
+    with pytest.raises(CompileError):
+        compile_str(_rng_text("NORMAL", "i32", (4,)))
+
