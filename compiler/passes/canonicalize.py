@@ -39,6 +39,7 @@ from ..ir.attributes import SymbolRefAttr
 from ..ir.core import Operation
 from .base import Pass
 from .decompose import decompose
+from .decompose_host import inline_async
 
 IDENTITY_CUSTOM_CALLS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape",
                          "mhlo.sharding")
@@ -54,6 +55,8 @@ class CanonicalizeOps(Pass):
 
     def run(self, module) -> None:
         for f in list(module.functions):
+            for op in [o for o in f.walk() if o.name == "stablehlo.async_start"]:
+                inline_async(op)
             ops = list(f.walk())
             for op in reversed([o for o in ops if o.name == "chlo.scan"]):   # inner first
                 _lower_scan(op)

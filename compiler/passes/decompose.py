@@ -189,10 +189,12 @@ DECOMPOSITIONS = {
 from .decompose_einsum import DECOMPOSITIONS as _EINSUM  # noqa: E402
 from .decompose_norm import DECOMPOSITIONS as _NORM  # noqa: E402
 from .decompose_rng import DECOMPOSITIONS as _RNG  # noqa: E402
+from .decompose_host import DECOMPOSITIONS as _HOST  # noqa: E402
 
 DECOMPOSITIONS.update(_EINSUM)
 DECOMPOSITIONS.update(_NORM)
 DECOMPOSITIONS.update(_RNG)
+DECOMPOSITIONS.update(_HOST)
 
 
 def decompose(op) -> bool:

@@ -102,9 +102,7 @@ def _einsum(op) -> list:
 
 def _torch_index_select(op) -> list:
     b = Builder(op)
-    if len(op.operands) != 2:
-        b.fail(f"with {len(op.operands)} operands (operand and index expected)")
-    x, idx = op.operands
+    x, idx = b.operands("operand, index")
     out_t = op.results[0].type
     types = [x.type, idx.type, out_t]
     if not all(isinstance(t, TensorType) and t.is_static for t in types):

@@ -74,9 +74,7 @@ def _below(b, c, a):
 
 def _rng(op) -> list:
     b = Builder(op)
-    if len(op.operands) != 3:
-        b.fail(f"with {len(op.operands)} operands (a, b, shape expected)")
-    lo, hi, _ = op.operands
+    lo, hi, _ = b.operands("a, b, shape")
     out_t = op.results[0].type
     if not isinstance(out_t, TensorType) or not out_t.is_static:
         b.fail(f"with result type {out_t}: the shape must be a compile-time constant "

@@ -20,6 +20,14 @@ class Builder:
     def fail(self, why: str):
         raise UnsupportedOpError(self.anchor.name, why, self.loc)
 
+    def operands(self, what: str) -> list:
+        """The anchor's operands, which must be as many as the comma-separated
+        names in ``what``."""
+        n = len(what.split(","))
+        if len(self.anchor.operands) != n:
+            self.fail(f"with {len(self.anchor.operands)} operands ({what} expected)")
+        return list(self.anchor.operands)
+
     # -- emitting ---------------------------------------------------------------
     def ops(self, name, operands, types, attrs=None, regions=()):
         new = Operation(name, list(operands), list(types), dict(attrs or {}), list(regions), self.loc)

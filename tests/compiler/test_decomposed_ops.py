@@ -392,3 +392,105 @@ def test_rng_normal_on_integers_is_a_typed_error():
     with pytest.raises(CompileError):
         compile_str(_rng_text("NORMAL", "i32", (4,)))
 
+
+# -- cross-replica-sum, async_start/async_done, set_dimension_size -----------------
+
+def test_cross_replica_sum_is_an_all_reduce_over_two_replicas():
+    from tensorvm import runtime
+    t = """module @m attributes {mhlo.num_replicas = 2 : i32} {
+  func.func @main(%x: tensor<5xf32>) -> tensor<5xf32> {
+    %0 = "stablehlo.cross-replica-sum"(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<5xf32>) -> tensor<5xf32>
+    return %0 : tensor<5xf32>
+  }
+}"""
+    pm = runtime.load_module(compile_str(t), device="local-sync", replicas=2, timeout_s=20)
+    xs = [np.arange(5, dtype=np.float32), 10 * np.ones(5, np.float32)]
+    out = pm.main.run([(xs[0],), (xs[1],)])
+    for o in out:
+        np.testing.assert_array_equal(np.asarray(o[0] if isinstance(o, tuple) else o), xs[0] + xs[1])
+
+
+def test_async_start_runs_its_computation_and_async_done_yields_it():
+    t = _fn(["tensor<4x3xf32>"], ["tensor<2x3xf32>"], """
+  %f = "stablehlo.async_start"(%a0) ({
+  ^bb0(%x: tensor<4x3xf32>):
+    %s = "stablehlo.slice"(%x) {start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 3>, strides = array<i64: 1, 1>} : (tensor<4x3xf32>) -> tensor<2x3xf32>
+    "stablehlo.return"(%s) : (tensor<2x3xf32>) -> ()
+  }) : (tensor<4x3xf32>) -> !stablehlo.future<tensor<2x3xf32>>
+  %r = "stablehlo.async_done"(%f) : (!stablehlo.future<tensor<2x3xf32>>) -> tensor<2x3xf32>
+  %n = stablehlo.negate %r : tensor<2x3xf32>
+  return %n : tensor<2x3xf32>""")
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    np.testing.assert_array_equal(run_text(t, x), -x[1:3])
+
+
+def test_async_all_reduce_over_two_replicas():
+    from tensorvm import runtime
+    t = """module @m attributes {mhlo.num_replicas = 2 : i32} {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %f = "stablehlo.async_start"(%x) ({
+    ^bb0(%b: tensor<4xf32>):
+      %1 = "stablehlo.all_reduce"(%b) ({
+      ^bb1(%p: tensor<f32>, %q: tensor<f32>):
+        %2 = "stablehlo.maximum"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%2) : (tensor<f32>) -> ()
+      }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+      "stablehlo.return"(%1) : (tensor<4xf32>) -> ()
+    }) : (tensor<4xf32>) -> !stablehlo.future<tensor<4xf32>>
+    %r = "stablehlo.async_done"(%f) : (!stablehlo.future<tensor<4xf32>>) -> tensor<4xf32>
+    return %r : tensor<4xf32>
+  }
+}"""
+    pm = runtime.load_module(compile_str(t), device="local-sync", replicas=2, timeout_s=20)
+    xs = [np.array([1, 5, 2, 0], np.float32), np.array([3, 4, 2, -1], np.float32)]
+    for o in pm.main.run([(xs[0],), (xs[1],)]):
+        np.testing.assert_array_equal(np.asarray(o[0] if isinstance(o, tuple) else o), np.maximum(*xs))
+
+
+def test_a_returned_future_is_a_typed_error():
+    t = _fn(["tensor<4xf32>"], ["!stablehlo.future<tensor<4xf32>>"], """
+  %f = "stablehlo.async_start"(%a0) ({
+  ^bb0(%x: tensor<4xf32>):
+    %s = "stablehlo.slice"(%x) {start_indices = array<i64: 0>, limit_indices = array<i64: 4>, strides = array<i64: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+    "stablehlo.return"(%s) : (tensor<4xf32>) -> ()
+  }) : (tensor<4xf32>) -> !stablehlo.future<tensor<4xf32>>
+  return %f : !stablehlo.future<tensor<4xf32>>""")
+    with pytest.raises(UnsupportedOpError) as err:
+        compile_str(t)
+    assert err.value.op_name == "stablehlo.async_start" and "func.return" in str(err.value)
+
+
+def test_set_dimension_size_to_its_own_size_forwards_the_operand():
+    t = _fn(["tensor<2x3xf32>"], ["tensor<2x3xf32>"], """
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %0 = "stablehlo.set_dimension_size"(%a0, %n) {dimension = 1 : i64} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>""")
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(run_text(t, x), x)
+
+
+def test_set_dimension_size_of_a_dynamic_result_dim_keeps_the_first_elements():
+    t = _fn(["tensor<2x5xf32>", "tensor<i32>"], ["tensor<2x?xf32>"], """
+  %0 = "stablehlo.set_dimension_size"(%a0, %a1) {dimension = 1 : i64} : (tensor<2x5xf32>, tensor<i32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>""")
+    x = np.arange(10, dtype=np.float32).reshape(2, 5)
+    for n in (3, 5, 0):
+        np.testing.assert_array_equal(run_text(t, x, np.int32(n)), x[:, :n])
+
+
+def test_set_dimension_size_of_a_static_dim_to_another_size_is_a_typed_error():
+    """A constant other size is invalid (the verifier infers the result
+    shape); one known only at run time has no static meaning."""
+    t = _fn(["tensor<2x5xf32>"], ["tensor<2x5xf32>"], """
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %0 = "stablehlo.set_dimension_size"(%a0, %n) {dimension = 1 : i64} : (tensor<2x5xf32>, tensor<i32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>""")
+    with pytest.raises(CompileError):
+        compile_str(t)
+    t = _fn(["tensor<2x5xf32>", "tensor<i32>"], ["tensor<2x5xf32>"], """
+  %0 = "stablehlo.set_dimension_size"(%a0, %a1) {dimension = 1 : i64} : (tensor<2x5xf32>, tensor<i32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>""")
+    with pytest.raises(UnsupportedOpError) as err:
+        compile_str(t)
+    assert err.value.op_name == "stablehlo.set_dimension_size" and "'?'" in str(err.value)
+
