@@ -494,3 +494,80 @@ def test_set_dimension_size_of_a_static_dim_to_another_size_is_a_typed_error():
         compile_str(t)
     assert err.value.op_name == "stablehlo.set_dimension_size" and "'?'" in str(err.value)
 
+
+# -- chlo.zeta, chlo.polygamma -----------------------------------------------------
+
+def _hurwitz_reference(s, q):
+    """zeta(s, q) to ~1e-20 relative by mpmath when installed, else by a
+    direct sum with an Euler-Maclaurin tail in long double-free Python floats
+    at a large cut-off (independent of the C code's cut-offs)."""
+    try:
+        import mpmath
+        return float(mpmath.zeta(s, q))
+    except ImportError:
+        n = 1000
+        head = sum((q + k) ** -s for k in range(n))
+        w = q + n
+        return head + w ** (1 - s) / (s - 1) + 0.5 * w ** -s + s * w ** (-s - 1) / 12
+
+
+_ZQ = [(2.0, 1.0), (1.5, 0.5), (3.0, 2.5), (1.01, 1.0), (4.0, 0.1), (10.0, 3.0), (50.0, 1.5),
+       (2.0, 1e-3), (2.5, 40.0), (3.0, -1.5), (1.2, 1e4)]
+
+
+@pytest.mark.parametrize("el,dt,rtol", [("f64", np.float64, 1e-13), ("f32", np.float32, 2e-6)])
+def test_zeta_matches_a_high_precision_reference(el, dt, rtol):
+    s = np.array([p[0] for p in _ZQ], dt)
+    q = np.array([p[1] for p in _ZQ], dt)
+    n = len(_ZQ)
+    T = f"tensor<{n}x{el}>"
+    t = _fn([T, T], [T], f"""
+  %0 = chlo.zeta %a0, %a1 : {T}, {T} -> {T}
+  return %0 : {T}""")
+    got = run_text(t, s, q)
+    want = np.array([_hurwitz_reference(float(a), float(b)) for a, b in zip(s, q)])
+    np.testing.assert_allclose(got, want, rtol=rtol)
+
+
+def test_zeta_poles_and_domain():
+    T = "tensor<5xf64>"
+    t = _fn([T, T], [T], f"""
+  %0 = chlo.zeta %a0, %a1 : {T}, {T} -> {T}
+  return %0 : {T}""")
+    s = np.array([1.0, 0.5, 2.0, 2.5, np.nan])
+    q = np.array([1.0, 1.0, -2.0, -0.5, 1.0])
+    got = run_text(t, s, q)
+    assert got[0] == np.inf and np.isnan(got[1]) and got[2] == np.inf
+    assert np.isnan(got[3]) and np.isnan(got[4])
+
+
+@pytest.mark.parametrize("el,dt,rtol", [("f64", np.float64, 1e-12), ("f32", np.float32, 5e-6)])
+def test_polygamma_matches_scipy_or_mpmath(el, dt, rtol):
+    ns = np.array([0, 1, 2, 3, 1, 4, 2, 0, 1], dt)
+    xs = np.array([1.5, 1.0, 0.5, 2.0, 10.0, 3.5, -1.5, -2.5, 1e3], dt)
+    T = f"tensor<{len(ns)}x{el}>"
+    t = _fn([T, T], [T], f"""
+  %0 = chlo.polygamma %a0, %a1 : {T}, {T} -> {T}
+  return %0 : {T}""")
+    got = run_text(t, ns, xs)
+    try:
+        from scipy.special import polygamma
+        want = polygamma(ns.astype(np.int64), xs.astype(np.float64))
+    except ImportError:
+        mpmath = pytest.importorskip("mpmath")
+        want = np.array([float(mpmath.polygamma(int(n), float(x))) for n, x in zip(ns, xs)])
+    np.testing.assert_allclose(got, want, rtol=rtol)
+
+
+def test_polygamma_of_a_non_integer_order_is_nan_and_broadcast_zeta_works():
+    t = _fn(["tensor<3xf64>", "tensor<f64>"], ["tensor<3xf64>", "tensor<3xf64>"], """
+  %0 = chlo.broadcast_polygamma %a0, %a1 : (tensor<3xf64>, tensor<f64>) -> tensor<3xf64>
+  %1 = chlo.broadcast_zeta %a0, %a1 : (tensor<3xf64>, tensor<f64>) -> tensor<3xf64>
+  return %0, %1 : tensor<3xf64>, tensor<3xf64>""")
+    n = np.array([1.5, -1.0, 2.0])
+    p, z = run_text(t, n, np.float64(2.0))
+    assert np.isnan(p[0]) and np.isnan(p[1])
+    np.testing.assert_allclose(p[2], -2 * (_hurwitz_reference(3.0, 2.0)), rtol=1e-13)
+    np.testing.assert_allclose(z[0], _hurwitz_reference(1.5, 2.0), rtol=1e-13)
+    assert np.isnan(z[1])      # s < 1
+    np.testing.assert_allclose(z[2], np.pi ** 2 / 6 - 1, rtol=1e-13)
