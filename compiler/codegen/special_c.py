@@ -1,7 +1,8 @@
 """Special functions (CHLO's elementwise math) for every C-like target.
 
 Most map onto math.h (which OpenCL C and CUDA C also provide); digamma,
-erf_inv and bessel_i1e are written here, evaluated in double.  Complex
+erf_inv, bessel_i1e, zeta (Hurwitz) and polygamma are written here,
+evaluated in double.  Complex
 inverse trigonometric and hyperbolic functions are built from the complex
 log / sqrt helpers of ``complex_c``.
 """
@@ -22,7 +23,7 @@ static inline double tvm_digamma(double x) {
     r = -3.14159265358979323846 / tan(3.14159265358979323846 * x);
     x = 1.0 - x;
   }
-  while (x < 6.0) { r -= 1.0 / x; x += 1.0; }
+  while (x < 10.0) { r -= 1.0 / x; x += 1.0; }   /* the series below is then good to ~1e-14 */
   double f = 1.0 / (x * x);
   double s = f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f * (1.0 / 132)))));
   return r + log(x) - 0.5 / x - s;
@@ -43,6 +44,53 @@ static inline double tvm_erf_inv(double y) {
   }
   x = y < 0 ? -x : x;
   return x;
+}
+/* Hurwitz zeta(s, q) = sum_k (q + k)^-s by Euler-Maclaurin: terms summed
+   directly until q + N >= 10 (and N >= 10), then the integral of the tail,
+   half its first term and the Bernoulli corrections
+   B_2j / (2j)! * s (s+1) .. (s+2j-2) * w^(1-s-2j), w = q + N.  Poles and
+   domain as chlo.zeta: s == 1 -> inf, s < 1 -> NaN, q a non-positive
+   integer -> inf, q <= 0 with a non-integer s -> NaN. */
+static inline double tvm_zeta(double s, double q) {
+  const double b2j[12] = {1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730,
+                                 7.0 / 6, -3617.0 / 510, 43867.0 / 798, -174611.0 / 330,
+                                 854513.0 / 138, -236364091.0 / 2730};
+  if (s != s || q != q) return NAN;
+  if (s == 1.0) return INFINITY;
+  if (s < 1.0) return NAN;
+  if (q <= 0.0) {
+    if (q == floor(q)) return INFINITY;
+    if (s != floor(s)) return NAN;
+  }
+  double sum = 0.0, w = q;
+  int n = 0;
+  while (n < 10 || w < 10.0) {
+    double t = pow(w, -s);
+    sum += t;
+    w += 1.0;
+    ++n;
+    if (n >= 10 && w >= 10.0 && fabs(t) * (1.0 + w / (s - 1.0)) <= 1e-17 * fabs(sum)) return sum;
+  }
+  double ws = pow(w, -s);
+  sum += w * ws / (s - 1.0) + 0.5 * ws;
+  double p = 0.5 * s * ws / w;          /* s / 2! * w^(-s-1) */
+  for (int j = 1; j <= 12; ++j) {
+    double t = b2j[j - 1] * p;
+    sum += t;
+    if (fabs(t) <= 1e-17 * fabs(sum)) break;
+    p *= (s + 2.0 * j - 1.0) * (s + 2.0 * j) / ((2.0 * j + 1.0) * (2.0 * j + 2.0) * w * w);
+  }
+  return sum;
+}
+/* polygamma(n, x): digamma for n == 0, else (-1)^(n+1) n! zeta(n + 1, x);
+   NaN unless n is a non-negative integer. */
+static inline double tvm_polygamma(double n, double x) {
+  if (n != n || x != x || n < 0.0 || n != floor(n)) return NAN;
+  if (n == 0.0) return tvm_digamma(x);
+  double f = 1.0;
+  for (double k = 2.0; k <= n && f < INFINITY; k += 1.0) f *= k;
+  double z = tvm_zeta(n + 1.0, x);
+  return fmod(n, 2.0) == 1.0 ? f * z : -f * z;
 }
 static inline uint32_t tvm_rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 /* Threefry-2x32, 20 rounds (Salmon et al. 2011): key and counter as
@@ -229,4 +277,6 @@ def binary(name: str, ctype: str, a: str, b: str) -> str | None:
     f = "f" if ctype == "float" else ""
     if name == "next_after":
         return f"nextafter{f}({a}, {b})"
+    if name in ("zeta", "polygamma"):
+        return f"(({ctype})tvm_{name}((double){a}, (double){b}))"
     return None

@@ -39,6 +39,15 @@ def _i64(attr, ty="i64"):
     return conv
 
 
+def _string(attr):
+    def conv(p, attrs, op):
+        t = p.tok
+        if t.kind != "string":
+            raise p.error(f"expected a string for '{attr}', got '{t.text}'", t)
+        attrs[attr] = p.parse_attribute()
+    return conv
+
+
 def _enum(attr, kind):
     def conv(p, attrs, op):
         t = p.tok
@@ -94,9 +103,9 @@ def _algorithm(p, attrs, op):
 
 _S = "stablehlo."
 # ``key = value`` items of pretty forms: the registry's ``keywords`` (dims lists
-# and i64 integers; dialects/registry.py, which the printer reads too), plus the
+# , i64 integers and strings; dialects/registry.py, which the printer reads too), plus the
 # items with a converter of their own below
-_KINDS = {"dims": _dims, "int": _i64}
+_KINDS = {"dims": _dims, "int": _i64, "string": _string}
 KEYWORDS = {d.name: {kw: _KINDS[kind](attr) for kw, attr, kind in d.keywords}
             for d in OPS.values() if d.keywords}
 for _name, _items in {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..errors import CompileError
 from .attributes import DenseElementsAttr, StructAttr, ints
+from .decomposed_constraints import RULES as DECOMPOSED_RULES
 from .types import TensorType, is_complex, is_float, is_integer
 
 _S = "stablehlo."
@@ -2058,6 +2059,7 @@ RULES.update({
 for _n in ("reshape", "transpose", "broadcast_in_dim", "dynamic_broadcast_in_dim"):
     RULES[_S + _n] = _shape_op(RULES[_S + _n])
 RULES[_S + "scatter"] = _scatter
+RULES.update(DECOMPOSED_RULES)
 for _n in ("reduce", "reduce_window", "select_and_scatter", "scatter"):
     RULES[_S + _n] = (lambda shape_rule: lambda op: (_reduce_regions(op), shape_rule(op)))(RULES[_S + _n])
 

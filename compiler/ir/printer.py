@@ -21,7 +21,7 @@ _BARE_SYMBOL = re.compile(r"[\w$.\-]+$")
 _BARE_KEY = re.compile(r"[A-Za-z_][\w$.]*$")
 _LIST_LIMIT = 64
 _SUB_BYTE = ("i2", "i4", "ui2", "ui4")
-# op -> ((pretty keyword, attribute name, "dims" | "int"), ...), from the registry
+# op -> ((pretty keyword, attribute name, "dims" | "int" | "string"), ...), from the registry
 KEYWORD_FORMS = {d.name: d.keywords for d in OPS.values() if d.keywords and d.syntax == PRETTY}
 # ops the default pretty form must not be used for (they have their own syntax;
 # the op registry, dialects/registry.py, declares which)
@@ -382,6 +382,8 @@ class _OpPrinter:
                     items.append(f"{kw} = [" + ", ".join(str(v) for v in value.values) + "]")
                 elif kind == "int" and isinstance(value, A.IntAttr) and value.type == "i64":
                     items.append(f"{kw} = {value.value}")
+                elif kind == "string" and isinstance(value, A.StringAttr):
+                    items.append(f"{kw} = {string_literal(value.value)}")
                 else:
                     return None
         ins = [v.type for v in op.operands]

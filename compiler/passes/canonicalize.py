@@ -28,6 +28,9 @@ of their own are rewritten into ones the rest of the compiler knows.
   ``dot_general`` against every group, a mask selecting each row's own group
   (rows past the last group get zero) and a sum over the group dimension.
   Ragged contracting / batch dimensions raise UnsupportedOpError.
+
+The rest (CHLO's broadcasting forms, einsum, batch norm, rng, ...) are in
+passes/decompose.py.
 """
 from __future__ import annotations
 
@@ -35,6 +38,8 @@ from ..errors import UnsupportedOpError
 from ..ir.attributes import SymbolRefAttr
 from ..ir.core import Operation
 from .base import Pass
+from .decompose import decompose
+from .decompose_host import inline_async
 
 IDENTITY_CUSTOM_CALLS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape",
                          "mhlo.sharding")
@@ -50,6 +55,8 @@ class CanonicalizeOps(Pass):
 
     def run(self, module) -> None:
         for f in list(module.functions):
+            for op in [o for o in f.walk() if o.name == "stablehlo.async_start"]:
+                inline_async(op)
             ops = list(f.walk())
             for op in reversed([o for o in ops if o.name == "chlo.scan"]):   # inner first
                 _lower_scan(op)
@@ -94,6 +101,8 @@ class CanonicalizeOps(Pass):
             self._forward(op, [_ragged_dot(op)])
         elif name in _STATIC_FORMS:
             _to_static_form(op)
+        else:
+            decompose(op)
 
     @staticmethod
     def _forward(op, values) -> None:

@@ -61,22 +61,22 @@ def test_derived_sets_partition_the_kernel_ops():
     assert "stablehlo.add" in shlo.BINARY_ELEMENTWISE and "stablehlo.gather" in shlo.INDEX_REMAP
 
 
-_EINSUM = """
-func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
-  %0 = "stablehlo.einsum"(%a, %b) {einsum_config = "ab,bc->ac"} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
-  return %0 : tensor<2x4xf32>
+_CREATE_TOKEN = """
+func.func @main(%a: tensor<2xf32>) -> (tensor<2xf32>, !stablehlo.token) {
+  %0 = stablehlo.create_token : !stablehlo.token
+  return %a, %0 : tensor<2xf32>, !stablehlo.token
 }
 """
-_BROADCAST_ADD = """
-func.func @main(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
-  %0 = "chlo.broadcast_add"(%a, %b) {broadcast_dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
+_AFTER_ALL = """
+func.func @main(%t: !stablehlo.token) -> !stablehlo.token {
+  %0 = stablehlo.after_all %t : !stablehlo.token
+  return %0 : !stablehlo.token
 }
 """
 
 
-@pytest.mark.parametrize("name,text", [("stablehlo.einsum", _EINSUM),
-                                       ("chlo.broadcast_add", _BROADCAST_ADD)])
+@pytest.mark.parametrize("name,text", [("stablehlo.create_token", _CREATE_TOKEN),
+                                       ("stablehlo.after_all", _AFTER_ALL)])
 def test_rejected_ops_raise_unsupported_op_error_naming_them(name, text):
     assert R.OPS[name].lowering == R.REJECTED
     with pytest.raises(UnsupportedOpError) as err:
