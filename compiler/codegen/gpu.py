@@ -53,6 +53,23 @@ class GpuTarget:
     def prologue(self, needs_f64: bool) -> str:
         raise NotImplementedError
 
+    # -- vectors (per-thread SIMD; widths () where a thread is scalar) ----------------
+    def vector_widths(self, ctype: str) -> tuple:
+        """Vector widths a thread may compute in for ``ctype``, widest first."""
+        return ()
+
+    def vector_type(self, ctype: str, width: int) -> str:
+        return ctype if width == 1 else f"{ctype}{width}"
+
+    def vector_splat(self, ctype: str, width: int, value: str) -> str:
+        return value if width == 1 else f"(({ctype}{width})({value}))"
+
+    def vector_load(self, width: int, pointer: str) -> str:
+        return f"*({pointer})" if width == 1 else f"vload{width}(0, {pointer})"
+
+    def vector_store(self, width: int, value: str, pointer: str) -> str:
+        return f"*({pointer}) = {value};" if width == 1 else f"vstore{width}({value}, 0, {pointer});"
+
     def helper_overrides(self) -> dict:
         """Helper name -> replacement line (None drops the helper)."""
         return {}
@@ -151,6 +168,9 @@ class GpuTarget:
             return self._sequential(kernel)
         if kernel.contraction is not None:
             return self._contraction(kernel)
+        if kernel.convolution is not None:
+            from .gpu_conv import render_convolution
+            return render_convolution(self, kernel)
         return self._loop(kernel)
 
     def _ids(self):

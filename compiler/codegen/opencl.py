@@ -61,6 +61,10 @@ class OpenCLTarget(GpuTarget):
     format = FORMAT
     f64_only = ("tvm_totalorder64",)        # as_long() needs a 64-bit operand
 
+    def vector_widths(self, ctype: str) -> tuple:
+        # 256-bit vectors: PoCL maps them to AVX/NEON registers, GPUs to wide loads
+        return (8, 4, 2) if ctype == "float" else (4, 2) if ctype == "double" else ()
+
     def prologue(self, needs_f64: bool) -> str:
         ext = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if needs_f64 else ""
         maths = "".join(f"#define {m}f {m}\n" for m in MATH)
