@@ -27,6 +27,7 @@ def profile(text: str, reps: int = 3):
 
     from tensorvm import compiler
     from tensorvm.compiler.codegen import opencl
+    from tensorvm.hal.loaders.opencl_c import build_options
     from tensorvm.vmfb import container
     kinds, build = {}, opencl.build_opencl_executable
 
@@ -47,7 +48,8 @@ def profile(text: str, reps: int = 3):
         for v in exe.variants:
             if v.format != "opencl-c":
                 continue
-            prog = cl.Program(ctx, bytes(v.data).decode()).build(options=["-cl-std=CL1.2"])
+            prog = cl.Program(ctx, bytes(v.data).decode()).build(
+                options=build_options(ctx.devices[0]))
             local = int(v.target.get("local_size", 64))
             for ep in v.entry_points:
                 n = getattr(ep, "workgroups", None)

@@ -32,8 +32,16 @@ from .kernel import Kernel, workgroup_plan
 PIXELS = 4          # RM: output pixels per thread tile
 
 
-def _wgs(count):
-    return max(count, 1) if isinstance(count, int) else make("max", count, 1)
+def thread_tiles(target, kernel: Kernel, params, setup, count, tiles) -> list:
+    """Kernel header and set-up, then the loop of each thread over its
+    workgroup's share of ``tiles`` thread tiles (index ``g_t``; the loop's
+    body and closing brace are the caller's): tiles split evenly over the
+    ``count`` workgroups every target shares, threads striding over them."""
+    wgs = max(count, 1) if isinstance(count, int) else make("max", count, 1)
+    return [target.header(kernel, params)] + setup + target._ids() + [
+        f"  const int64_t g_wgs = {wgs}, g_tiles = {tiles};",
+        "  const int64_t g_t1 = (g_wg + 1) * g_tiles / g_wgs;",
+        "  for (int64_t g_t = g_wg * g_tiles / g_wgs + g_lid; g_t < g_t1; g_t += g_lsz) {"]
 
 
 def _mul(var: str, k) -> str:
@@ -86,11 +94,7 @@ def render_convolution(target, kernel: Kernel):
     epilogue = ([f"const int64_t e{k} = {where[k]};" for k in range(len(idx))]
                 + [line.strip() for line in em.lines] + [store])
 
-    out = [target.header(kernel, params)] + setup + target._ids()
-    out += [
-        f"  const int64_t g_wgs = {_wgs(count)}, g_tiles = {tiles};",
-        "  const int64_t g_t1 = (g_wg + 1) * g_tiles / g_wgs;",
-        "  for (int64_t g_t = g_wg * g_tiles / g_wgs + g_lid; g_t < g_t1; g_t += g_lsz) {",
+    out = thread_tiles(target, kernel, params, setup, count, tiles) + [
         f"    const int64_t g_cb = g_t % {cb}, g_pb = (g_t / {cb}) % {pblocks};",
         f"    const int64_t g_grp = g_t / ({cb} * {pblocks});",
         f"    const int64_t g_c0 = g_cb * {rn * vw};          /* first channel in the group */",
