@@ -261,14 +261,24 @@ func.func @main(%a: tensor<3x37x19xf32>, %b: tensor<3x19x45xf32>, %c: tensor<45x
 }"""
 
 
+@pytest.fixture(params=["gpu-forms", "cpu-forms"])
+def forms(request, monkeypatch):
+    """Run a test with the kernels' GPU forms (local-memory tiles, barriers)
+    built on PoCL too, and with the CPU forms a CPU device gets by default."""
+    from tensorvm.hal.loaders import opencl_c
+    monkeypatch.setattr(opencl_c, "CPU_FORMS", request.param == "cpu-forms")
+    return request.param
+
+
 @pytest.mark.parametrize("local_size", [None, 32])
-def test_tiled_contraction_edges_and_capped_local_size(local_size):
+def test_tiled_contraction_edges_and_capped_local_size(local_size, forms):
     """Batches whose rows straddle workgroups, K and N not multiples of the
-    tiles, a fused epilogue; with a local size below the tiling's the kernel
-    takes its one-output-per-thread path."""
+    tiles, a fused epilogue; with a local size below the tiling's the GPU
+    form takes its one-output-per-thread path."""
     data = compiled(BATCHED)
     src = bytes(container.read_module(data).executables[0].variants[1].data).decode()
     assert "barrier(CLK_LOCAL_MEM_FENCE)" in src and "__local float g_Bs" in src
+    assert "#ifdef TVM_CPU_DEVICE" in src and "g_tiles" in src
     if local_size is not None:
         mdef = container.read_module(data)
         for exe in mdef.executables:
@@ -282,7 +292,7 @@ def test_tiled_contraction_edges_and_capped_local_size(local_size):
 
 
 @pytest.mark.parametrize("m,k,n", [(8, 1000, 700), (3, 600, 1000), (37, 19, 45)])
-def test_contraction_column_blocks(m, k, n):
+def test_contraction_column_blocks(m, k, n, forms):
     """Few rows and large K * N: workgroups tile columns as well as rows
     (kernel.contraction_plan); each covers only its column block."""
     src = f"""func.func @main(%a: tensor<{m}x{k}xf32>, %b: tensor<{n}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
@@ -300,3 +310,31 @@ def test_contraction_column_blocks(m, k, n):
             data = container.write_module(mdef)
         out = runtime.load_module(data, device="opencl").main(a, b)
         np.testing.assert_allclose(np.asarray(out), a @ b.T, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("case", ["columns", "transposed_lhs", "attention"])
+def test_contraction_forms_match_numpy(case, forms):
+    """The CPU form's column-vector and dot (K-contiguous) shapes and the GPU
+    form on: a batched product whose N ends inside a tile, a transposed lhs
+    (scalar K stride), attention scores over a [batch, seq, heads, dim]
+    layout (two batch runs, both operands contiguous in K, K % 8 != 0)."""
+    rng = np.random.default_rng(7)
+    if case == "columns":
+        a, b = rng.standard_normal((2, 5, 7), np.float32), rng.standard_normal((2, 7, 24), np.float32)
+        dims, want = "batching_dims = [0] x [0], contracting_dims = [2] x [1]", a @ b
+        out = "2x5x24"
+    elif case == "transposed_lhs":
+        a, b = rng.standard_normal((9, 6), np.float32), rng.standard_normal((9, 32), np.float32)
+        dims, want, out = "contracting_dims = [0] x [0]", a.T @ b, "6x32"
+    else:
+        a, b = rng.standard_normal((2, 6, 3, 13), np.float32), rng.standard_normal((2, 10, 3, 13), np.float32)
+        dims = "batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3]"
+        want, out = np.einsum("bshd,bthd->bhst", a, b), "2x3x6x10"
+    ta, tb = ("x".join(map(str, x.shape)) for x in (a, b))
+    src = f"""func.func @main(%a: tensor<{ta}xf32>, %b: tensor<{tb}xf32>) -> tensor<{out}xf32> {{
+  %0 = stablehlo.dot_general %a, %b, {dims} : (tensor<{ta}xf32>, tensor<{tb}xf32>) -> tensor<{out}xf32>
+  %1 = stablehlo.tanh %0 : tensor<{out}xf32>
+  return %1 : tensor<{out}xf32>
+}}"""
+    got = runtime.load_module(compiled(src), device="opencl").main(a, b)
+    np.testing.assert_allclose(np.asarray(got), np.tanh(want), rtol=1e-5, atol=1e-5)

@@ -31,3 +31,38 @@ def assert_poly_model_runs(module, name, runs):
     for batch, (inputs, expected) in runs.items():
         assert all(e.shape[0] == batch for e in expected)
         assert_matches(f"{name}", module.main(*inputs), expected)
+
+
+WINDOW_REVERSAL = """func.func @main(%x: tensor<1x6x7x4xf32>, %w: tensor<3x2x4x16xf32>) -> tensor<1x6x7x16xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+       window = {stride = [1, 1], pad = [[1, 1], [0, 1]], reverse = [true, false]}
+       {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+       : (tensor<1x6x7x4xf32>, tensor<3x2x4x16xf32>) -> tensor<1x6x7x16xf32>
+  return %0 : tensor<1x6x7x16xf32>
+}"""
+
+
+def window_reversal_case():
+    """(MLIR text, (x, w), expected): a convolution with a reversed kh window
+    (no frontend emits one), checked against JAX on the flipped filter."""
+    import jax
+    import numpy as np
+    rng = np.random.RandomState(5)
+    x, w = rng.randn(1, 6, 7, 4).astype(np.float32), rng.randn(3, 2, 4, 16).astype(np.float32)
+    want = jax.lax.conv_general_dilated(x, w[::-1].copy(), (1, 1), ((1, 1), (0, 1)),
+                                        dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                        precision=jax.lax.Precision.HIGHEST)
+    return WINDOW_REVERSAL, (x, w), np.asarray(want)
+
+
+NHWC = ("NHWC", "HWIO", "NHWC")
+NCHW = ("NCHW", "OIHW", "NCHW")
+
+
+def jax_conv(x, w, stride=(1, 1), padding="SAME", rdil=(1, 1), groups=1, dn=NHWC):
+    """jax.lax.conv_general_dilated at full precision: the reference (and the
+    exported program) of the convolution kernel tests."""
+    import jax
+    return jax.lax.conv_general_dilated(x, w, stride, padding, rhs_dilation=rdil,
+                                        dimension_numbers=dn, feature_group_count=groups,
+                                        precision=jax.lax.Precision.HIGHEST)

@@ -49,9 +49,36 @@ class GpuTarget:
     f64_only = ()           # helpers that cannot be narrowed to float
     shared_space = "__local "
     barrier = "barrier(CLK_LOCAL_MEM_FENCE);"
+    # Defined by the driver when it builds for a CPU device: contractions then
+    # take their barrier-free vector form (gpu_gemm.py), others the tiled one.
+    cpu_device_macro = None
 
     def prologue(self, needs_f64: bool) -> str:
         raise NotImplementedError
+
+    # -- vectors (per-thread SIMD; widths () where a thread is scalar) ----------------
+    def vector_widths(self, ctype: str) -> tuple:
+        """Vector widths a thread may compute in for ``ctype``, widest first."""
+        return ()
+
+    def vector_type(self, ctype: str, width: int) -> str:
+        return ctype if width == 1 else f"{ctype}{width}"
+
+    def vector_splat(self, ctype: str, width: int, value: str) -> str:
+        return value if width == 1 else f"(({ctype}{width})({value}))"
+
+    def vector_load(self, width: int, pointer: str) -> str:
+        return f"*({pointer})" if width == 1 else f"vload{width}(0, {pointer})"
+
+    def vector_store(self, width: int, value: str, pointer: str) -> str:
+        return f"*({pointer}) = {value};" if width == 1 else f"vstore{width}({value}, 0, {pointer});"
+
+    def vector_sum(self, width: int, value: str) -> str:
+        """The sum of a vector's lanes (pairwise)."""
+        lanes = [f"{value}.s{k:x}" for k in range(width)] if width > 1 else [value]
+        while len(lanes) > 1:
+            lanes = [f"({a} + {b})" for a, b in zip(lanes[::2], lanes[1::2])]
+        return lanes[0]
 
     def helper_overrides(self) -> dict:
         """Helper name -> replacement line (None drops the helper)."""
@@ -150,7 +177,17 @@ class GpuTarget:
         if kernel.kind not in ("loop", "contraction"):
             return self._sequential(kernel)
         if kernel.contraction is not None:
-            return self._contraction(kernel)
+            tiled = self._contraction(kernel)
+            el = kernel.contraction.op.result.type.element
+            if self.cpu_device_macro is None or not self.vector_widths(scalar.ctype(el)):
+                return tiled
+            from .gpu_gemm import render_contraction
+            decls, source, count = render_contraction(self, kernel)
+            return (tiled[0] + [d for d in decls if d not in tiled[0]],
+                    f"#ifdef {self.cpu_device_macro}\n{source}\n#else\n{tiled[1]}\n#endif", count)
+        if kernel.convolution is not None:
+            from .gpu_conv import render_convolution
+            return render_convolution(self, kernel)
         return self._loop(kernel)
 
     def _ids(self):

@@ -60,6 +60,11 @@ class OpenCLTarget(GpuTarget):
     name = "opencl"
     format = FORMAT
     f64_only = ("tvm_totalorder64",)        # as_long() needs a 64-bit operand
+    cpu_device_macro = "TVM_CPU_DEVICE"     # hal/loaders/opencl_c.py: build_options
+
+    def vector_widths(self, ctype: str) -> tuple:
+        # 256-bit vectors: PoCL maps them to AVX/NEON registers, GPUs to wide loads
+        return (8, 4, 2) if ctype == "float" else (4, 2) if ctype == "double" else ()
 
     def prologue(self, needs_f64: bool) -> str:
         ext = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if needs_f64 else ""

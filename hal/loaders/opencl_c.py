@@ -23,6 +23,19 @@ from ..executable import Executable
 
 FORMAT = "opencl-c"
 BUILD_OPTIONS = ["-cl-std=CL1.2"]
+# Defined when building for a CPU device (PoCL...): tensorvm's kernels then
+# take their CPU forms (barrier-free, per-thread vectors) under #ifdef.
+# Set False to build the GPU forms on CPU devices too (tests of those forms on PoCL).
+CPU_DEVICE_MACRO = "TVM_CPU_DEVICE"
+CPU_FORMS = True
+
+
+def build_options(cl_device) -> list:
+    """Build options for ``cl_device``: BUILD_OPTIONS, plus
+    ``-DTVM_CPU_DEVICE`` where the device is a CPU (and CPU_FORMS is set)."""
+    import pyopencl as cl
+    cpu = CPU_FORMS and bool(cl_device.type & cl.device_type.CPU)
+    return BUILD_OPTIONS + ([f"-D{CPU_DEVICE_MACRO}"] if cpu else [])
 DEFAULT_LOCAL_SIZE = 64
 _PATTERN = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -100,7 +113,8 @@ def build_program(device, name: str, source: bytes):
     device (the cache is shared by every HAL device on it)."""
     import pyopencl as cl
     shared = device._shared
-    key = hashlib.sha256(source).digest()
+    options = build_options(device.cl_device)
+    key = hashlib.sha256(bytes(source) + "\0".join(options).encode()).digest()
     with shared.lock:
         program = shared.programs.get(key)
         if program is not None:
@@ -114,7 +128,7 @@ def build_program(device, name: str, source: bytes):
         try:
             with warnings.catch_warnings():     # compiler chatter on success is not news
                 warnings.simplefilter("ignore", cl.CompilerWarning)
-                program = cl.Program(device.context, text).build(options=BUILD_OPTIONS,
+                program = cl.Program(device.context, text).build(options=options,
                                                                   devices=[device.cl_device])
         except cl.Error as e:
             raise HalError(f"executable '{name}': OpenCL C build failed on device "

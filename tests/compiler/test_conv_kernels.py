@@ -9,21 +9,14 @@ import shutil
 import numpy as np
 import pytest
 
-from tvm_testing import run_text  # noqa: E402
+from tvm_testing import NCHW, NHWC, jax_conv, run_text, window_reversal_case  # noqa: E402
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
 
-NHWC = ("NHWC", "HWIO", "NHWC")
-NCHW = ("NCHW", "OIHW", "NCHW")
-
-
-def _conv(x, w, stride=(1, 1), padding="SAME", rdil=(1, 1), groups=1, dn=NHWC):
-    return jax.lax.conv_general_dilated(x, w, stride, padding, rhs_dilation=rdil,
-                                        dimension_numbers=dn, feature_group_count=groups,
-                                        precision=jax.lax.Precision.HIGHEST)
+_conv = jax_conv
 
 
 def _check(f, *args, device="local-sync", rtol=1e-4, atol=1e-4):
@@ -145,17 +138,8 @@ def test_other_output_layout_and_batch_groups():
 
 
 def test_window_reversal():
-    rng = np.random.RandomState(5)
-    x, w = rng.randn(1, 6, 7, 4).astype(np.float32), rng.randn(3, 2, 4, 16).astype(np.float32)
-    t = """func.func @main(%x: tensor<1x6x7x4xf32>, %w: tensor<3x2x4x16xf32>) -> tensor<1x6x7x16xf32> {
-  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
-       window = {stride = [1, 1], pad = [[1, 1], [0, 1]], reverse = [true, false]}
-       {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
-       : (tensor<1x6x7x4xf32>, tensor<3x2x4x16xf32>) -> tensor<1x6x7x16xf32>
-  return %0 : tensor<1x6x7x16xf32>
-}"""
-    want = _conv(x, w[::-1].copy(), padding=((1, 1), (0, 1)))
-    np.testing.assert_allclose(run_text(t, x, w), np.asarray(want), rtol=1e-4, atol=1e-4)
+    text, args, want = window_reversal_case()
+    np.testing.assert_allclose(run_text(text, *args), want, rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("cpu", ["haswell", "generic"])

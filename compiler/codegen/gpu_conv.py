@@ -1,0 +1,177 @@
+"""GPU direct convolution kernels (descriptor: conv.py), shared by the
+OpenCL and CUDA renderers.
+
+Implicit GEMM: the output is (pixels n/oh/ow) x (channels), the reduction
+(kh, kw, ic).  A *thread tile* is RM pixels x RN channel vectors of VW
+consecutive output channels of one group; the kernel's thread tiles are
+numbered channel block fastest (neighbouring threads share their input
+pixels and read neighbouring filter columns), split evenly over the
+workgroup count every target shares (``convolution_plan``), and the threads
+of a workgroup stride over its range.  Per tap a thread loads RM input
+values and RN filter vectors and does RM x RN vector multiply-adds: each
+filter vector loaded serves RM pixels, each input value RN x VW channels.
+
+VW is the target's vector width (OpenCL: ``floatN`` with ``vloadN``, so a
+CPU OpenCL such as PoCL gets SIMD; CUDA: 1, scalar per thread) where the
+filter's output channel is contiguous and divides the group's channels.
+Depthwise convolutions vectorise over channels for input and filter alike.
+Padding is handled by clamping the input offset to a valid element and
+selecting zero: no branch in the reduction, and windows that never leave
+the input (no padding) skip even that.  Pixels and channels past the end
+of the last tile are computed on clamped indices and not stored.  Each
+tile's accumulators go through the fused elementwise epilogue on their
+way to memory.  No barriers and no local memory: any local size works.
+"""
+from __future__ import annotations
+
+from ..ir.symbolic import cdiv, make
+from . import scalar
+from .body import BodyEmitter, fused_store
+from .kernel import Kernel, workgroup_plan
+
+PIXELS = 4          # RM: output pixels per thread tile
+
+
+def thread_tiles(target, kernel: Kernel, params, setup, count, tiles) -> list:
+    """Kernel header and set-up, then the loop of each thread over its
+    workgroup's share of ``tiles`` thread tiles (index ``g_t``; the loop's
+    body and closing brace are the caller's): tiles split evenly over the
+    ``count`` workgroups every target shares, threads striding over them."""
+    wgs = max(count, 1) if isinstance(count, int) else make("max", count, 1)
+    return [target.header(kernel, params)] + setup + target._ids() + [
+        f"  const int64_t g_wgs = {wgs}, g_tiles = {tiles};",
+        "  const int64_t g_t1 = (g_wg + 1) * g_tiles / g_wgs;",
+        "  for (int64_t g_t = g_wg * g_tiles / g_wgs + g_lid; g_t < g_t1; g_t += g_lsz) {"]
+
+
+def _mul(var: str, k) -> str:
+    return "0" if k == 0 else var if k == 1 else f"{var} * ({k})"
+
+
+def tiling(c, widths) -> tuple:
+    """(VW, RN, span): the vector width (from ``widths``, widest first), the
+    vectors per thread tile and the channels one group's tiles cover."""
+    span = c.C if c.depthwise else c.OC // c.groups
+    contiguous = c.w_strides[3] == 1 and (not c.depthwise or c.x_strides[3] == 1)
+    vw = next((w for w in widths if w > 1 and contiguous and span % w == 0), 1)
+    rn = min(2 if vw > 1 else 4, -(-span // vw))
+    return vw, rn, span
+
+
+def render_convolution(target, kernel: Kernel):
+    """(declarations, kernel source, workgroup count) of a direct
+    convolution for the GPU ``target`` (a gpu.GpuTarget)."""
+    c = kernel.convolution
+    em = BodyEmitter({}, indent=5)
+    params, setup = target.params(kernel, em)
+    el = c.op.result.type.element
+    ct = scalar.ctype(el)
+    vw, rn, span = tiling(c, target.vector_widths(ct))
+    vt = target.vector_type(ct, vw)
+    pixels = c.N * c.OH * c.OW
+    rm = PIXELS if not isinstance(pixels, int) or pixels >= PIXELS else max(1, pixels)
+    count = workgroup_plan(kernel)[3]
+    x, w = em.bindings[c.lhs], em.bindings[c.rhs]
+    sxn, sxh, sxw, sxc = c.x_strides
+    skh, skw, ski, sko = c.w_strides
+    (sh, dh, ph), (sw, dw, pw) = zip(c.stride, c.dilation, c.pad_lo)
+    cb = -(-span // (rn * vw))                   # channel blocks per group
+    groups = 1 if c.depthwise else c.groups
+    pblocks = cdiv(pixels, rm)
+    tiles = make("*", pblocks, cb * groups)
+    inside = (c.pad_lo == (0, 0) and (c.OH - 1) * sh + (c.KH - 1) * dh < c.H
+              and (c.OW - 1) * sw + (c.KW - 1) * dw < c.W)
+    gs = target.global_space
+    zero = scalar.literal(el, 0)
+    vzero = target.vector_splat(ct, vw, zero)
+
+    # fused epilogue at (n, oh, ow, oc) with the tile's value in g_res[g_i][g_j]
+    where = {c.out_dims[0]: "g_n", c.out_dims[2]: "g_ow", c.out_dims[3]: "g_oc"}
+    if c.out_dims[1] is not None:
+        where[c.out_dims[1]] = "g_oh"
+    idx = tuple(f"e{k}" for k in range(len(kernel.shape)))
+    store = fused_store(em, kernel, c.op.result, idx, "g_res[g_i][g_j]")
+    epilogue = ([f"const int64_t e{k} = {where[k]};" for k in range(len(idx))]
+                + [line.strip() for line in em.lines] + [store])
+
+    out = thread_tiles(target, kernel, params, setup, count, tiles) + [
+        f"    const int64_t g_cb = g_t % {cb}, g_pb = (g_t / {cb}) % {pblocks};",
+        f"    const int64_t g_grp = g_t / ({cb} * {pblocks});",
+        f"    const int64_t g_c0 = g_cb * {rn * vw};          /* first channel in the group */",
+        f"    const int64_t g_p0 = g_pb * {rm};",
+    ]
+    body = []
+    for i in range(rm):
+        body += [
+            f"    const int64_t g_q{i} = g_p0 + {i} < {pixels} ? g_p0 + {i} : {pixels} - 1;",
+            f"    const int64_t g_ih{i} = ((g_q{i} / {c.OW}) % {c.OH}) * {sh} - {ph}, "
+            f"g_iw{i} = (g_q{i} % {c.OW}) * {sw} - {pw};",
+            f"    const int64_t g_x{i} = (g_q{i} / {c.OH * c.OW}) * {sxn} + "
+            f"{_mul(f'g_ih{i}', sxh)} + {_mul(f'g_iw{i}', sxw)};",
+        ]
+    # per vector r: the channel offset its loads use (clamped into the group)
+    for r in range(rn):
+        off = f"g_c0 + {r * vw}"
+        body.append(f"    const int64_t g_ch{r} = {off} < {span} ? {off} : {span - vw};")
+    cin = "0" if c.depthwise else _mul("g_grp", c.IC * sxc)
+    wgrp = _mul("g_grp", span * sko) if not c.depthwise else "0"
+    body += [f"    {vt} g_a{i}_{r} = {vzero};" for i in range(rm) for r in range(rn)]
+    body += [
+        f"    for (int64_t g_kh = 0; g_kh < {c.KH}; ++g_kh) {{",
+        f"      for (int64_t g_kw = 0; g_kw < {c.KW}; ++g_kw) {{",
+        f"        {gs}const {ct}* g_wp = {w} + ({c.w_offset} + {_mul('g_kh', skh)} + {_mul('g_kw', skw)}"
+        f" + {wgrp});",
+    ]
+    for i in range(rm):
+        tap = f"g_x{i} + {_mul('g_kh', dh * sxh)} + {_mul('g_kw', dw * sxw)}"
+        if inside:
+            body.append(f"        const int64_t g_o{i} = {tap};")
+        else:
+            body += [f"        const int g_ok{i} = (uint64_t)(g_ih{i} + {_mul('g_kh', dh)}) < {c.H}"
+                     f" && (uint64_t)(g_iw{i} + {_mul('g_kw', dw)}) < {c.W};",
+                     f"        const int64_t g_o{i} = g_ok{i} ? {tap} : 0;"]
+    if c.depthwise:
+        # input and filter: a vector of channels at each tap
+        for r in range(rn):
+            at = "g_wp + " + _mul(f"g_ch{r}", sko)
+            body.append(f"        const {vt} g_y{r} = {target.vector_load(vw, at)};" if vw > 1
+                        else f"        const {ct} g_y{r} = *({at});")
+            for i in range(rm):
+                ld = (target.vector_load(vw, f"{x} + g_o{i} + g_ch{r}") if vw > 1
+                      else f"{x}[g_o{i} + " + _mul(f"g_ch{r}", sxc) + "]")
+                sel = ld if inside else f"(g_ok{i} ? {ld} : {vzero})"
+                body.append(f"        g_a{i}_{r} += {sel} * g_y{r};")
+    else:
+        body.append(f"        for (int64_t g_ic = 0; g_ic < {c.IC}; ++g_ic) {{")
+        for i in range(rm):
+            ld = f"{x}[g_o{i} + {cin} + {_mul('g_ic', sxc)}]"
+            sel = ld if inside else f"g_ok{i} ? {ld} : {zero}"
+            body.append(f"          const {ct} g_v{i} = {sel};")
+        for r in range(rn):
+            at = f"g_wp + {_mul('g_ic', ski)} + {_mul(f'g_ch{r}', sko)}"
+            body.append(f"          const {vt} g_y{r} = {target.vector_load(vw, at)};" if vw > 1
+                        else f"          const {ct} g_y{r} = *({at});")
+        body += [f"          g_a{i}_{r} += g_v{i} * g_y{r};" for i in range(rm) for r in range(rn)]
+        body.append("        }")
+    body += ["      }", "    }"]
+    # accumulators -> g_res, then the epilogue per valid (pixel, channel)
+    body.append(f"    {ct} g_res[{rm}][{rn * vw}];")
+    for i in range(rm):
+        for r in range(rn):
+            body.append("    " + target.vector_store(vw, f"g_a{i}_{r}", f"&g_res[{i}][{r * vw}]")
+                        if vw > 1 else f"    g_res[{i}][{r}] = g_a{i}_{r};")
+    group_oc = "g_grp * " + str(span) + " + " if groups > 1 else ""
+    body += [
+        "#pragma unroll",
+        f"    for (int g_i = 0; g_i < {rm}; ++g_i) {{",
+        "      const int64_t g_p = g_p0 + g_i;",
+        f"      if (g_p >= {pixels}) break;",
+        f"      const int64_t g_n = g_p / {c.OH * c.OW}, g_oh = (g_p / {c.OW}) % {c.OH}, g_ow = g_p % {c.OW};",
+        "#pragma unroll",
+        f"      for (int g_j = 0; g_j < {rn * vw}; ++g_j) {{",
+        f"        if (g_c0 + g_j >= {span}) break;",
+        f"        const int64_t g_oc = {group_oc}g_c0 + g_j;",
+    ]
+    body += ["        " + s for s in epilogue]
+    body += ["      }", "    }", "  }", "}"]
+    return em.decls, "\n".join(out + body), count
