@@ -97,9 +97,12 @@ def run_pipeline(module, options, progress=None):
     if layout != (1, 1):
         mdef.requirements[DEVICES_REQUIREMENT] = devices_requirement(*layout)
     mdef = assembler.assemble(asm, base=mdef)
+    layouts = {n: lay for p in passes if isinstance(p, PartitionSpmd) for n, lay in p.layouts.items()}
     for fdef in mdef.functions:
         if fdef.name in reflections:
             fdef.reflection = {**reflections[fdef.name], **options.reflection.get(fdef.name, {})}
+            if fdef.name in layouts:        # (the sync export: ParallelModule splits by it)
+                fdef.reflection["sharding"] = layouts[fdef.name]
     stats = {
         "dispatches": {symbol(f, "sym_name"): plans[id(f)].dispatch_count for f in functions},
         "transient_bytes": {symbol(f, "sym_name"): plans[id(f)].slab_size for f in functions},

@@ -20,7 +20,9 @@ import pytest
 from tensorvm import runtime
 from tensorvm.compiler import compile_str
 from tensorvm.compiler.errors import CompileError, UnsupportedOpError
+from tensorvm.runtime.errors import InvalidArgumentError
 from tensorvm.runtime.parallel import ParallelCallError
+from tensorvm.runtime.sharded import ShardedArray
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
 SHARDED = pathlib.Path(__file__).resolve().parents[1] / "models" / "sharded"
@@ -82,21 +84,82 @@ def test_sharded_program_matches_jax_on_every_rank(name):
 JIT_CASES = [n for n in CASES if _layout(n) is not None]
 
 
-@pytest.mark.parametrize("name", JIT_CASES)
-def test_jit_sharded_programs_take_and_return_shards(name):
-    """A jit over a mesh is partitioned: each partition's main has the shard shapes of
-    its in_shardings as parameters and of its out_shardings as results (replicated ones
-    whole); the global arrays are refused."""
+@pytest.mark.parametrize("name", CASES)
+def test_whole_arrays_in_whole_arrays_out(name):
+    """``pm.main(*whole)`` splits each argument by the sharding recorded in the
+    export's reflection and assembles each result: the JAX result, whole."""
     text, args, want, partitions = _case(name)
+    pm = runtime.load_module(compile_str(text), device="local-sync", partitions=partitions)
+    got = pm.main(*args)
+    assert isinstance(got, ShardedArray) and got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+    layout = _layout(name)
+    if layout is not None:
+        assert got.dims == tuple(tuple(a) for a in layout["out"])
+
+
+@pytest.mark.parametrize("name", JIT_CASES)
+def test_jit_sharded_reflection_and_the_per_rank_form(name):
+    """A jit over a mesh is partitioned: each partition's main has the shard shapes of
+    its in_shardings as parameters (``pm.main.run`` takes those, per rank), and its
+    reflection says which dims are split over which mesh axes."""
+    from tensorvm.vmfb.container import read_module
+    text, args, want, partitions = _case(name)
+    vmfb = compile_str(text)
+    layout = _layout(name)
+    refl = next(f for f in read_module(vmfb).functions if f.name == "main").reflection
+    mesh = refl["sharding"]["mesh"]
+    assert mesh["axes"] == [list(a) for a in layout["mesh"]]
+    assert refl["sharding"]["args"] == layout["in"]
+    assert refl["sharding"]["results"] == [layout["out"]]
     ins, wants = _per_rank(name, args, want, partitions)
-    i = next(k for k, (a, b) in enumerate(zip(ins[0], args)) if a.shape != b.shape)
-    m = runtime.load_module(compile_str(text), device="local-sync", partitions=partitions)
-    shard = "x".join(map(str, ins[0][i].shape))
-    with pytest.raises(ParallelCallError, match=rf"\(#{i}\): expected tensor<{shard}xf32>"):
-        m.main(*args)
-    m = runtime.load_module(compile_str(text), device="local-sync", partitions=partitions)
-    for got, w in zip(m.main.run(ins), wants):     # (a failed call aborts the channel)
+    assert [a["shape"] for a in refl["args"]] == [list(a.shape) for a in ins[0]]
+    m = runtime.load_module(vmfb, device="local-sync", partitions=partitions)
+    for got, w in zip(m.main.run(ins), wants):
         assert np.asarray(got).shape == w.shape
+        np.testing.assert_allclose(np.asarray(got), w, rtol=1e-5, atol=1e-5)
+    i = next(k for k, (a, b) in enumerate(zip(ins[0], args)) if a.shape != b.shape)
+    bad = list(args)
+    bad[i] = np.zeros(tuple(n + 1 for n in args[i].shape), args[i].dtype)
+    with pytest.raises(InvalidArgumentError, match=rf"\(#{i}\): a whole array of rank"):
+        m.main(*bad)
+
+
+ELEMENTWISE = """
+module @m attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func @main(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                  %b: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>})
+      -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) {
+    %0 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<4xf32>) -> tensor<8x4xf32>
+    %1 = stablehlo.multiply %a, %0 : tensor<8x4xf32>
+    %2 = stablehlo.tanh %1 : tensor<8x4xf32>
+    return %2 : tensor<8x4xf32>
+  }
+}
+"""
+
+
+def test_a_sharded_result_stays_on_the_devices_into_the_next_call(monkeypatch):
+    pm = runtime.load_module(compile_str(ELEMENTWISE), device=["local-task://1"] * 4,
+                             partitions=4)
+    a = np.arange(32, dtype=np.float32).reshape(8, 4) / 16
+    b = np.array([1.0, -1.0, 0.5, 2.0], np.float32)
+    y = pm.main(a, b)
+    assert y.dims == (("x",), ("y",)) and [s.shape for s in y.shards] == [(4, 2)] * 4
+    want = np.tanh(a * b)
+    np.testing.assert_allclose(np.asarray(y), want, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(y.shards[1]), want[:4, 2:], rtol=1e-6)
+
+    def no_host_copy(self):
+        raise AssertionError("a shard went through the host")
+    monkeypatch.setattr(ShardedArray, "to_host", no_host_copy)
+    z = pm.main(y, b)                 # each rank takes its own shard of y as it is
+    monkeypatch.undo()
+    np.testing.assert_allclose(np.asarray(z), np.tanh(want * b), rtol=1e-6)
+    other = runtime.load_module(compile_str(ELEMENTWISE), device="local-sync", partitions=4)
+    np.testing.assert_allclose(np.asarray(other.main(z, b)), np.tanh(np.tanh(want * b) * b),
+                               rtol=1e-6)     # another module's shards: assembled and split
 
 
 def test_jit_4_partition_cases_run_on_local_task_devices():
@@ -107,6 +170,7 @@ def test_jit_4_partition_cases_run_on_local_task_devices():
         ins, wants = _per_rank(name, args, want, partitions)
         for got, w in zip(pm.main.run(ins), wants):
             np.testing.assert_allclose(np.asarray(got), w, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(np.asarray(pm.main(*args)), want, rtol=1e-5, atol=1e-5)
 
 
 def _partitioned(name):
@@ -171,14 +235,16 @@ module @m attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32
     pm = runtime.load_module(result.vmfb, device="local-sync", partitions=2)
     for got in pm.main.run([(a[:4],), (a[4:],)]):
         np.testing.assert_allclose(np.asarray(got), np.tanh(a[::-1]), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(pm.main(a)), np.tanh(a[::-1]), rtol=1e-6)
 
 
 def test_the_4_partition_case_runs_on_local_task_devices():
     text, args, want, partitions = _case("tensor_parallel_2x2")
     assert partitions == 4
     pm = runtime.load_module(compile_str(text), device=["local-task://1"] * 4, partitions=4)
-    for got in pm.main(*args):
+    for got in pm.main.run([args] * 4):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(pm.main(*args)), want, rtol=1e-5, atol=1e-5)
 
 
 def test_each_rank_computes_only_its_shard():
@@ -283,5 +349,5 @@ def test_a_uri_listed_per_rank_gives_each_rank_its_own_device():
     text, args, want, partitions = _case("psum")
     pm = runtime.load_module(compile_str(text), device=["local-task://1"] * 2, partitions=2)
     assert pm.modules[0].device is not pm.modules[1].device
-    for got in pm.main(*args):
+    for got in pm.main.run([args] * 2):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
