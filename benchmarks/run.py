@@ -701,8 +701,7 @@ def devices_report(args, notes) -> dict:
         shapes = [(1024, 512), (512, 1024), (1024,), (1024, 1024), (1024,), (1024, 10), (10,)]
         inputs = [(rng.standard_normal(s) * 0.05).astype(np.float32) for s in shapes]
         want = np.asarray(one.main(*inputs))
-        for got in two.main(*inputs):
-            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(np.asarray(two.main(*inputs)), want, rtol=1e-4, atol=1e-4)
         rounds = {1: [], 2: []}
         for _ in range(3):                   # interleaved: both see the same machine
             rounds[1] += sample(one.main, inputs, args.time_per_cell / 3, args.min_reps, 1, {})

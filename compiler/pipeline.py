@@ -16,6 +16,7 @@ from .errors import CompileError, UnsupportedOpError
 from .passes.base import PassPipeline
 from .dialects import stablehlo as shlo
 from .passes.canonicalize import CanonicalizeOps
+from .passes.gspmd_import import ImportGspmd
 from .passes.manual_partition import PartitionManualComputations
 from .passes.spmd_partition import PartitionSpmd
 from .passes.custom_calls import BindCustomCalls
@@ -33,7 +34,7 @@ def ir_passes(simplify: bool = True, custom_kernels=None) -> list:
     (``custom_kernels``: custom_kernels.registry's ``{name: declaration}``)."""
     cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
-    return [PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls(custom_kernels or {}),
+    return [ImportGspmd(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls(custom_kernels or {}),
             *cleanup, *middle,
             TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
 
@@ -97,14 +98,18 @@ def run_pipeline(module, options, progress=None):
     if layout != (1, 1):
         mdef.requirements[DEVICES_REQUIREMENT] = devices_requirement(*layout)
     mdef = assembler.assemble(asm, base=mdef)
+    layouts = {n: lay for p in passes if isinstance(p, PartitionSpmd) for n, lay in p.layouts.items()}
     for fdef in mdef.functions:
         if fdef.name in reflections:
             fdef.reflection = {**reflections[fdef.name], **options.reflection.get(fdef.name, {})}
+            if fdef.name in layouts:        # (the sync export: ParallelModule splits by it)
+                fdef.reflection["sharding"] = layouts[fdef.name]
     stats = {
         "dispatches": {symbol(f, "sym_name"): plans[id(f)].dispatch_count for f in functions},
         "transient_bytes": {symbol(f, "sym_name"): plans[id(f)].slab_size for f in functions},
         "pass_seconds": pipeline.timings,
-        "spmd_reshards": [n for p in passes if isinstance(p, PartitionSpmd) for n in p.notes],
+        "spmd_reshards": [n for p in passes if isinstance(p, (ImportGspmd, PartitionSpmd))
+                          for n in p.notes],
         "simplifications": dict(sum((p.counts for p in passes
                                      if isinstance(p, AlgebraicSimplification)), Counter())),
     }

@@ -3,10 +3,17 @@
 ``load_module(vmfb, replicas=R, partitions=P)`` loads the module once per
 rank (``R * P`` contexts, each with its own collective channel of one
 in-process hub; StableHLO's ``run_parallel``) and returns a
-``ParallelModule``: ``pm.main(*args)`` runs every rank on its own thread
-with the same arguments, ``pm.main.run([args_rank0, args_rank1, ...])`` with
-per-rank arguments; both return the per-rank results, in rank order
-(rank = replica * P + partition).
+``ParallelModule``.  ``pm.main.run([args_rank0, args_rank1, ...])`` runs
+every rank on its own thread with its own arguments and returns the per-rank
+results, in rank order (rank = replica * P + partition).
+
+``pm.main(*args)`` takes and returns whole arrays when the export records
+its sharding (a jit over a mesh or a shard_map; runtime/sharded.py): each
+argument is split into the ranks' pieces by its layout, and each tensor
+result comes back as a ``ShardedArray`` of the per-rank shards (``np.asarray``
+assembles it; passed to a next call it stays on the devices).  Without a
+recorded sharding (hand-written collectives) every rank gets the same
+arguments and the per-rank results come back as a list.
 
 A rank that raises aborts the channel, so the others raise
 ``PeerFailedError`` within their timeout instead of waiting for it; the call
@@ -23,7 +30,9 @@ import threading
 
 from tensorvm.hal.channel import PeerFailedError
 
+from . import pytree
 from .api import ExportsAsAttributes
+from .sharded import MeshLayout
 
 
 class ParallelCallError(RuntimeError):
@@ -57,12 +66,37 @@ class ParallelFunction:
     def __init__(self, pm: "ParallelModule", name: str):
         self.pm, self.name = pm, name
         self.functions = [m[name] for m in pm.modules]
+        refl = (self.functions[0].handle.reflection or {}).get("sharding")
+        self.layout = None if refl is None else MeshLayout(
+            refl, len(self.functions), f"{pm.name}.{name}", pm)
 
     def __repr__(self):
         return f"<ParallelFunction {self.name} x {len(self.functions)} ranks>"
 
-    def __call__(self, *args) -> list:
-        return self.run([args] * len(self.functions))
+    def __call__(self, *args):
+        if self.layout is None:
+            return self.run([args] * len(self.functions))
+        f0 = self.functions[0]
+        tree = f0._in_tree
+        flat = pytree.flatten(tree, tuple(args), []) if tree is not None else list(args)
+        if len(flat) != len(self.layout.args):
+            f0._convert(args)                   # the one-rank error naming the arguments
+        pieces = [self.layout.split(i, v, f"{self.name}: {f0._arg_label(i)}")
+                  for i, v in enumerate(flat)]
+        per_rank = []
+        for p in range(len(self.functions)):
+            mine = [pc[p] for pc in pieces]
+            per_rank.append(pytree.unflatten(tree, iter(mine)) if tree is not None else mine)
+        results = self.run(per_rank)
+        out_tree = f0._out_tree
+        flat_out = [_leaves(r, out_tree) for r in results]
+        whole = [self.layout.assemble(j, [r[j] for r in flat_out])
+                 for j in range(len(flat_out[0]))]
+        if out_tree is not None:
+            return pytree.unflatten(out_tree, iter(whole))
+        if not whole:
+            return None
+        return whole[0] if len(whole) == 1 else tuple(whole)
 
     def run(self, per_rank_args) -> list:
         if len(per_rank_args) != len(self.functions):
@@ -70,6 +104,14 @@ class ParallelFunction:
                              f"tuples, got {len(per_rank_args)}")
         return run_ranks([(f, tuple(a)) for f, a in zip(self.functions, per_rank_args)],
                          self.pm.channels)
+
+
+def _leaves(result, tree) -> list:
+    if tree is not None:
+        return pytree.flatten(tree, result, [], "results")
+    if result is None:
+        return []
+    return list(result) if isinstance(result, tuple) else [result]
 
 
 def run_ranks(calls, channels) -> list:

@@ -52,6 +52,9 @@ class PartitionSpmd(Pass):
 
     def __init__(self):
         self.notes: list[str] = []
+        # function name -> how its arguments/results are laid out over the mesh
+        # (``sharding_layout``); the pipeline puts it in the export's reflection
+        self.layouts: dict = {}
 
     def run(self, module) -> None:
         meshes = module_meshes(module, erase=True)
@@ -59,10 +62,23 @@ class PartitionSpmd(Pass):
         manual = getattr(module, "had_manual_computations", False)
         next_handle = first_free_handle(module)
         for f in module.functions:
+            name = getattr(f.attributes.get("sym_name"), "value", None)
             auto = (not manual and replicas == 1 and partitions > 1
                     and len(f.regions[0].blocks) == 1 and _annotated(f))
             if auto:
-                _Partitioner(f, meshes, partitions, next_handle, self.notes).run()
+                part = _Partitioner(f, meshes, partitions, next_handle, self.notes)
+                part.run()
+                if part.layout is not None:
+                    self.layouts[name] = part.layout
+            elif manual and replicas == 1 and partitions > 1:
+                # shard_map: every partition takes and returns whole arrays
+                mesh = next((m for m in meshes.values() if m.size == partitions), None)
+                if mesh is not None and len(f.regions[0].blocks) == 1:
+                    block = f.regions[0].blocks[0]
+                    rets = block.operations[-1].operands if block.operations else ()
+                    self.layouts[name] = sharding_layout(
+                        mesh, [_replicated(a.type) for a in block.arguments],
+                        [_replicated(v.type) for v in rets])
             for op in list(f.walk()):
                 if op.name == "sdy.sharding_constraint":
                     op.results[0].replace_all_uses_with(op.operands[0])
@@ -73,6 +89,21 @@ class PartitionSpmd(Pass):
                     f.attributes[key] = ArrayAttr(tuple(
                         type(d)({k: v for k, v in d.entries.items() if k != "sdy.sharding"})
                         if hasattr(d, "entries") else d for d in a.elements))
+
+
+def sharding_layout(mesh: Mesh, args, results) -> dict:
+    """The ``sharding`` reflection of an export (docs/vmfb.md): the mesh and, per
+    argument and result, the mesh axes each dimension is split over (major
+    first; every list empty = replicated) or None for a non-tensor."""
+    def plain(dims):
+        return None if dims is None else [list(axes) for axes in dims]
+    return {"mesh": {"axes": [[a, int(n)] for a, n in mesh.axes],
+                     "device_ids": [int(d) for d in mesh.device_ids]},
+            "args": [plain(d) for d in args], "results": [plain(d) for d in results]}
+
+
+def _replicated(t):
+    return ((),) * len(t.shape) if isinstance(t, TensorType) else None
 
 
 def _annotated(f) -> bool:
@@ -104,6 +135,8 @@ class _Partitioner:
         self.f, self.meshes, self.partitions = f, meshes, partitions
         self.next_handle, self.notes = next_handle, notes
         self.mesh = None
+        self.layout = None      # sharding_layout of the arguments/results, once run
+        self.arg_dims, self.result_dims = [], []
         self.sh = {}            # value -> per-dim axis tuples (local value's sharding)
         self.out_of = {}        # value -> the sharding a constraint gave it
 
@@ -185,6 +218,7 @@ class _Partitioner:
         block = f.regions[0].blocks[0]
         first_mesh = next(iter(self.meshes.values()), None)
         for i, arg in enumerate(block.arguments):
+            self.arg_dims.append(_replicated(arg.type))
             s = _attr_sharding(f, "arg_attrs", i, f.location)
             if s is None:
                 cons = [u for u in _users(f, arg) if u.name == "sdy.sharding_constraint"]
@@ -199,12 +233,14 @@ class _Partitioner:
                                          f"not split evenly as {dims}", f.location)
             arg.type = t
             self.sh[arg] = dims
+            self.arg_dims[i] = dims
         if self.mesh is None and first_mesh is not None:
             self.mesh = first_mesh
         if self.mesh is None:
             return
         for op in list(block.operations):
             self.visit(op)
+        self.layout = sharding_layout(self.mesh, self.arg_dims, self.result_dims)
         f.attributes["function_type"] = TypeAttr(FunctionType(
             tuple(a.type for a in block.arguments),
             tuple(v.type for v in block.operations[-1].operands)))
@@ -213,6 +249,7 @@ class _Partitioner:
         emit = _Emitter(op.parent, op, op.location)
         n = op.name
         if n == "func.return":
+            self.result_dims = [None] * len(op.operands)
             for i, v in enumerate(list(op.operands)):
                 if not isinstance(v.type, TensorType):
                     continue
@@ -220,6 +257,7 @@ class _Partitioner:
                 want = (self.dims_of(s, len(v.type.shape), op.location) if s is not None
                         else self.out_of.get(v, ((),) * len(v.type.shape)))
                 op.set_operand(i, self.reshard(emit, v, want))
+                self.result_dims[i] = want
             return
         if n == "sdy.sharding_constraint":
             v = op.operands[0]

@@ -20,7 +20,9 @@ import pytest
 from tensorvm import runtime
 from tensorvm.compiler import compile_str
 from tensorvm.compiler.errors import CompileError, UnsupportedOpError
+from tensorvm.runtime.errors import InvalidArgumentError
 from tensorvm.runtime.parallel import ParallelCallError
+from tensorvm.runtime.sharded import ShardedArray
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
 SHARDED = pathlib.Path(__file__).resolve().parents[1] / "models" / "sharded"
@@ -82,21 +84,89 @@ def test_sharded_program_matches_jax_on_every_rank(name):
 JIT_CASES = [n for n in CASES if _layout(n) is not None]
 
 
-@pytest.mark.parametrize("name", JIT_CASES)
-def test_jit_sharded_programs_take_and_return_shards(name):
-    """A jit over a mesh is partitioned: each partition's main has the shard shapes of
-    its in_shardings as parameters and of its out_shardings as results (replicated ones
-    whole); the global arrays are refused."""
+@pytest.mark.parametrize("name", CASES)
+def test_whole_arrays_in_whole_arrays_out(name):
+    """``pm.main(*whole)`` splits each argument by the sharding recorded in the
+    export's reflection and assembles each result: the JAX result, whole."""
     text, args, want, partitions = _case(name)
+    pm = runtime.load_module(compile_str(text), device="local-sync", partitions=partitions)
+    got = pm.main(*args)
+    assert isinstance(got, ShardedArray) and got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+    layout = _layout(name)
+    if layout is not None:          # (GSPMD's derived mesh: _g0, _g1 for x, y)
+        axis = {o: t for (o, _), (t, _) in zip(got.layout.axes, layout["mesh"])}
+        assert tuple(tuple(axis[a] for a in d) for d in got.dims) == tuple(
+            tuple(a) for a in layout["out"])
+
+
+@pytest.mark.parametrize("name", JIT_CASES)
+def test_jit_sharded_reflection_and_the_per_rank_form(name):
+    """A jit over a mesh is partitioned: each partition's main has the shard shapes of
+    its in_shardings as parameters (``pm.main.run`` takes those, per rank), and its
+    reflection says which dims are split over which mesh axes."""
+    from tensorvm.vmfb.container import read_module
+    text, args, want, partitions = _case(name)
+    vmfb = compile_str(text)
+    layout = _layout(name)
+    refl = next(f for f in read_module(vmfb).functions if f.name == "main").reflection
+    mesh = refl["sharding"]["mesh"]
+    assert [n for _, n in mesh["axes"]] == [n for _, n in layout["mesh"]]
+    # GSPMD exports name no axes: the derived mesh's _g0, _g1 stand for JAX's x, y
+    axis = {ours: theirs for (ours, _), (theirs, _) in zip(mesh["axes"], layout["mesh"])}
+
+    def named(dims):
+        return [[axis[a] for a in axes] for axes in dims]
+    assert [named(d) for d in refl["sharding"]["args"]] == layout["in"]
+    assert [named(d) for d in refl["sharding"]["results"]] == [layout["out"]]
     ins, wants = _per_rank(name, args, want, partitions)
-    i = next(k for k, (a, b) in enumerate(zip(ins[0], args)) if a.shape != b.shape)
-    m = runtime.load_module(compile_str(text), device="local-sync", partitions=partitions)
-    shard = "x".join(map(str, ins[0][i].shape))
-    with pytest.raises(ParallelCallError, match=rf"\(#{i}\): expected tensor<{shard}xf32>"):
-        m.main(*args)
-    m = runtime.load_module(compile_str(text), device="local-sync", partitions=partitions)
-    for got, w in zip(m.main.run(ins), wants):     # (a failed call aborts the channel)
+    assert [a["shape"] for a in refl["args"]] == [list(a.shape) for a in ins[0]]
+    m = runtime.load_module(vmfb, device="local-sync", partitions=partitions)
+    for got, w in zip(m.main.run(ins), wants):
         assert np.asarray(got).shape == w.shape
+        np.testing.assert_allclose(np.asarray(got), w, rtol=1e-5, atol=1e-5)
+    i = next(k for k, (a, b) in enumerate(zip(ins[0], args)) if a.shape != b.shape)
+    bad = list(args)
+    bad[i] = np.zeros(tuple(n + 1 for n in args[i].shape), args[i].dtype)
+    with pytest.raises(InvalidArgumentError, match=rf"\(#{i}\): a whole array of rank"):
+        m.main(*bad)
+
+
+ELEMENTWISE = """
+module @m attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func @main(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                  %b: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>})
+      -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) {
+    %0 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<4xf32>) -> tensor<8x4xf32>
+    %1 = stablehlo.multiply %a, %0 : tensor<8x4xf32>
+    %2 = stablehlo.tanh %1 : tensor<8x4xf32>
+    return %2 : tensor<8x4xf32>
+  }
+}
+"""
+
+
+def test_a_sharded_result_stays_on_the_devices_into_the_next_call(monkeypatch):
+    pm = runtime.load_module(compile_str(ELEMENTWISE), device=["local-task://1"] * 4,
+                             partitions=4)
+    a = np.arange(32, dtype=np.float32).reshape(8, 4) / 16
+    b = np.array([1.0, -1.0, 0.5, 2.0], np.float32)
+    y = pm.main(a, b)
+    assert y.dims == (("x",), ("y",)) and [s.shape for s in y.shards] == [(4, 2)] * 4
+    want = np.tanh(a * b)
+    np.testing.assert_allclose(np.asarray(y), want, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(y.shards[1]), want[:4, 2:], rtol=1e-6)
+
+    def no_host_copy(self):
+        raise AssertionError("a shard went through the host")
+    monkeypatch.setattr(ShardedArray, "to_host", no_host_copy)
+    z = pm.main(y, b)                 # each rank takes its own shard of y as it is
+    monkeypatch.undo()
+    np.testing.assert_allclose(np.asarray(z), np.tanh(want * b), rtol=1e-6)
+    other = runtime.load_module(compile_str(ELEMENTWISE), device="local-sync", partitions=4)
+    np.testing.assert_allclose(np.asarray(other.main(z, b)), np.tanh(np.tanh(want * b) * b),
+                               rtol=1e-6)     # another module's shards: assembled and split
 
 
 def test_jit_4_partition_cases_run_on_local_task_devices():
@@ -107,17 +177,20 @@ def test_jit_4_partition_cases_run_on_local_task_devices():
         ins, wants = _per_rank(name, args, want, partitions)
         for got, w in zip(pm.main.run(ins), wants):
             np.testing.assert_allclose(np.asarray(got), w, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(np.asarray(pm.main(*args)), want, rtol=1e-5, atol=1e-5)
 
 
 def _partitioned(name):
     from tensorvm.compiler.frontend.parser import parse_module
     from tensorvm.compiler.passes.canonicalize import CanonicalizeOps
+    from tensorvm.compiler.passes.gspmd_import import ImportGspmd
     from tensorvm.compiler.passes.inline import InlineCalls
     from tensorvm.compiler.passes.manual_partition import PartitionManualComputations
     from tensorvm.compiler.passes.spmd_partition import PartitionSpmd
     module = parse_module((SHARDED / f"{name}.mlir").read_text())
     spmd = PartitionSpmd()
-    for p in (PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), spmd):
+    for p in (ImportGspmd(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(),
+              spmd):
         p.run(module)
     ops = [o for f in module.functions for o in f.walk()]
     assert not any(o.name.startswith("sdy.") for o in ops)
@@ -171,14 +244,16 @@ module @m attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32
     pm = runtime.load_module(result.vmfb, device="local-sync", partitions=2)
     for got in pm.main.run([(a[:4],), (a[4:],)]):
         np.testing.assert_allclose(np.asarray(got), np.tanh(a[::-1]), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(pm.main(a)), np.tanh(a[::-1]), rtol=1e-6)
 
 
 def test_the_4_partition_case_runs_on_local_task_devices():
     text, args, want, partitions = _case("tensor_parallel_2x2")
     assert partitions == 4
     pm = runtime.load_module(compile_str(text), device=["local-task://1"] * 4, partitions=4)
-    for got in pm.main(*args):
+    for got in pm.main.run([args] * 4):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(pm.main(*args)), want, rtol=1e-5, atol=1e-5)
 
 
 def test_each_rank_computes_only_its_shard():
@@ -227,6 +302,74 @@ def test_sub_axis_shardings_are_refused_by_name():
         compile_str(MISMATCH.replace('[{"x"}, {}]>] out', '[{"x":(1)2}, {}]>] out'))
 
 
+def test_gspmd_exports_partition_like_shardy_ones():
+    """The same MLP exported with mhlo.sharding (GSPMD) and with Shardy becomes the same
+    per-device program: Megatron-style on a 2x2 mesh, one all_reduce over [[0,1],[2,3]]."""
+    gspmd, sdy = _partitioned("gspmd_mlp_2x2"), _partitioned("jit_mlp_2x2")
+    for module, ops, notes in (gspmd, sdy):
+        assert [o.results[0].type.shape for o in ops if o.name == "stablehlo.dot_general"] == [
+            (4, 16), (4, 4)]
+        reduces = [o for o in ops if o.name.startswith("stablehlo.all_")]
+        assert [o.name for o in reduces] == ["stablehlo.all_reduce"]
+        assert reduces[0].attributes["replica_groups"].array.tolist() == [[0, 1], [2, 3]]
+        assert not notes
+    _, ops, _ = _partitioned("gspmd_psum")        # GSPMD shard_map: a slice per partition
+    assert not any(o.name == "stablehlo.custom_call" for o in ops)
+    assert [o.results[0].type.shape for o in ops if o.name == "stablehlo.dynamic_slice"
+            and o.results[0].type.shape == (4, 4)]
+
+
+def test_gspmd_strings_read_into_mesh_axes():
+    from tensorvm.compiler.dialects.gspmd import derive_mesh, parse_gspmd, sdy_dims
+    texts = ["{devices=[2,1,2]<=[4] last_tile_dim_replicate}",
+             "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}",
+             "{devices=[4,1]0,2,1,3}", "{devices=[2,2]<=[4]}", "{replicated}",
+             "{maximal device=1}", "{devices=[2,1,2]<=[4] last_tile_dims={replicated}}"]
+    parsed = [parse_gspmd(t) for t in texts]
+    mesh, names = derive_mesh([p for p in parsed if p.kind == "tiled"], 4)
+    assert mesh.axes == (("_g0", 2), ("_g1", 2)) and mesh.device_ids == (0, 1, 2, 3)
+    assert [sdy_dims(p, 2, names) for p in parsed] == [
+        [("_g0",), ()], [(), ("_g1",)], [("_g1", "_g0"), ()], [("_g0",), ("_g1",)],
+        [(), ()], [(), ()], [("_g0",), ()]]
+    for bad, why in [("{devices=[2,1,2]<=[4] last_tile_dims={manual}}", "partially manual"),
+                     ("{{replicated}, {manual}}", "tuple sharding"),
+                     ("{devices=[4]0,3,1,2}", "not a product"),
+                     ("{unknown}", "not replicated, manual")]:
+        with pytest.raises(UnsupportedOpError, match=why):
+            parse_gspmd(bad)
+    with pytest.raises(UnsupportedOpError, match="do not nest"):     # 6 devices as 2x3 and 3x2
+        derive_mesh([parse_gspmd("{devices=[2,3]<=[6]}"), parse_gspmd("{devices=[3,2]<=[6]}")], 6)
+    mesh, names = derive_mesh([parse_gspmd("{devices=[2,3]<=[6]}"),     # these nest: one mesh
+                               parse_gspmd("{devices=[6]<=[2,3]T(1,0)}")], 6)
+    assert mesh.axes == (("_g0", 2), ("_g1", 3))
+    assert sdy_dims(parse_gspmd("{devices=[6]<=[2,3]T(1,0)}"), 1, names) == [("_g1", "_g0")]
+
+
+MAXIMAL = """
+module @m attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%a: tensor<8x4xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"},
+                         %b: tensor<4xf32> {mhlo.sharding = "{maximal device=0}"})
+      -> (tensor<8x4xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) {
+    %0 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<4xf32>) -> tensor<8x4xf32>
+    %1 = stablehlo.multiply %a, %0 : tensor<8x4xf32>
+    return %1 : tensor<8x4xf32>
+  }
+}
+"""
+
+
+def test_a_maximal_sharding_is_computed_on_every_partition():
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    result = compile_text(MAXIMAL, CompileOptions(), "m.mlir")
+    assert any("maximal device=0" in n for n in result.stats["spmd_reshards"])
+    pm = runtime.load_module(result.vmfb, device="local-sync", partitions=2)
+    a = np.arange(32, dtype=np.float32).reshape(8, 4)
+    b = np.array([1, 2, 3, 4], np.float32)
+    y = pm.main(a, b)
+    assert y.dims == (("_g0",), ())
+    np.testing.assert_allclose(np.asarray(y), a * b)
+
+
 def test_gspmd_manual_markers_that_change_shapes_are_refused():
     text = """
 func.func @main(%a: tensor<8x4xf32>) -> tensor<4x4xf32> {
@@ -259,7 +402,8 @@ with open(f"{sys.argv[1]}.rank{m.channel.rank}", "w") as f:
 
 @pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
 @pytest.mark.parametrize("name", ["psum", "block_tensor_parallel", "jit_mlp_data_parallel",
-                                  "jit_matmul_contracting", "jit_reduce_sharded"])
+                                  "jit_matmul_contracting", "jit_reduce_sharded",
+                                  "gspmd_mlp_data_parallel", "gspmd_psum"])
 def test_two_mpi_ranks_match_jax(tmp_path, name):
     text, *_ = _case(name)
     (tmp_path / "m.vmfb").write_bytes(compile_str(text))
@@ -283,5 +427,5 @@ def test_a_uri_listed_per_rank_gives_each_rank_its_own_device():
     text, args, want, partitions = _case("psum")
     pm = runtime.load_module(compile_str(text), device=["local-task://1"] * 2, partitions=2)
     assert pm.modules[0].device is not pm.modules[1].device
-    for got in pm.main(*args):
+    for got in pm.main.run([args] * 2):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
