@@ -166,3 +166,84 @@ def test_sub_byte_arguments_are_typed():
 }"""
     with pytest.raises(CompileError, match="out of range"):
         compiler.compile_str(bad)
+
+
+SMALL = [("f4E2M1FN", "float4_e2m1fn", 16), ("f6E2M3FN", "float6_e2m3fn", 64),
+         ("f6E3M2FN", "float6_e3m2fn", 64)]
+EDGES = np.array([0, -0.0, 1, -1.5, 0.1, 0.25, 0.75, 2.5, 3.3, 5, 6, 6.5, 7, 7.5, 7.75, 8, 27,
+                  28, 29.9, 30, 31, 1e-3, 1e-6, 500, 1e5, -1e5, np.inf, -np.inf, np.nan,
+                  -np.nan, 0.0625, 0.03125, 0.09375, 0.046875, 0.1875, 3.25, 3.75, 4.5], np.float32)
+
+
+@pytest.mark.parametrize("el,name,count", SMALL)
+def test_small_float_converts_are_bit_exact(el, name, count):
+    """f32 -> f4/f6 rounds to nearest even, saturates overflow and inf to
+    the largest finite value, and encodes NaN as ml_dtypes does; every
+    pattern decodes exactly; f16/bf16/f64 sources and an f4 <-> f6 convert
+    agree with ml_dtypes."""
+    dt = getattr(ml_dtypes, name)
+    n = EDGES.size
+    t = f"""func.func @main(%x: tensor<{n}xf32>, %y: tensor<{count}x{el}>, %h: tensor<{n}xf16>, %d: tensor<{n}xf64>) -> (tensor<{n}x{el}>, tensor<{count}xf32>, tensor<{n}x{el}>, tensor<{n}x{el}>, tensor<{count}xbf16>, tensor<{count}xf8E4M3FN>) {{
+  %0 = stablehlo.convert %x : (tensor<{n}xf32>) -> tensor<{n}x{el}>
+  %1 = stablehlo.convert %y : (tensor<{count}x{el}>) -> tensor<{count}xf32>
+  %2 = stablehlo.convert %h : (tensor<{n}xf16>) -> tensor<{n}x{el}>
+  %3 = stablehlo.convert %d : (tensor<{n}xf64>) -> tensor<{n}x{el}>
+  %4 = stablehlo.convert %y : (tensor<{count}x{el}>) -> tensor<{count}xbf16>
+  %5 = stablehlo.convert %y : (tensor<{count}x{el}>) -> tensor<{count}xf8E4M3FN>
+  return %0, %1, %2, %3, %4, %5 : tensor<{n}x{el}>, tensor<{count}xf32>, tensor<{n}x{el}>, tensor<{n}x{el}>, tensor<{count}xbf16>, tensor<{count}xf8E4M3FN>
+}}"""
+    every = np.arange(count, dtype=np.uint8).view(dt)
+    with np.errstate(over="ignore"):
+        h, d = EDGES.astype(np.float16), EDGES.astype(np.float64)
+    enc, dec, enc_h, enc_d, to_bf, to_f8 = run_text(t, EDGES, every, h, d)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(enc.view(np.uint8), EDGES.astype(dt).view(np.uint8))
+        np.testing.assert_array_equal(enc_h.view(np.uint8), h.astype(dt).view(np.uint8))
+        np.testing.assert_array_equal(enc_d.view(np.uint8), d.astype(dt).view(np.uint8))
+    np.testing.assert_array_equal(dec, every.astype(np.float32))
+    np.testing.assert_array_equal(to_bf.view(np.uint16), every.astype(ml_dtypes.bfloat16).view(np.uint16))
+    np.testing.assert_array_equal(to_f8.view(np.uint8), every.astype(ml_dtypes.float8_e4m3fn).view(np.uint8))
+
+
+@pytest.mark.parametrize("el,name,count", SMALL)
+def test_small_float_ops_compute_in_f32_then_round(el, name, count):
+    """add / multiply / divide / exp on every pair: computed in f32 and
+    rounded once to the type (what ml_dtypes gives for the f32 result);
+    decimal and hex literals encode as ml_dtypes does."""
+    dt = getattr(ml_dtypes, name)
+    every = np.arange(count, dtype=np.uint8).view(dt)
+    a, b = (x.ravel() for x in np.meshgrid(every, every, indexing="ij"))
+    n = a.size
+    T = f"tensor<{n}x{el}>"
+    t = f"""func.func @main(%a: {T}, %b: {T}) -> ({T}, {T}, {T}, {T}, tensor<6x{el}>) {{
+  %0 = stablehlo.add %a, %b : {T}
+  %1 = stablehlo.multiply %a, %b : {T}
+  %2 = stablehlo.divide %a, %b : {T}
+  %3 = stablehlo.exponential %a : {T}
+  %4 = stablehlo.constant dense<[0.1, 3.1415, -2.6, 100.0, 0x01, 0x07]> : tensor<6x{el}>
+  return %0, %1, %2, %3, %4 : {T}, {T}, {T}, {T}, tensor<6x{el}>
+}}"""
+    s, p, q, e, c = run_text(t, a, b)
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    with np.errstate(all="ignore"):
+        for got, ref in ((s, af + bf), (p, af * bf), (q, af / bf), (e, np.exp(af))):
+            np.testing.assert_array_equal(got.view(np.uint8), ref.astype(dt).view(np.uint8))
+    ref = np.array([0.1, 3.1415, -2.6, 100.0]).astype(dt).view(np.uint8)
+    np.testing.assert_array_equal(c.view(np.uint8), list(ref) + [1, 7])
+
+
+def test_f8_saturating_rounding_near_the_largest_value():
+    """Values just above an f8 type's largest finite value round down to it
+    (round to nearest), only past the midpoint do they overflow."""
+    for el, name in (("f8E4M3FN", "float8_e4m3fn"), ("f8E5M2", "float8_e5m2"),
+                     ("f8E4M3", "float8_e4m3"), ("f8E4M3FNUZ", "float8_e4m3fnuz"),
+                     ("f8E3M4", "float8_e3m4"), ("f8E5M2FNUZ", "float8_e5m2fnuz")):
+        dt = getattr(ml_dtypes, name)
+        mx = float(ml_dtypes.finfo(dt).max)
+        x = (mx * np.array([1, 1.01, 1.03, 1.06, 1.0625, 1.07, 1.2, -1.01, -1.2])).astype(np.float32)
+        t = f"""func.func @main(%x: tensor<9xf32>) -> tensor<9x{el}> {{
+  %0 = stablehlo.convert %x : (tensor<9xf32>) -> tensor<9x{el}>
+  return %0 : tensor<9x{el}>
+}}"""
+        got = run_text(t, x)
+        np.testing.assert_array_equal(got.view(np.uint8), x.astype(dt).view(np.uint8), err_msg=el)
