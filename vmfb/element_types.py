@@ -29,6 +29,8 @@ ELEMENT_TYPES = tuple(ElementType(*row) for row in [
     (22, "si8", "int8", 1), (23, "si16", "int16", 2), (24, "si32", "int32", 4), (25, "si64", "int64", 8),
     (26, "i4", "int4", 1), (27, "ui4", "uint4", 1), (28, "i2", "int2", 1), (29, "ui2", "uint2", 1),
     (30, "f8E8M0FNU", "float8_e8m0fnu", 1),
+    (31, "f4E2M1FN", "float4_e2m1fn", 1), (32, "f6E2M3FN", "float6_e2m3fn", 1),
+    (33, "f6E3M2FN", "float6_e3m2fn", 1),
 ])
 BY_ID = {t.id: t for t in ELEMENT_TYPES}
 BY_NAME = {t.name: t for t in ELEMENT_TYPES}

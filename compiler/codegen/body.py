@@ -15,7 +15,7 @@ import hashlib
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseElementsAttr, ints
-from . import scalar
+from . import scalar, special_c
 
 #: Ops whose operands are all read at the result's own index (no broadcast or
 #: remapping): the ones _prefetch walks iteratively.
@@ -167,8 +167,10 @@ class BodyEmitter:
             return f"tvm_f16_to_f32({raw})"
         if element == "bf16":
             return f"tvm_bf16_to_f32({raw})"
-        if element.startswith("f8"):
+        if element in special_c.SMALL_FLOATS:
             return scalar.small_float_load(element, raw)
+        if element in scalar.SUB_BYTE_INTS:
+            return scalar.sub_byte_wrap(element, raw)
         return raw
 
     def store_expr(self, element: str, expr: str) -> str:
@@ -176,8 +178,10 @@ class BodyEmitter:
             return f"tvm_f32_to_f16({expr})"
         if element == "bf16":
             return f"tvm_f32_to_bf16({expr})"
-        if element.startswith("f8"):
+        if element in special_c.SMALL_FLOATS:
             return scalar.small_float_store(element, expr)
+        if element in scalar.SUB_BYTE_INTS:
+            return scalar.sub_byte_store(element, expr)
         return expr
 
     def _compute(self, op, idx) -> list:

@@ -21,11 +21,31 @@ CTYPE = {
     "ui8": "uint8_t", "ui16": "uint16_t", "ui32": "uint32_t", "ui64": "uint64_t",
     "f32": "float", "f64": "double",
     "complex<f32>": "tvm_c64", "complex<f64>": "tvm_c128",
+    "i2": "int8_t", "i4": "int8_t", "ui2": "uint8_t", "ui4": "uint8_t",
 }
+# Sub-byte integers: one element per byte as ml_dtypes stores them (the
+# N-bit two's complement pattern in the low bits, the high bits zero);
+# kernels hold them widened (signed ones sign-extended in an int8_t) and
+# every op result is wrapped back to N bits (``rounded``).
+SUB_BYTE_INTS = {"i2": (2, True), "i4": (4, True), "ui2": (2, False), "ui4": (4, False)}
 # Types a kernel can hold in registers; loads and stores of other storage
 # types (f16, bf16) convert through these.
 COMPUTE_TYPE = dict(CTYPE, f16="float", bf16="float", **{k: "float" for k in special_c.SMALL_FLOATS})
-STORAGE_TYPE = dict(CTYPE, f16="uint16_t", bf16="uint16_t", **{k: "uint8_t" for k in special_c.SMALL_FLOATS})
+STORAGE_TYPE = dict(CTYPE, f16="uint16_t", bf16="uint16_t", **{k: "uint8_t" for k in special_c.SMALL_FLOATS},
+                    **{k: "uint8_t" for k in SUB_BYTE_INTS})
+
+
+def sub_byte_wrap(element: str, expr: str) -> str:
+    """``expr`` (an integer) wrapped to ``element``'s N bits, in compute form
+    (signed: sign-extended into int8_t; unsigned: masked)."""
+    w, signed = SUB_BYTE_INTS[element]
+    return f"tvm_sext{w}((uint32_t)({expr}))" if signed else f"((uint8_t)(({expr}) & {(1 << w) - 1}u))"
+
+
+def sub_byte_store(element: str, expr: str) -> str:
+    """Storage byte of a sub-byte value: its N-bit pattern, high bits zero."""
+    w, _ = SUB_BYTE_INTS[element]
+    return f"((uint8_t)(({expr}) & {(1 << w) - 1}u))"
 
 
 def small_float_load(element: str, raw: str) -> str:
@@ -47,7 +67,8 @@ def ctype(element: str) -> str:
 
 def utype(element: str) -> str:
     """The unsigned C type of the same width (for wrapping arithmetic)."""
-    return {8: "uint8_t", 16: "uint16_t", 32: "uint32_t", 64: "uint64_t", 1: "uint8_t"}[bit_width(element)]
+    return {8: "uint8_t", 16: "uint16_t", 32: "uint32_t", 64: "uint64_t", 1: "uint8_t",
+            2: "uint8_t", 4: "uint8_t"}[bit_width(element)]
 
 
 def _fsuffix(element: str) -> str:
@@ -175,7 +196,7 @@ def unary(name: str, element: str, a: str) -> str:
             "abs": (a if is_unsigned(element) else f"(({ct})({a} < 0 ? ({ut})0 - ({ut}){a} : ({ut}){a}))"),
             "not": f"(({ct})~{a})",
             "sign": (f"(({ct})({a} != 0))" if is_unsigned(element) else f"(({ct})(({a} > 0) - ({a} < 0)))"),
-            "popcnt": f"(({ct})__builtin_popcountll((uint64_t)({ut}){a}))",
+            "popcnt": f"(({ct})__builtin_popcountll((uint64_t)({ut}){a} & {(1 << w) - 1}ull))",
             "count_leading_zeros": f"(({ct})tvm_clz{w}(({ut}){a}))",
             "square": _wrap(element, a, a, "*"),
         }
@@ -205,6 +226,12 @@ def compare(direction: str, compare_type: str | None, element: str, a: str, b: s
     if is_integer(element) and compare_type == "UNSIGNED" and not is_unsigned(element):
         ut = utype(element)
         return f"((uint8_t)(({ut}){a} {ops[direction]} ({ut}){b}))"
+    if element in SUB_BYTE_INTS and compare_type in ("SIGNED", "UNSIGNED") \
+            and (compare_type == "SIGNED") != SUB_BYTE_INTS[element][1]:
+        w = SUB_BYTE_INTS[element][0]
+        cast = ((lambda x: f"tvm_sext{w}((uint32_t){x})") if compare_type == "SIGNED"
+                else (lambda x: f"((uint8_t)({x} & {(1 << w) - 1}u))"))
+        return f"((uint8_t)({cast(a)} {ops[direction]} {cast(b)}))"
     if is_integer(element) and compare_type == "SIGNED" and is_unsigned(element) and element != "i1":
         st = {8: "int8_t", 16: "int16_t", 32: "int32_t", 64: "int64_t"}[bit_width(element)]
         return f"((uint8_t)(({st}){a} {ops[direction]} ({st}){b}))"
@@ -241,6 +268,8 @@ def rounded(element: str, expr: str) -> str:
         return f"tvm_bf16_to_f32(tvm_f32_to_bf16({expr}))"
     if element in special_c.SMALL_FLOATS:
         return small_float_load(element, small_float_store(element, expr))
+    if element in SUB_BYTE_INTS:
+        return sub_byte_wrap(element, expr)
     return expr
 
 
@@ -296,7 +325,38 @@ def _int_helpers() -> str:
             mn = "0" if sign == "u" else smin
             out.append(f"static inline {t} tvm_f2i_{sfx}(double v) {{ return v != v ? 0 : v <= {lo} ? {mn} : v >= {hi} ? {mx} : ({t})v; }}")
         out.append(f"static inline int tvm_clz{w}({ut} a) {{ return a == 0 ? {w} : __builtin_clzll((uint64_t)a) - {64 - w}; }}")
+    out.extend(_sub_byte_helpers())
     return "\n".join(out)
+
+
+def _sub_byte_helpers() -> list:
+    """The integer helpers at 2 and 4 bits, on their widened forms (results
+    are wrapped by the caller's ``rounded``; shifts by >= N bits follow the
+    spec: 0, or the sign fill for an arithmetic right shift)."""
+    out = []
+    for w in (2, 4):
+        mask, smin, smax, umax = (1 << w) - 1, -(1 << (w - 1)), (1 << (w - 1)) - 1, (1 << w) - 1
+        out.append(f"static inline int8_t tvm_sext{w}(uint32_t x) {{ return (int8_t)((int8_t)(uint8_t)(x << {8 - w}) >> {8 - w}); }}")
+        for sign, t in (("s", "int8_t"), ("u", "uint8_t")):
+            sfx = f"{sign}{w}"
+            if sign == "s":
+                out.append(f"static inline {t} tvm_div_{sfx}({t} a, {t} b) {{ return b == 0 ? ({t})-1 : (a == {smin} && b == -1) ? a : ({t})(a / b); }}")
+                out.append(f"static inline {t} tvm_rem_{sfx}({t} a, {t} b) {{ return b == 0 ? a : (a == {smin} && b == -1) ? 0 : ({t})(a % b); }}")
+                out.append(f"static inline {t} tvm_shra_{sfx}({t} a, {t} b) {{ return ((uint8_t)b >= {w}) ? (a < 0 ? ({t})-1 : 0) : ({t})(a >> b); }}")
+                lo, hi = smin, smax
+            else:
+                out.append(f"static inline {t} tvm_div_{sfx}({t} a, {t} b) {{ return b == 0 ? ({t}){umax} : ({t})(a / b); }}")
+                out.append(f"static inline {t} tvm_rem_{sfx}({t} a, {t} b) {{ return b == 0 ? a : ({t})(a % b); }}")
+                out.append(f"static inline {t} tvm_shra_{sfx}({t} a, {t} b) {{ return b >= {w} ? 0 : ({t})(a >> b); }}")
+                lo, hi = 0, umax
+            out.append(f"static inline {t} tvm_shl_{sfx}({t} a, {t} b) {{ return ((uint8_t)b >= {w}) ? 0 : ({t})((uint8_t)a << b); }}")
+            out.append(f"static inline {t} tvm_shrl_{sfx}({t} a, {t} b) {{ return ((uint8_t)b >= {w}) ? 0 : ({t})(((uint8_t)a & {mask}u) >> b); }}")
+            neg = ("if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);" if sign == "s" else "")
+            out.append(f"static inline {t} tvm_ipow_{sfx}({t} a, {t} b) {{ {neg} uint8_t r = 1, x = (uint8_t)a, e = (uint8_t)b & {mask}u; "
+                       f"while (e) {{ if (e & 1) r = (uint8_t)(r * x); x = (uint8_t)(x * x); e >>= 1; }} return ({t})r; }}")
+            out.append(f"static inline {t} tvm_f2i_{sfx}(double v) {{ return v != v ? 0 : v <= {lo}.0 ? ({t}){lo} : v >= {hi}.0 ? ({t}){hi} : ({t})v; }}")
+        out.append(f"static inline int tvm_clz{w}(uint8_t a) {{ a &= {mask}u; return a == 0 ? {w} : __builtin_clzll((uint64_t)a) - {64 - w}; }}")
+    return out
 
 
 def _float_helpers() -> str:

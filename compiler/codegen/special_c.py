@@ -167,11 +167,15 @@ static inline double tvm_reduce_precision_f64(double x, int e, int m) {
 # 2 = "FNUZ" (no inf, no -0; 0x80 is NaN), 3 = "E8M0FNU" (exponent only:
 # no sign, no zero, no inf; 0xFF is NaN; encoding clamps tiny values to 0x00,
 # rounds ties away from zero in the mantissa, and maps NaN, <= 0 and
-# overflow to NaN).  Computed in float like f16.
+# overflow to NaN), 4 = finite only (f4E2M1FN, f6E2M3FN, f6E3M2FN: no inf,
+# no NaN; every pattern is a number: overflow and inf saturate to the largest
+# finite value, and NaN encodes as a zero of the opposite sign, as ml_dtypes
+# converts it).  Computed in float like f16; rounding is to nearest even.
 SMALL_FLOATS = {"f8E5M2": (5, 2, 15, 0), "f8E4M3": (4, 3, 7, 0), "f8E3M4": (3, 4, 3, 0),
                 "f8E4M3FN": (4, 3, 7, 1), "f8E4M3FNUZ": (4, 3, 8, 2),
                 "f8E5M2FNUZ": (5, 2, 16, 2), "f8E4M3B11FNUZ": (4, 3, 11, 2),
-                "f8E8M0FNU": (8, 0, 127, 3)}
+                "f8E8M0FNU": (8, 0, 127, 3),
+                "f4E2M1FN": (2, 1, 1, 4), "f6E2M3FN": (2, 3, 1, 4), "f6E3M2FN": (3, 2, 3, 4)}
 
 SMALL_FLOAT_HELPERS = r"""
 static inline float tvm_sf_decode(uint32_t b, int e, int m, int bias, int kind) {
@@ -192,11 +196,13 @@ static inline uint32_t tvm_sf_encode(float x, int e, int m, int bias, int kind) 
   }
   uint32_t nan = kind == 2 ? (1u << (e + m)) : (kind == 1 ? (1u << (e + m)) - 1u : ((1u << (e + m)) - (1u << m)) | (1u << (m - 1)));
   uint32_t sign = signbit(x) ? (1u << (e + m)) : 0u;
-  if (x != x) return kind == 2 ? nan : (sign | nan);
+  if (x != x) return kind == 2 ? nan : (kind == 4 ? (sign ^ (1u << (e + m))) : (sign | nan));
   float a = fabsf(x);
   int maxex = kind == 0 ? (1 << e) - 2 : (1 << e) - 1;
   uint32_t maxman = kind == 1 ? (1u << m) - 2u : (1u << m) - 1u;
-  float maxv = ldexpf((float)(maxman | (1u << m)), maxex - bias - m);
+  uint32_t over = kind == 0 ? (sign | ((uint32_t)((1 << e) - 1) << m)) : (kind == 2 ? nan
+                  : (kind == 4 ? (sign | ((uint32_t)maxex << m) | maxman) : (sign | nan)));
+  if (isinf(x)) return over;
   uint32_t bits;
   if (a == 0.0f) return kind == 2 ? 0u : sign;
   int k; frexpf(a, &k);
@@ -206,8 +212,7 @@ static inline uint32_t tvm_sf_encode(float x, int e, int m, int bias, int kind) 
   } else {
     uint32_t q = (uint32_t)nearbyintf(ldexpf(a, m - E));
     if (q == (2u << m)) { q = 1u << m; ++E; }
-    if (E > maxex - bias || (E == maxex - bias && (q - (1u << m)) > maxman) || a > maxv)
-      return kind == 0 ? (sign | ((uint32_t)((1 << e) - 1) << m)) : (kind == 2 ? nan : (sign | nan));
+    if (E > maxex - bias || (E == maxex - bias && (q - (1u << m)) > maxman)) return over;
     bits = ((uint32_t)(E + bias) << m) | (q - (1u << m));
   }
   if (kind == 2 && bits == 0u) return 0u;

@@ -135,7 +135,26 @@ def convert_values(values: list, element: str) -> np.ndarray:
         return _floats(values, dtype)
     if any("." in v or "n" in v for v in values):
         raise DenseError(f"floating-point literal in a tensor of {element}")
+    if element in _SUB_BYTE_BITS:
+        return _sub_byte_ints(values, element, dtype)
     return _ints(values, dtype)
+
+
+_SUB_BYTE_BITS = {"i2": 2, "i4": 4, "ui2": 2, "ui4": 4}
+
+
+def _sub_byte_ints(values, element, dtype) -> np.ndarray:
+    """Literals of i2/i4/ui2/ui4: like MLIR, a signless value may be given
+    signed or unsigned (i4: -8..15; 15 is the pattern of -1), an unsigned
+    one only as 0..2^N-1."""
+    bits = _SUB_BYTE_BITS[element]
+    ints = np.array([int(v, 16) if "x" in v.lower() else int(v) for v in values], dtype=object)
+    lo = 0 if element.startswith("ui") else -(1 << (bits - 1))
+    hi = (1 << bits) - 1
+    bad = [int(v) for v in ints if not lo <= v <= hi]
+    if bad:
+        raise DenseError(f"integer literal {bad[0]} out of range for {element} ({lo}..{hi})")
+    return (ints.astype(np.int64) & hi).astype(np.uint8).view(dtype)
 
 
 def decode_literal(body: str, element: str, shape) -> np.ndarray:
