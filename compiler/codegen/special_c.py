@@ -90,7 +90,7 @@ static inline double tvm_polygamma(double n, double x) {
   double f = 1.0;
   for (double k = 2.0; k <= n && f < INFINITY; k += 1.0) f *= k;
   double z = tvm_zeta(n + 1.0, x);
-  return fmod(n, 2.0) == 1.0 ? f * z : -f * z;
+  return n - 2.0 * floor(0.5 * n) == 1.0 ? f * z : -f * z;  /* n odd; no fmod: OpenCL overloads it */
 }
 static inline uint32_t tvm_rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 /* Threefry-2x32, 20 rounds (Salmon et al. 2011): key and counter as
