@@ -425,8 +425,10 @@ class Instance:
         ``channel="mpi"``: this process is one MPI rank (runtime/parallel.py).
 
         ``verify="lazy"`` checks the container and the module's tables now and
-        each function's bytecode just before its first call (a load costs
-        nothing per instruction); ``"eager"`` checks every function now.
+        each function's bytecode just before its first call, and loads each
+        executable's code into the device at its first dispatch (a load costs
+        nothing per instruction or kernel); ``"eager"`` checks every function
+        and loads every executable now.
         ``expected_sha256`` pins the module's bytes (vmfb IntegrityError if they
         differ; docs/security.md)."""
         if verify not in ("lazy", "eager"):
@@ -451,7 +453,8 @@ class Instance:
         if tracer is not None:
             dev.tracer = tracer
         from .modules.hal import HalModule
-        natives = [HalModule()] + [m for m in self.native_modules if m.name != "hal"]
+        # eager: kernels too, so that every load error surfaces now
+        natives = [HalModule(defer_loads=verify == "lazy")] + [m for m in self.native_modules if m.name != "hal"]
         natives += _custom_call_modules(bytecode, custom_calls or {}, natives)
         ctx = Context(natives + [bytecode], device=dev, channel=channel,
                       default_timeout_s=self.timeout_s if timeout_s is None else timeout_s)

@@ -74,6 +74,8 @@ def _map(v, where, required=()):
 
 
 def _strs(v, where):
+    if v.__class__ is list and all(s.__class__ is str for s in v):
+        return v                     # (the common case; a module has 100s of strings)
     return [_str(s, f"{where}[{i}]") for i, s in enumerate(_list(v, where))]
 
 
@@ -111,6 +113,66 @@ def _plain_entry(a) -> bool:
                     return False
         elif (k == "name" or k == "dtype") and x.__class__ is not str:
             return False
+    return True
+
+
+# The _plain_* predicates accept exactly what validate's checks accept, without
+# building the field paths its messages name (a module has dozens of imports and
+# sections and hundreds of entry points; nearly all are fine); False sends the
+# item through the checks that name its defect.
+
+def _plain_keys(d) -> bool:
+    for k in d:
+        if k.__class__ is not str:
+            return False
+    return True
+
+
+def _plain_section(s) -> bool:
+    if s.__class__ is not dict or not _plain_keys(s):
+        return False
+    o, n, c = s.get("offset"), s.get("length"), s.get("crc32")
+    return (o.__class__ is int and 0 <= o <= _U63[1] and n.__class__ is int
+            and 0 <= n <= _U63[1] and c.__class__ is int and 0 <= c <= _U32[1]
+            and s.get("kind").__class__ is str)
+
+
+def _plain_signature(text, variadic: bool) -> bool:
+    if text.__class__ is not str:
+        return False
+    try:
+        parse_signature(text, allow_variadic=variadic)
+    except VmfbError:
+        return False
+    return True
+
+
+def _plain_import(m) -> bool:
+    if m.__class__ is not dict or not _plain_keys(m):
+        return False
+    name = m.get("name")
+    return (m.get("module").__class__ is str and name.__class__ is str and "\0" not in name
+            and _plain_signature(m.get("signature"), True))
+
+
+def _plain_function(f, names: set, sections: list) -> bool:
+    """(Also adds the function's name to ``names``.)"""
+    if f.__class__ is not dict or not _plain_keys(f):
+        return False
+    name, regs, code = f.get("name"), f.get("registers"), f.get("code")
+    if name.__class__ is not str or "\0" in name or name in names \
+            or not _plain_signature(f.get("signature"), False) \
+            or regs.__class__ is not dict \
+            or code.__class__ is not int or not 0 <= code < len(sections) \
+            or sections[code].get("kind") != "bytecode" \
+            or f.get("exported").__class__ is not bool \
+            or f.get("reflection") is not None \
+            or f.get("reflection_packed").__class__ is not bytes:
+        return False
+    for bank, n in regs.items():
+        if bank not in BANKS or n.__class__ is not int or not 0 <= n <= MAX_REGISTERS:
+            return False
+    names.add(name)
     return True
 
 
@@ -184,6 +246,8 @@ def validate(h) -> dict:
         _strs(v, f"requirements.{k}")
     sections = _list(h["sections"], "sections")
     for i, s in enumerate(sections):
+        if _plain_section(s):
+            continue
         w = f"sections[{i}]"
         _map(s, w, ("offset", "length", "crc32", "kind"))
         _int(s["offset"], w + ".offset")
@@ -192,6 +256,8 @@ def validate(h) -> dict:
         _str(s["kind"], w + ".kind")
     names = set()
     for i, f in enumerate(_list(h["functions"], "functions")):
+        if _plain_function(f, names, sections):
+            continue
         w = f"functions[{i}]"
         _map(f, w, ("name", "signature", "registers", "code", "exported"))
         if _name(f["name"], w + ".name") in names:
@@ -212,6 +278,8 @@ def validate(h) -> dict:
         else:
             _reflection(f.get("reflection"), w + ".reflection")
     for i, m in enumerate(_list(h["imports"], "imports")):
+        if _plain_import(m):
+            continue
         w = f"imports[{i}]"
         _map(m, w, ("module", "name", "signature"))
         _str(m["module"], w + ".module")

@@ -27,7 +27,8 @@ from tensorvm.vmfb import element_types
 class HalState:
     """Per-context state: the device and the executables loaded for it."""
 
-    __slots__ = ("_device", "_executables", "_lock", "device_class", "timeout_s", "_channel")
+    __slots__ = ("_device", "_executables", "_lock", "device_class", "timeout_s", "_channel",
+                 "defer_loads")
 
     def __init__(self, device, timeout_s=None, channel=None):
         self._channel = channel     # collectives' channel; a lone one made on first use
@@ -38,11 +39,16 @@ class HalState:
         self._executables = {}      # id(ExecutableDef) -> (ExecutableDef, Executable)
         self._lock = threading.Lock()
         self.timeout_s = timeout_s      # the context's default: bounds of fused calls
+        # executable.load picks the variant now and loads its code at the first
+        # dispatch (PendingExecutable); HalModule(defer_loads=False) loads it then
+        self.defer_loads = True
 
     def loaded(self) -> list:
-        """The executables loaded so far, in load order."""
+        """The executables ``__init`` asked for, in load order (a
+        PendingExecutable until its first dispatch)."""
         with self._lock:
             return [exe for _, exe in self._executables.values()]
+
 
     @property
     def channel(self):
@@ -101,6 +107,40 @@ def device_get(state):
     return state.device
 
 
+class PendingExecutable:
+    """An executable whose variant ``executable.load`` chose (so a module
+    that cannot run on the device fails at load) but whose code is loaded
+    into the device by its first dispatch: loading a module costs nothing
+    per kernel (no dlopen, ELF check or entry-point tables for kernels a
+    call never reaches), as function bodies are verified at first call.
+    Loading is once, under a lock; a load error is raised by every dispatch
+    that needs it."""
+
+    __slots__ = ("device", "name", "format", "variant", "target", "entry_points", "_data",
+                 "_entry_defs", "_exe", "_lock")
+
+    def __init__(self, device, name, variant: int, v):
+        self.device, self.name, self.variant = device, name, variant
+        self.format, self.target = v.format, dict(v.target or {})
+        self._data, self._entry_defs = v.data, v.entry_points
+        self.entry_points = [getattr(e, "name", e) for e in v.entry_points]
+        self._exe = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Executable:
+        """The loaded executable (loading it on first use)."""
+        exe = self._exe
+        if exe is None:
+            with self._lock:
+                exe = self._exe
+                if exe is None:
+                    exe = self.device.load_executable(self.name, self.format, self._data,
+                                                      self._entry_defs, self.target)
+                    exe.variant = self.variant
+                    self._exe = exe
+        return exe
+
+
 def executable_load(state, device, exe_def):
     _device(state, device, "executable.load")
     key = id(exe_def)
@@ -112,17 +152,28 @@ def executable_load(state, device, exe_def):
     name = getattr(exe_def, "name", "?")
     i = device.select_variant(name, variants)
     v = variants[i]
-    exe = device.load_executable(name, v.format, v.data, v.entry_points, v.target)
-    exe.variant = i
+    if state.defer_loads:
+        exe = PendingExecutable(device, name, i, v)
+    else:
+        exe = device.load_executable(name, v.format, v.data, v.entry_points, v.target)
+        exe.variant = i
     with state._lock:
         state._executables[key] = (exe_def, exe)
     return exe
 
 
+def _executable(exe, fn: str) -> Executable:
+    """``exe`` as a loaded Executable (a pending one is loaded now)."""
+    if exe.__class__ is PendingExecutable:
+        return exe.get()
+    return _need(exe, Executable, fn, "executable")
+
+
 def executable_has_entry(state, exe, name):
     """1 when the loaded variant has entry point ``name`` (a module may give its
     CPU variant entry points other variants lack, e.g. native loops)."""
-    exe = _need(exe, hal.Executable, "executable.has_entry", "executable")
+    if exe.__class__ is not PendingExecutable:
+        exe = _need(exe, hal.Executable, "executable.has_entry", "executable")
     return 1 if _text(name) in exe.entry_points else 0
 
 
@@ -250,7 +301,7 @@ def _cb(obj, fn):
 
 def command_buffer_dispatch(state, cb, exe, entry, wx, wy, wz, constants, buffers, ranges):
     _cb(cb, "command_buffer.dispatch")
-    _need(exe, Executable, "command_buffer.dispatch", "executable")
+    exe = _executable(exe, "command_buffer.dispatch")
     if len(ranges) != 2 * len(buffers):
         raise HalError(f"hal.command_buffer.dispatch: {len(buffers)} buffers need "
                        f"{2 * len(buffers)} offset/length values, got {len(ranges)}")
@@ -263,7 +314,7 @@ def command_buffer_dispatch_indirect(state, cb, exe, entry, wx, wy, wz, constant
     """Like dispatch; a null buffer binds the slot at the same position."""
     fn = "command_buffer.dispatch.indirect"
     _cb(cb, fn)
-    _need(exe, Executable, fn, "executable")
+    exe = _executable(exe, fn)
     if len(slots) != len(buffers) or len(ranges) != 2 * len(buffers):
         raise HalError(f"hal.{fn}: {len(buffers)} buffers need as many slots and "
                        f"{2 * len(buffers)} offset/length values, got {len(slots)} and "
@@ -476,9 +527,17 @@ class HalModule(NativeModule):
     plain = frozenset(("buffer_view.checked_buffer", "allocator.allocate", "buffer_view.create",
                        "buffer_view.buffer", "allocator.import", "device.get"))
 
+    def __init__(self, *, defer_loads: bool = True):
+        """``defer_loads``: executables load at their first dispatch
+        (PendingExecutable) instead of when ``__init`` asks for them."""
+        self.defer_loads = defer_loads
+
     def functions(self) -> dict:
         return dict(FUNCTIONS)
 
     def create_state(self, context) -> HalState:
-        return HalState(getattr(context, "device", None), getattr(context, "default_timeout_s", None),
-                        getattr(context, "channel", None))
+        state = HalState(getattr(context, "device", None),
+                         getattr(context, "default_timeout_s", None),
+                         getattr(context, "channel", None))
+        state.defer_loads = self.defer_loads
+        return state
