@@ -24,6 +24,7 @@ from .passes.dispatch import FormDispatchRegions
 from .passes.fold import AlgebraicSimplification
 from .passes.inline import InlineCalls, symbol, visibility
 from .passes.host_values import TagHostValues
+from .passes.quantized import DecomposeQuantized
 from .passes import shapes
 from .passes.memory import plan_function
 from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
@@ -34,7 +35,7 @@ def ir_passes(simplify: bool = True, custom_kernels=None) -> list:
     (``custom_kernels``: custom_kernels.registry's ``{name: declaration}``)."""
     cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
-    return [ImportGspmd(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls(custom_kernels or {}),
+    return [ImportGspmd(), DecomposeQuantized(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls(custom_kernels or {}),
             *cleanup, *middle,
             TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
 
@@ -186,9 +187,9 @@ def _identifier(name: str) -> str:
 
 
 def _check_element_types(module) -> None:
-    """Every tensor's element type is one a .vmfb can carry (f4/f6 and
-    quantized types are not yet): a typed error naming the op, not a crash
-    deep in codegen."""
+    """Every tensor's element type is one a .vmfb can carry, or a
+    ``!quant.uniform`` type (passes/quantized.py makes it its storage type):
+    a typed error naming the op, not a crash deep in codegen."""
     from tensorvm.vmfb import element_types
     from .ir.types import TensorType
     sized = set()
@@ -196,7 +197,8 @@ def _check_element_types(module) -> None:
         args = [a for r in op.regions for b in r.blocks for a in b.arguments]
         for v in (*op.operands, *op.results, *args):
             t = v.type
-            if isinstance(t, TensorType) and t.element not in element_types.BY_NAME:
+            if isinstance(t, TensorType) and t.element not in element_types.BY_NAME \
+                    and not t.element.startswith("!quant.uniform<"):   # the first pass lowers these
                 kind = "quantized element type" if t.element.startswith("!quant.") else "element type"
                 raise UnsupportedOpError(op.name, f"{kind} {t.element} is not supported", op.location)
             if isinstance(t, TensorType) and t not in sized:

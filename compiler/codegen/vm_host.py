@@ -140,6 +140,19 @@ def _reflection_entry(name, t) -> dict:
             "shape": ["?" if d is None else int(d) for d in t.shape]}
 
 
+def _note_quantized(func, args, results) -> None:
+    """Arguments and results that were quantized cross the API as their
+    storage integers ("dtype"); "quantized" keeps the type they stand for."""
+    from ..passes.quantized import SIGNATURE_ATTR
+    sig = func.attributes.get(SIGNATURE_ATTR)
+    if sig is None:
+        return
+    for entries, names in zip((args, results), sig.elements):
+        for e, n in zip(entries, names.elements):
+            if n.value:
+                e["quantized"] = n.value
+
+
 def _arg_names(func) -> list[str]:
     n = len(func.regions[0].blocks[0].arguments)
     names = [f"arg{i}" for i in range(n)]
@@ -283,6 +296,7 @@ class _HostFunction:
                 for i, a in enumerate(self.block.arguments)]
         results = [_reflection_entry(f"result{i}", v.type)
                    for i, v in enumerate(self.ret.operands)]
+        _note_quantized(self.func, args, results)
         fences = [{"name": "wait_fence", "kind": "fence"}, {"name": "signal_fence", "kind": "fence"}]
         return {"args": args, "results": results}, {"args": args + fences, "results": results}
 

@@ -6,6 +6,7 @@ import re
 from ..ir.types import (COMPLEX_TYPES, FLOAT_TYPES, INTEGER_TYPES, FunctionType,
                         OpaqueType, ScalarType, TensorType, TokenType, TupleType)
 from ..ir import attributes as A
+from ..ir import quant
 
 ELEMENT_TYPES = frozenset(INTEGER_TYPES + FLOAT_TYPES + COMPLEX_TYPES + ("index",))
 _DIMS = re.compile(r"\s*((?:(?:\?|\d+)\s*x\s*)*)")
@@ -66,7 +67,8 @@ class TypeParserMixin:
         if self.tok.text == "<" and self.tok.pos == t.end:
             text = t.text + self.raw_angle(current_is_open=True)
             if text.startswith("!quant."):       # one spelling per type: 2.0 == 2.000000e+00
-                text = _QUANT_FLOAT.sub(lambda m: f"{float(m.group(0)):e}", text)
+                canon = quant.canonical(text)
+                text = canon if canon != text else _QUANT_FLOAT.sub(lambda m: f"{float(m.group(0)):e}", text)
             return OpaqueType(text)
         if t.text in ("!stablehlo.token", "!chlo.token"):
             return TokenType()

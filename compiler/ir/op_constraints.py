@@ -1599,31 +1599,15 @@ def _channel_type(op):
 
 
 # -- quantized types -------------------------------------------------------------------
-_QUANT = __import__("re").compile(
-    r"^!quant\.uniform<\s*(?P<storage>(?:u|s?i)\d+)(?:<(?P<min>-?\d+):(?P<max>-?\d+)>)?\s*:\s*"
-    r"(?P<expressed>\w+)\s*(?::\s*(?P<axis>-?\d+))?\s*,\s*(?P<params>.*)>$", __import__("re").S)
-
-
 def _quant_params(el: str):
     """(storage, lo, hi, expressed, axis or None, [(scale, zero point)]) of a
     ``!quant.uniform`` element type, or None when it is not one we read."""
-    m = _QUANT.match(el)
-    if m is None:
+    from . import quant
+    try:
+        q = quant.parse(el)
+    except quant.QuantTypeError:
         return None
-    storage = m.group("storage")
-    bits = int(storage.lstrip("usi"))
-    unsigned = storage.startswith("u")
-    lo = int(m.group("min")) if m.group("min") else (0 if unsigned else -(1 << (bits - 1)))
-    hi = int(m.group("max")) if m.group("max") else ((1 << bits) - 1 if unsigned else (1 << (bits - 1)) - 1)
-    text = m.group("params").strip()
-    if text.startswith("{"):
-        text = text.strip("{} ")
-    params = []
-    for item in (x for x in text.split(",") if x.strip()):
-        scale, _, zp = item.strip().partition(":")
-        params.append((float(scale), int(zp) if zp.strip() else 0))
-    axis = int(m.group("axis")) if m.group("axis") is not None else None
-    return storage, lo, hi, m.group("expressed"), axis, params
+    return q.storage, q.storage_min, q.storage_max, q.expressed, q.axis, list(zip(q.scales, q.zero_points))
 
 
 def _quant_types(op):

@@ -247,3 +247,222 @@ def test_f8_saturating_rounding_near_the_largest_value():
 }}"""
         got = run_text(t, x)
         np.testing.assert_array_equal(got.view(np.uint8), x.astype(dt).view(np.uint8), err_msg=el)
+
+
+# -- quantized types ---------------------------------------------------------------------
+Q1 = "!quant.uniform<i8:f32, 0.5:-3>"
+Q2 = "!quant.uniform<i8:f32, 0.25:2>"
+QA = "!quant.uniform<i8<-127:127>:f32:1, {0.25:-3, 0.5:4}>"
+
+
+def np_quantize(x, scale, zp, lo=-128, hi=127, axis=None, ndim=None):
+    """The spec's quantize in f32: round_nearest_even(clamp(x / s + zp))."""
+    s, z = np.float32(scale), np.float32(zp)
+    if axis is not None:
+        shape = [1] * ndim
+        shape[axis] = -1
+        s, z = (np.asarray(v, np.float32).reshape(shape) for v in (scale, zp))
+    x = np.asarray(x, np.float32)
+    return np.rint(np.clip(x / s + z, lo, hi)).astype(np.int64)
+
+
+def np_dequantize(q, scale, zp, axis=None):
+    s, z = np.float32(scale), np.float32(zp)
+    if axis is not None:
+        shape = [1] * q.ndim
+        shape[axis] = -1
+        s, z = (np.asarray(v, np.float32).reshape(shape) for v in (scale, zp))
+    return (q.astype(np.float32) - z) * s
+
+
+def test_quant_types_parse_and_print_canonically():
+    """Per-tensor and per-axis types print in MLIR's spelling whatever the
+    source spacing; zero points of 0 and full storage ranges are implied."""
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.ir import quant
+    from tensorvm.compiler.ir.printer import print_module
+    q = quant.parse("!quant.uniform<i8<-127:127>:f32:1, {0.1:-3, 0.2:4}>")
+    assert (q.storage_min, q.storage_max, q.axis, q.scales, q.zero_points) == (-127, 127, 1, (0.1, 0.2), (-3, 4))
+    assert str(q) == "!quant.uniform<i8<-127:127>:f32:1, {1.000000e-01:-3,2.000000e-01:4}>"
+    assert str(quant.parse("!quant.uniform<u8<0:255>:f32, 0.1>")) == "!quant.uniform<u8:f32, 1.000000e-01>"
+    assert quant.parse("!quant.uniform<u8:f32, 2.0:7>").storage_element == "ui8"
+    assert str(quant.parse("!quant.uniform<i8:f32, 0.0123456789:1>")) == \
+        "!quant.uniform<i8:f32, 0.0123456789:1>"        # %e would lose digits
+    with pytest.raises(quant.QuantTypeError):
+        quant.parse("!quant.uniform<i8:f32:0, 0.1:2>")   # per-axis without {...}
+    text = f"""func.func @main(%a: tensor<2x!quant.uniform<i8:f32,0.5 : -3>>) -> tensor<2x{Q1}> {{
+  return %a : tensor<2x{Q1}>
+}}"""
+    printed = print_module(parse_module(text))
+    assert printed.count("!quant.uniform<i8:f32, 5.000000e-01:-3>") == 3
+    assert print_module(parse_module(printed)) == printed
+
+
+def test_uniform_quantize_dequantize_match_the_spec_formulas():
+    """float -> quant rounds half to even after the zero point and clamps to
+    the storage range (a narrowed one too); per-axis scales follow their
+    dimension; quant -> quant requantizes; the API carries storage ints."""
+    rng = np.random.default_rng(4)
+    x = np.concatenate([rng.uniform(-80, 80, 16), [0.25, 0.75, -1.25, 1000, -1000, 2.5, -0.25, 0]])
+    x = x.astype(np.float32).reshape(4, 6)
+    qa = rng.integers(-127, 128, (3, 2)).astype(np.int8)
+    t = f"""func.func @main(%x: tensor<4x6xf32>, %a: tensor<3x2x{QA}>) -> (tensor<4x6x{Q1}>, tensor<4x6x{QA.replace(':1,', ':0,').replace('{0.25:-3, 0.5:4}', '{0.25:-3, 0.5:4, 1.0:0, 2.0:-1}')}>, tensor<3x2xf32>, tensor<4x6x{Q2}>, tensor<4x6x!quant.uniform<u8:f32, 0.5:128>>) {{
+  %0 = stablehlo.uniform_quantize %x : (tensor<4x6xf32>) -> tensor<4x6x{Q1}>
+  %1 = stablehlo.uniform_quantize %x : (tensor<4x6xf32>) -> tensor<4x6x!quant.uniform<i8<-127:127>:f32:0, {{0.25:-3, 0.5:4, 1.0:0, 2.0:-1}}>>
+  %2 = stablehlo.uniform_dequantize %a : (tensor<3x2x{QA}>) -> tensor<3x2xf32>
+  %3 = stablehlo.uniform_quantize %0 : (tensor<4x6x{Q1}>) -> tensor<4x6x{Q2}>
+  %4 = stablehlo.uniform_quantize %x : (tensor<4x6xf32>) -> tensor<4x6x!quant.uniform<u8:f32, 0.5:128>>
+  return %0, %1, %2, %3, %4 : tensor<4x6x{Q1}>, tensor<4x6x!quant.uniform<i8<-127:127>:f32:0, {{0.25:-3, 0.5:4, 1.0:0, 2.0:-1}}>>, tensor<3x2xf32>, tensor<4x6x{Q2}>, tensor<4x6x!quant.uniform<u8:f32, 0.5:128>>
+}}"""
+    q, pa, d, rq, u = run_text(t, x, qa)
+    assert q.dtype == np.int8 and pa.dtype == np.int8 and u.dtype == np.uint8
+    np.testing.assert_array_equal(q, np_quantize(x, 0.5, -3))
+    np.testing.assert_array_equal(pa, np_quantize(x, [0.25, 0.5, 1.0, 2.0], [-3, 4, 0, -1], -127, 127, 0, 2))
+    np.testing.assert_array_equal(d, np_dequantize(qa, [0.25, 0.5], [-3, 4], axis=1))
+    np.testing.assert_array_equal(rq, np_quantize(np_dequantize(q, 0.5, -3), 0.25, 2))
+    np.testing.assert_array_equal(u, np_quantize(x, 0.5, 128, 0, 255))
+
+
+def test_quantized_ops_dequantize_compute_and_quantize():
+    """add (operands and result with different parameters), dot_general,
+    a hybrid f32 x quant dot, convolution and compare: the float op on the
+    dequantized values, quantized to the result type (scales that are powers
+    of two keep every float step exact, so the comparison is exact)."""
+    rng = np.random.default_rng(5)
+    a = rng.integers(-20, 20, (4, 5)).astype(np.int8)
+    b = rng.integers(-20, 20, (4, 5)).astype(np.int8)
+    w = rng.integers(-8, 8, (5, 3)).astype(np.int8)
+    f = rng.integers(-4, 4, (4, 5)).astype(np.float32)
+    img = rng.integers(-10, 10, (1, 6, 6, 2)).astype(np.int8)
+    ker = rng.integers(-3, 4, (3, 3, 2, 4)).astype(np.int8)
+    R = "!quant.uniform<i8:f32, 2.0:1>"
+    D = "!quant.uniform<i32:f32, 0.125>"
+    W = "!quant.uniform<i8:f32, 0.25>"        # dot_general: rhs zero points are 0
+    t = f"""func.func @main(%a: tensor<4x5x{Q1}>, %b: tensor<4x5x{Q2}>, %w: tensor<5x3x{W}>, %f: tensor<4x5xf32>, %img: tensor<1x6x6x2x{Q2}>, %ker: tensor<3x3x2x4x{Q1}>) -> (tensor<4x5x{R}>, tensor<4x3x{D}>, tensor<4x3xf32>, tensor<1x4x4x4x{R}>, tensor<4x5xi1>) {{
+  %0 = "stablehlo.add"(%a, %b) : (tensor<4x5x{Q1}>, tensor<4x5x{Q2}>) -> tensor<4x5x{R}>
+  %1 = "stablehlo.dot_general"(%a, %w) {{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}} : (tensor<4x5x{Q1}>, tensor<5x3x{W}>) -> tensor<4x3x{D}>
+  %2 = "stablehlo.dot_general"(%f, %w) {{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}} : (tensor<4x5xf32>, tensor<5x3x{W}>) -> tensor<4x3xf32>
+  %3 = stablehlo.convolution(%img, %ker) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : (tensor<1x6x6x2x{Q2}>, tensor<3x3x2x4x{Q1}>) -> tensor<1x4x4x4x{R}>
+  %4 = stablehlo.compare GT, %a, %b : (tensor<4x5x{Q1}>, tensor<4x5x{Q2}>) -> tensor<4x5xi1>
+  return %0, %1, %2, %3, %4 : tensor<4x5x{R}>, tensor<4x3x{D}>, tensor<4x3xf32>, tensor<1x4x4x4x{R}>, tensor<4x5xi1>
+}}"""
+    s, d, h, c, g = run_text(t, a, b, w, f, img, ker)
+    da, db, dw = np_dequantize(a, 0.5, -3), np_dequantize(b, 0.25, 2), np_dequantize(w, 0.25, 0)
+    np.testing.assert_array_equal(s, np_quantize(da + db, 2.0, 1))
+    assert d.dtype == np.int32
+    np.testing.assert_array_equal(d, np_quantize(da @ dw, 0.125, 0, -2**31, 2**31 - 1))
+    np.testing.assert_array_equal(h, f @ dw)
+    di, dk = np_dequantize(img, 0.25, 2), np_dequantize(ker, 0.5, -3)
+    conv = np.zeros((1, 4, 4, 4), np.float32)
+    for y in range(4):
+        for x in range(4):
+            conv[0, y, x] = np.einsum("hwi,hwio->o", di[0, y:y + 3, x:x + 3], dk)
+    np.testing.assert_array_equal(c, np_quantize(conv, 2.0, 1))
+    np.testing.assert_array_equal(g, da > db)
+
+
+def test_quantized_shape_ops_move_storage_integers():
+    """transpose, reshape, broadcast_in_dim, slice and concatenate keep the
+    element type: they move the storage integers; a concatenate whose
+    operands have other parameters than its result requantizes them."""
+    rng = np.random.default_rng(6)
+    a = rng.integers(-128, 128, (2, 3)).astype(np.int8)
+    b = rng.integers(-128, 128, (2, 3)).astype(np.int8)
+    t = f"""func.func @main(%a: tensor<2x3x{Q1}>, %b: tensor<2x3x{Q1}>, %c: tensor<2x3x{Q2}>) -> (tensor<3x2x{Q1}>, tensor<6x{Q1}>, tensor<4x2x3x{Q1}>, tensor<2x2x{Q1}>, tensor<4x3x{Q1}>, tensor<4x3x{Q1}>) {{
+  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3x{Q1}>) -> tensor<3x2x{Q1}>
+  %1 = stablehlo.reshape %a : (tensor<2x3x{Q1}>) -> tensor<6x{Q1}>
+  %2 = stablehlo.broadcast_in_dim %a, dims = [1, 2] : (tensor<2x3x{Q1}>) -> tensor<4x2x3x{Q1}>
+  %3 = stablehlo.slice %a [0:2, 1:3] : (tensor<2x3x{Q1}>) -> tensor<2x2x{Q1}>
+  %4 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<2x3x{Q1}>, tensor<2x3x{Q1}>) -> tensor<4x3x{Q1}>
+  %5 = "stablehlo.concatenate"(%a, %c) {{dimension = 0 : i64}} : (tensor<2x3x{Q1}>, tensor<2x3x{Q2}>) -> tensor<4x3x{Q1}>
+  return %0, %1, %2, %3, %4, %5 : tensor<3x2x{Q1}>, tensor<6x{Q1}>, tensor<4x2x3x{Q1}>, tensor<2x2x{Q1}>, tensor<4x3x{Q1}>, tensor<4x3x{Q1}>
+}}"""
+    tr, rs, bc, sl, cc, rq = run_text(t, a, b, b)
+    np.testing.assert_array_equal(tr, a.T)
+    np.testing.assert_array_equal(rs, a.reshape(6))
+    np.testing.assert_array_equal(bc, np.broadcast_to(a, (4, 2, 3)))
+    np.testing.assert_array_equal(sl, a[:, 1:3])
+    np.testing.assert_array_equal(cc, np.concatenate([a, b]))
+    np.testing.assert_array_equal(rq, np.concatenate([a, np_quantize(np_dequantize(b, 0.25, 2), 0.5, -3)]))
+
+
+def test_quantized_signature_and_typed_errors():
+    """Quantized arguments/results are storage integers at the API, named in
+    reflection; a float array for one is an InvalidArgumentError; a reduce
+    over quantized values and an unknown !quant type are typed errors."""
+    from tensorvm import compiler, runtime
+    from tensorvm.compiler.errors import CompileError, UnsupportedOpError
+    from tensorvm.runtime import InvalidArgumentError
+    from tensorvm.vmfb import container
+    t = f"""func.func @main(%a: tensor<3x{Q1}>) -> tensor<3xf32> {{
+  %0 = stablehlo.uniform_dequantize %a : (tensor<3x{Q1}>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}}"""
+    vm = compiler.compile_str(t)
+    refl = next(f for f in container.read_module(vm).functions if f.name == "main").reflection
+    assert refl["args"][0]["dtype"] == "i8"
+    assert refl["args"][0]["quantized"] == "!quant.uniform<i8:f32, 5.000000e-01:-3>"
+    assert "quantized" not in refl["results"][0]
+    m = runtime.load_module(vm, device="local-sync")
+    np.testing.assert_array_equal(m.main(np.array([-3, 0, 5], np.int8)), [0, 1.5, 4])
+    with pytest.raises(InvalidArgumentError, match="tensor<3xi8>"):
+        m.main(np.array([1, 2, 3], np.float32))
+    reduce = f"""func.func @main(%a: tensor<4x{Q1}>, %z: tensor<{Q1}>) -> tensor<{Q1}> {{
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x{Q1}>, tensor<{Q1}>) -> tensor<{Q1}>
+  return %0 : tensor<{Q1}>
+}}"""
+    with pytest.raises(UnsupportedOpError, match="quantized element type .* region"):
+        compiler.compile_str(reduce)
+    other = """func.func @main(%a: tensor<2x!quant.any<i8:f32>>) -> tensor<2x!quant.any<i8:f32>> {
+  return %a : tensor<2x!quant.any<i8:f32>>
+}"""
+    with pytest.raises(CompileError, match="quant.any"):
+        compiler.compile_str(other)
+
+
+def test_per_axis_add_and_dot_general_match_the_spec_formulas():
+    """Per-axis operands: add of two per-axis tensors (other scales and zero
+    points per column) into a per-axis result, and int8 weights quantized
+    per output channel (axis 1) in a quant x quant dot_general whose i32
+    result is per-axis too, and in a hybrid f32 x quant dot: each the float
+    op on the spec's dequantized values, quantized per slice."""
+    rng = np.random.default_rng(7)
+    a = rng.integers(-40, 40, (4, 3)).astype(np.int8)
+    b = rng.integers(-40, 40, (4, 3)).astype(np.int8)
+    x = rng.integers(-30, 30, (2, 4)).astype(np.int8)
+    w = rng.integers(-127, 128, (4, 3)).astype(np.int8)
+    f = rng.integers(-4, 4, (2, 4)).astype(np.float32)
+    PA = "!quant.uniform<i8:f32:1, {0.5:-3, 0.25:2, 1.0:0}>"
+    PB = "!quant.uniform<i8:f32:1, {0.25:1, 0.5:-4, 2.0:5}>"
+    PR = "!quant.uniform<i8:f32:1, {1.0:2, 0.5:0, 0.25:-1}>"
+    PW = "!quant.uniform<i8<-127:127>:f32:1, {0.125, 0.25, 0.5}>"
+    PD = "!quant.uniform<i32:f32:1, {0.0625, 0.125, 0.25}>"
+    t = f"""func.func @main(%a: tensor<4x3x{PA}>, %b: tensor<4x3x{PB}>, %x: tensor<2x4x{Q1}>, %w: tensor<4x3x{PW}>, %f: tensor<2x4xf32>) -> (tensor<4x3x{PR}>, tensor<2x3x{PD}>, tensor<2x3xf32>) {{
+  %0 = stablehlo.add %a, %b : (tensor<4x3x{PA}>, tensor<4x3x{PB}>) -> tensor<4x3x{PR}>
+  %1 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x4x{Q1}>, tensor<4x3x{PW}>) -> tensor<2x3x{PD}>
+  %2 = stablehlo.dot_general %f, %w, contracting_dims = [1] x [0] : (tensor<2x4xf32>, tensor<4x3x{PW}>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<4x3x{PR}>, tensor<2x3x{PD}>, tensor<2x3xf32>
+}}"""
+    s, d, h = run_text(t, a, b, x, w, f)
+    da = np_dequantize(a, [0.5, 0.25, 1.0], [-3, 2, 0], axis=1)
+    db = np_dequantize(b, [0.25, 0.5, 2.0], [1, -4, 5], axis=1)
+    np.testing.assert_array_equal(s, np_quantize(da + db, [1.0, 0.5, 0.25], [2, 0, -1], axis=1, ndim=2))
+    dx, dw = np_dequantize(x, 0.5, -3), np_dequantize(w, [0.125, 0.25, 0.5], [0, 0, 0], axis=1)
+    assert d.dtype == np.int32
+    np.testing.assert_array_equal(d, np_quantize(dx @ dw, [0.0625, 0.125, 0.25], [0, 0, 0],
+                                                 -2**31, 2**31 - 1, axis=1, ndim=2))
+    np.testing.assert_array_equal(h, f @ dw)
+
+
+def test_quantize_saturates_to_the_storage_range():
+    """Values far outside the range clamp to storage_min/max, i32 storage
+    included (2^31 - 1 is not an f32: the clamped 2^31 must not wrap)."""
+    x = np.array([1e12, -1e12, 3.0, -3.0, np.inf, -np.inf], np.float32)
+    t = """func.func @main(%x: tensor<6xf32>) -> (tensor<6x!quant.uniform<i32:f32, 1.0>>, tensor<6x!quant.uniform<i8<-100:100>:f32, 1.0:7>>) {
+  %0 = stablehlo.uniform_quantize %x : (tensor<6xf32>) -> tensor<6x!quant.uniform<i32:f32, 1.0>>
+  %1 = stablehlo.uniform_quantize %x : (tensor<6xf32>) -> tensor<6x!quant.uniform<i8<-100:100>:f32, 1.0:7>>
+  return %0, %1 : tensor<6x!quant.uniform<i32:f32, 1.0>>, tensor<6x!quant.uniform<i8<-100:100>:f32, 1.0:7>>
+}"""
+    q32, q8 = run_text(t, x)
+    np.testing.assert_array_equal(q32, [2**31 - 1, -2**31, 3, -3, 2**31 - 1, -2**31])
+    np.testing.assert_array_equal(q8, [100, -100, 10, 4, 100, -100])
