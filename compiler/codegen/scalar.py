@@ -124,6 +124,12 @@ def binary(name: str, element: str, a: str, b: str) -> str:
         }
     else:
         table = {}
+    if name == "next_after" and element in special_c.NARROW_NEXT_AFTER:
+        m, emin, emax = special_c.NARROW_NEXT_AFTER[element]
+        return f"tvm_next_after_narrow({a}, {b}, {m}, {emin}, {emax})"
+    if name == "next_after" and element in special_c.SMALL_FLOATS:
+        raise UnsupportedOpError("chlo.next_after", f"on element type {element} (no inf or a "
+                                                    f"non-IEEE NaN encoding: stepping is not defined here)")
     if name not in table and is_float(element):
         e = special_c.binary(name, ct, a, b)
         if e is not None:
@@ -389,4 +395,4 @@ static inline uint16_t tvm_f32_to_bf16(float f) { uint32_t u; memcpy(&u, &f, 4);
 
 
 HELPERS = (_float_helpers() + "\n" + _int_helpers() + "\n" + complex_c.helpers() + "\n"
-           + special_c.HELPERS + special_c.BIT_HELPERS + special_c.SMALL_FLOAT_HELPERS + special_c.complex_helpers() + "\n")
+           + special_c.HELPERS + special_c.BIT_HELPERS + special_c.NEXT_AFTER_HELPERS + special_c.SMALL_FLOAT_HELPERS + special_c.complex_helpers() + "\n")

@@ -278,6 +278,33 @@ def unary(name: str, ctype: str, a: str) -> str | None:
     return None
 
 
+#: Float types computed in ``float`` whose ``next_after`` must step in their
+#: own precision: (mantissa bits, min normal exponent, max exponent).
+#: nextafterf would step by an f32 ulp, which rounds back to the input.
+NARROW_NEXT_AFTER = {"f16": (10, -14, 15), "bf16": (7, -126, 127),
+                     **{k: (m, 1 - bias, bias) for k, (e, m, bias, kind) in SMALL_FLOATS.items() if kind == 0}}
+
+NEXT_AFTER_HELPERS = r"""
+/* next_after(x, y) in a narrower IEEE-style binary format held in a float
+   (x and y are values of that format): m mantissa bits, normal exponents
+   emin..emax.  The step is the format's ulp at x (one binade lower when x is
+   a power of two moving toward zero); stepping past the largest finite value
+   gives a value that the store rounds to inf. */
+static inline float tvm_next_after_narrow(float x, float y, int m, int emin, int emax) {
+  if (x != x || y != y) return x + y;
+  if (x == y) return y;
+  if (x == 0.0f) return y > 0.0f ? ldexpf(1.0f, emin - m) : -ldexpf(1.0f, emin - m);
+  if (x - x != 0.0f) return x > 0.0f ? ldexpf(2.0f - ldexpf(1.0f, -m), emax) : -ldexpf(2.0f - ldexpf(1.0f, -m), emax);
+  uint32_t u = tvm_f32_bits(x);
+  int ex = (int)((u >> 23) & 0xffu) - 127, k = (ex > emin ? ex : emin) - m;
+  int toward_zero = (y > x) != (x > 0.0f);
+  if (toward_zero && ex > emin && (u & 0x7fffffu) == 0u) k -= 1;
+  float step = ldexpf(1.0f, k), r = y > x ? x + step : x - step;
+  return r == 0.0f ? (x < 0.0f ? -0.0f : 0.0f) : r;     /* the smallest subnormal steps to a zero of its sign */
+}
+"""
+
+
 def binary(name: str, ctype: str, a: str, b: str) -> str | None:
     f = "f" if ctype == "float" else ""
     if name == "next_after":

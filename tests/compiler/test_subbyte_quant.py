@@ -466,3 +466,43 @@ def test_quantize_saturates_to_the_storage_range():
     q32, q8 = run_text(t, x)
     np.testing.assert_array_equal(q32, [2**31 - 1, -2**31, 3, -3, 2**31 - 1, -2**31])
     np.testing.assert_array_equal(q8, [100, -100, 10, 4, 100, -100])
+
+
+@pytest.mark.parametrize("el,dtype", [("f16", np.float16), ("bf16", "bfloat16"), ("f8E5M2", "float8_e5m2"),
+                                      ("f8E4M3", "float8_e4m3"), ("f8E3M4", "float8_e3m4")])
+def test_next_after_steps_in_the_narrow_type(el, dtype):
+    """chlo.next_after on types computed in float steps by the type's own ulp
+    (it used to step by an f32 ulp and round back to its input): every value
+    of the type toward +inf, -inf, 0 and NaN, against numpy / ml_dtypes (numpy's float16
+    nextafter(-0, +0) gives -0; C's nextafter, and the f32 kernels, give y)."""
+    dt = np.dtype(getattr(ml_dtypes, dtype) if isinstance(dtype, str) else dtype)
+    bits = np.arange(1 << (8 * dt.itemsize), dtype=np.uint16 if dt.itemsize == 2 else np.uint8)
+    x = bits.view(dt)
+    x = x[~np.isnan(x.astype(np.float32))]
+    n = x.size
+    xs = np.concatenate([x, x, x, x[:16]])
+    ys = np.concatenate([np.full(n, np.inf), np.full(n, -np.inf), np.zeros(n),
+                         np.full(16, np.nan)]).astype(dt)
+    m = xs.size
+    t = f"""func.func @main(%x: tensor<{m}x{el}>, %y: tensor<{m}x{el}>) -> tensor<{m}x{el}> {{
+  %0 = chlo.next_after %x, %y : tensor<{m}x{el}>, tensor<{m}x{el}> -> tensor<{m}x{el}>
+  return %0 : tensor<{m}x{el}>
+}}"""
+    got = run_text(t, xs, ys)
+    with np.errstate(over="ignore"):
+        want = np.where(xs == ys, ys, np.nextafter(xs, ys))   # x == y gives y, as C's nextafter
+    gf, wf = got.astype(np.float32), want.astype(np.float32)
+    assert np.array_equal(np.isnan(gf), np.isnan(wf)), el
+    ok = ~np.isnan(wf)
+    np.testing.assert_array_equal(got[ok].view(bits.dtype), want[ok].view(bits.dtype), err_msg=el)
+
+
+def test_next_after_on_finite_only_small_floats_is_a_typed_error():
+    from tensorvm.compiler import compile_str
+    from tensorvm.compiler.errors import UnsupportedOpError
+    t = """func.func @main(%x: tensor<4xf8E4M3FN>, %y: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %0 = chlo.next_after %x, %y : tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN> -> tensor<4xf8E4M3FN>
+  return %0 : tensor<4xf8E4M3FN>
+}"""
+    with pytest.raises(UnsupportedOpError, match="f8E4M3FN"):
+        compile_str(t)
