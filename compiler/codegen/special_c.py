@@ -248,11 +248,39 @@ static inline C C_atan(C z) {   /* -i atanh(iz) */
   C w = C_atanh(C_make(-z.im, z.re));
   return C_make(w.im, -w.re);
 }
+/* chlo._asin_acos_kernel: w with asin(z) = complex(atan2(z.re, w.re), sign(z.im) w.im)
+   (ChloOps.td).  With x = |z.re|, y = |z.im|, R = |z + 1|, S = |z - 1|,
+   A = (R + S) / 2 = cosh(Im asin z): w.re = sqrt(A^2 - x^2), w.im = acosh(A),
+   written without cancellation (A^2 - x^2 = (A + x)(y^2 / (R + x + 1) + S + 1 - x) / 2,
+   and S + 1 - x = y^2 / (S + x - 1) past x = 1), and for huge |z|, where
+   y^2 would overflow, as their limits w.re = y, w.im = log(2 |z|). */
+static inline C C_asin_acos_kernel(C z) {
+  R x = fabsS(z.re), y = fabsS(z.im);
+  if (x != x || y != y) {
+    if (x - x != 0 && x == x) return C_make(y, x);       /* inf + i nan */
+    if (y - y != 0 && y == y) return C_make(y, y);       /* nan + i inf */
+    return C_make(x + y, x + y);
+  }
+  if (x > BIG || y > BIG)
+    return C_make(y, logS(hypotS(x * (R)0.5, y * (R)0.5)) + (R)1.38629436111989061883);
+  R r = hypotS(x + (R)1, y), s = hypotS(x - (R)1, y), a = (r + s) * (R)0.5;
+  R yr = y / (r + x + (R)1), re, am1;
+  if (x <= (R)1) {
+    re = sqrtS((R)0.5 * (a + x) * (y * yr + (s + ((R)1 - x))));
+    am1 = (R)0.5 * (y * yr + (x < (R)1 ? y * (y / (s + ((R)1 - x))) : s));   /* S - (1 - x) */
+    if (x < (R)1 && y < EPS * ((R)1 - x))              /* y^2 may underflow: acosh(A) ~ y / sqrt(1 - x^2) */
+      return C_make(re, y / sqrtS(((R)1 - x) * ((R)1 + x)));
+  } else {
+    re = y * sqrtS((R)0.5 * (a + x) * ((R)1 / (r + x + (R)1) + (R)1 / (s + (x - (R)1))));
+    am1 = (R)0.5 * (y * yr + (s + (x - (R)1)));
+  }
+  return C_make(re, log1pS(am1 + sqrtS(am1 * (a + (R)1))));
+}
 static inline C C_cosh(C z) { return C_make(coshS(z.re) * cosS(z.im), sinhS(z.re) * sinS(z.im)); }
 static inline C C_sinh(C z) { return C_make(sinhS(z.re) * cosS(z.im), coshS(z.re) * sinS(z.im)); }
 """
 
-COMPLEX_NAMES = ("asin", "acos", "acosh", "asinh", "atanh", "atan", "cosh", "sinh")
+COMPLEX_NAMES = ("asin_acos_kernel", "asin", "acos", "acosh", "asinh", "atanh", "atan", "cosh", "sinh")
 
 
 def complex_helpers() -> str:
@@ -260,8 +288,11 @@ def complex_helpers() -> str:
     for c, r, s in (("tvm_c64", "float", "f"), ("tvm_c128", "double", "")):
         t = _COMPLEX.replace("C_", c + "_").replace("(C ", f"({c} ").replace("inline C ", f"inline {c} ")
         t = t.replace("  C ", f"  {c} ").replace("(R)", f"({r})")
-        for fn in ("cosh", "sinh", "cos", "sin"):
+        for fn in ("cosh", "sinh", "cos", "sin", "fabs", "hypot", "sqrt", "log1p", "log"):
             t = t.replace(f"{fn}S(", f"{fn}{s}(")
+        # |z| past which y^2 overflows (sqrt of the largest value / 4), the unit roundoff
+        t = t.replace("BIG", "(R)4.6e18" if s else "(R)3.3e153").replace("EPS", "(R)5.96e-8" if s else "(R)1.12e-16")
+        t = t.replace("(R)", f"({r})").replace("  R ", f"  {r} ")
         out.append(t)
     return "\n".join(out)
 

@@ -1894,6 +1894,14 @@ def _chlo_same_element(op):
         _fail(op, "requires compatible element types for all operands and results")
 
 
+def _chlo_asin_acos_kernel(op):
+    """ChloOps.td: HLO_AnyComplexTensor operand, the same type as result."""
+    for v in (*op.operands, *op.results):
+        if isinstance(v.type, TensorType) and not is_complex(_el(v)):
+            _fail(op, f"operand #0 must be ranked tensor of complex values, but got '{v.type}'")
+    _chlo_same_element(op)
+
+
 def _chlo_mulhi(op):
     for i, v in enumerate(op.operands):
         el = _el(v)
@@ -2034,6 +2042,7 @@ RULES.update({
     _S + "recv": _token_results, _S + "uniform_quantize": _uniform_quantize,
     _S + "custom_call": _custom_call, _S + "async_start": _async_start,
     _S + "async_done": _async_done,
+    _C + "_asin_acos_kernel": _chlo_asin_acos_kernel,
     _C + "scan": _chlo_scan, _C + "mulhi": _chlo_mulhi, _C + "constant_like": _chlo_constant_like,
     _C + "top_k": _chlo_top_k, _S + "broadcast": _broadcast, _S + "dynamic_pad": _dynamic_pad,
     _S + "get_tuple_element": _get_tuple_element, _S + "send": _channel_type,

@@ -571,3 +571,62 @@ def test_polygamma_of_a_non_integer_order_is_nan_and_broadcast_zeta_works():
     np.testing.assert_allclose(z[0], _hurwitz_reference(1.5, 2.0), rtol=1e-13)
     assert np.isnan(z[1])      # s < 1
     np.testing.assert_allclose(z[2], np.pi ** 2 / 6 - 1, rtol=1e-13)
+
+
+# -- chlo._asin_acos_kernel ---------------------------------------------------------
+
+def _asin_acos_kernel_program(el, n):
+    return _fn([f"tensor<{n}x{el}>"], [f"tensor<{n}x{el}>"], f"""
+  %0 = chlo._asin_acos_kernel %a0 : tensor<{n}x{el}> -> tensor<{n}x{el}>
+  return %0 : tensor<{n}x{el}>""")
+
+
+@pytest.mark.parametrize("el,dt,rtol", [("complex<f32>", np.complex64, 2e-6),
+                                        ("complex<f64>", np.complex128, 1e-14)])
+def test_asin_acos_kernel_gives_asin_and_acos_as_chlo_defines(el, dt, rtol):
+    """ChloOps.td: asin(z) = complex(atan2(z.re, w.re), sign(z.im) w.im) and
+    acos(z) = complex(atan2(w.re, z.re), -sign(z.im) w.im), w the kernel of z,
+    on all four quadrants, the real axis inside and outside [-1, 1] and 1."""
+    rng = np.random.default_rng(11)
+    z = (rng.uniform(-3, 3, 60) + 1j * rng.uniform(-3, 3, 60)).tolist()
+    z += [0.5, -0.5, 2, -2, 1, -1, 0, 0.25j, -4j, 1 + 0.5j, -1 - 0.5j]
+    z = np.array(z, dt)
+    w = run_text(_asin_acos_kernel_program(el, z.size), z).astype(np.complex128)
+    z128 = z.astype(np.complex128)
+    sgn = np.where(np.signbit(z128.imag), -1.0, 1.0)
+    asin = np.arctan2(z128.real, w.real) + 1j * sgn * w.imag
+    acos = np.arctan2(w.real, z128.real) - 1j * sgn * w.imag
+    np.testing.assert_allclose(asin, np.arcsin(z128), rtol=rtol, atol=rtol)
+    np.testing.assert_allclose(acos, np.arccos(z128), rtol=rtol, atol=rtol)
+    assert (w.real >= 0).all() and (w.imag >= 0).all()
+
+
+def test_asin_acos_kernel_is_accurate_at_extremes():
+    """w.re = sqrt(A^2 - x^2), w.im = acosh(A), A = (|z + 1| + |z - 1|) / 2,
+    against mpmath at 650 digits: tiny imaginary parts inside and outside
+    [-1, 1] (where y^2 underflows), |z| near 1, huge |z| (where y^2 would
+    overflow), relative error per part."""
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 650             # A - 1 ~ y^2 ~ 1e-600 for y = 1e-300
+
+    def ref(z):
+        x, y = mpmath.mpf(abs(z.real)), mpmath.mpf(abs(z.imag))
+        a = (mpmath.hypot(x + 1, y) + mpmath.hypot(x - 1, y)) / 2
+        return complex(float(mpmath.sqrt(a * a - x * x)), float(mpmath.acosh(a)))
+
+    cases = [0.5 + 1e-30j, 1.5 + 1e-30j, -0.5 - 1e-300j, 3 + 1e-200j, 1 + 1e-10j, 0.999 + 1e-3j,
+             1e25 + 1j, 1e200 + 1e190j, -1e300 - 1e300j, 1e-300 + 1e-300j, 0.3 - 0.2j, 1 + 0j]
+    for el, dt, rtol in (("complex<f64>", np.complex128, 1e-14), ("complex<f32>", np.complex64, 4e-6)):
+        zs = np.array([c for c in cases if dt == np.complex128 or
+                       (abs(c) < 1e30 and (c.imag == 0 or abs(c.imag) > 1e-38))], dt)
+        w = run_text(_asin_acos_kernel_program(el, zs.size), zs)
+        for z, got in zip(zs, w):
+            want = ref(complex(z))
+            for g, e in ((got.real, want.real), (got.imag, want.imag)):
+                assert abs(g - e) <= rtol * abs(e) + 1e-300, (el, z, got, want)
+
+
+def test_asin_acos_kernel_on_a_real_tensor_is_rejected_by_the_verifier():
+    t = _asin_acos_kernel_program("f32", 4)
+    with pytest.raises(CompileError, match="complex values"):
+        compile_str(t)
