@@ -216,6 +216,61 @@ def test_a_split_contracting_dim_is_a_local_dot_and_an_all_reduce():
     assert not notes
 
 
+def test_a_partial_sum_wanted_split_is_a_reduce_scatter():
+    """A contracting-dim-split dot whose result is wanted split over the same axes
+    reduce_scatters the partial sums (each partition receives only its rows) instead of
+    all_reducing them and slicing; wanted whole it stays an all_reduce."""
+    for name, shape in (("jit_matmul_reduce_scatter", (4, 6)), ("jit_mlp_2x2_scatter", (4, 2))):
+        module, ops, notes = _partitioned(name)
+        coll = [o for o in ops if o.name.startswith(("stablehlo.all_", "stablehlo.reduce_scatter"))]
+        assert [(o.name, o.results[0].type.shape) for o in coll] == [
+            ("stablehlo.reduce_scatter", shape)]
+        assert not [o for o in ops if o.name == "stablehlo.dynamic_slice"] and not notes
+    groups = coll[0].attributes["replica_groups"].array.tolist()
+    assert groups == [[0, 1], [2, 3]] and int(coll[0].attributes["scatter_dimension"].value) == 1
+
+
+_PARTIAL_TWICE = """
+module @partial_twice attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>},
+                         %w: tensor<16x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+      -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+          tensor<8x6xf32>, tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
+    %d = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x6xf32>) -> tensor<8x6xf32>
+    %c = sdy.sharding_constraint %d <@mesh, [{"x"}, {}]> : tensor<8x6xf32>
+    %t = stablehlo.tanh %d : tensor<8x6xf32>
+    %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %m = stablehlo.reduce(%a init: %init) applies stablehlo.maximum across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+    %mm = stablehlo.concatenate %m, %m, dim = 0 : (tensor<8xf32>, tensor<8xf32>) -> tensor<16xf32>
+    return %c, %t, %mm : tensor<8x6xf32>, tensor<8x6xf32>, tensor<16xf32>
+  }
+}
+"""
+
+
+def test_a_partial_sum_scattered_for_one_use_is_all_reduced_for_another():
+    """One dot's partial sum feeds a constraint that splits it over its axis (a
+    reduce_scatter) and then a tanh (needs the whole sum: one all_reduce); a max-reduce
+    over a split dim is all_reduced with maximum; all match numpy."""
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.passes.spmd_partition import PartitionSpmd
+    module = parse_module(_PARTIAL_TWICE)
+    spmd = PartitionSpmd()
+    spmd.run(module)
+    ops = [o.name for o in module.functions[0].walk()]
+    assert ops.count("stablehlo.reduce_scatter") == 1
+    assert ops.count("stablehlo.all_reduce") == 2         # tanh's sum, the max over dim 1
+    rng = np.random.default_rng(3)
+    a, w = rng.standard_normal((8, 16), np.float32), rng.standard_normal((16, 6), np.float32)
+    pm = runtime.load_module(compile_str(_PARTIAL_TWICE), device="local-sync", partitions=2)
+    d, t, mm = pm.main(a, w)
+    np.testing.assert_allclose(np.asarray(d), a @ w, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(t), np.tanh(a @ w), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(np.asarray(mm), np.concatenate([a.max(1)] * 2))
+    assert d.dims == (("x",), ()) and t.dims == ((), ())
+
+
 def test_the_2x2_mlp_is_megatron_style():
     module, ops, notes = _partitioned("jit_mlp_2x2")
     dots = [o.results[0].type.shape for o in ops if o.name == "stablehlo.dot_general"]
@@ -403,6 +458,7 @@ with open(f"{sys.argv[1]}.rank{m.channel.rank}", "w") as f:
 @pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
 @pytest.mark.parametrize("name", ["psum", "block_tensor_parallel", "jit_mlp_data_parallel",
                                   "jit_matmul_contracting", "jit_reduce_sharded",
+                                  "jit_matmul_reduce_scatter",
                                   "gspmd_mlp_data_parallel", "gspmd_psum"])
 def test_two_mpi_ranks_match_jax(tmp_path, name):
     text, *_ = _case(name)
