@@ -485,3 +485,19 @@ def test_a_uri_listed_per_rank_gives_each_rank_its_own_device():
     assert pm.modules[0].device is not pm.modules[1].device
     for got in pm.main.run([args] * 2):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+
+
+def test_the_devices_benchmark_runs_both_data_parallel_exports(capsys):
+    """benchmarks/run.py's DEVICES figure: the jit and shard_map 2-device MLPs match
+    the 1-device one (checked inside) and every figure is measured."""
+    import argparse
+    import importlib.util
+    path = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
+    spec = importlib.util.spec_from_file_location("tensorvm_benchmarks_run", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    notes = []
+    out = bench.devices_report(argparse.Namespace(time_per_cell=0.01, min_reps=2), notes)
+    assert not notes and set(out) >= {"1", "2", "shard_map", "pair"}
+    assert all(out[k] > 0 for k in ("1", "2", "shard_map", "pair"))
+    assert "DEVICES data-parallel MLP" in capsys.readouterr().out
