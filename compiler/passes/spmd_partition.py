@@ -19,7 +19,8 @@ public function) turns it into the program of one partition:
   to the constraint that produced them, else to replicated.
 
 Rules: elementwise ops (operands resharded to the first split operand's
-sharding), ``broadcast_in_dim`` (operand dims keep their axes unless
+sharding; a scalar predicate of ``select`` or scalar bounds of ``clamp``
+stay whole), ``broadcast_in_dim`` (operand dims keep their axes unless
 broadcast from size 1), ``reduce`` (local reduce; reduced dims that are
 split leave a *partial* result, owed a reduction with the same body over the
 partitions that differ only in those axes), ``dot_general`` (batch and free
@@ -110,6 +111,10 @@ def sharding_layout(mesh: Mesh, args, results) -> dict:
     return {"mesh": {"axes": [[a, int(n)] for a, n in mesh.axes],
                      "device_ids": [int(d) for d in mesh.device_ids]},
             "args": [plain(d) for d in args], "results": [plain(d) for d in results]}
+
+
+# elementwise ops whose listed operands may be scalars (the spec broadcasts them)
+_SCALAR_OPERANDS = {"stablehlo.select", "stablehlo.clamp"}
 
 
 def _replicated(t):
@@ -356,13 +361,18 @@ class _Partitioner:
 
     # ---- rules: each returns False to fall back --------------------------------------------
     def rule_elementwise(self, op, emit):
-        shapes = {tuple(t.shape) for t in [self.global_type(v) for v in op.operands]
+        # select's predicate and clamp's bounds may be scalars: those stay whole
+        scalar = [op.name in _SCALAR_OPERANDS and isinstance(v.type, TensorType)
+                  and not v.type.shape for v in op.operands]
+        shapes = {tuple(t.shape) for t in [self.global_type(v) for v, s in
+                                           zip(op.operands, scalar) if not s]
                   + [r.type for r in op.results] if isinstance(t, TensorType)}
         if len(shapes) != 1:
             return False
         want = next((self.of(v) for v in op.operands if any(self.of(v))), None)
         for i, v in enumerate(list(op.operands)):
-            op.set_operand(i, self.reshard(emit, v, want))
+            if not scalar[i]:
+                op.set_operand(i, self.reshard(emit, v, want))
         return all(self.set_result(r, want) for r in op.results)
 
     def rule_stablehlo_broadcast_in_dim(self, op, emit):

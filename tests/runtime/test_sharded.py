@@ -271,6 +271,42 @@ def test_a_partial_sum_scattered_for_one_use_is_all_reduced_for_another():
     assert d.dims == (("x",), ()) and t.dims == ((), ())
 
 
+_SCALAR_OPERANDS = """
+module @scalar_operands attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%p: tensor<i1>, %a: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                         %b: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+      -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+    %s = stablehlo.select %p, %a, %b : tensor<i1>, tensor<8x6xf32>
+    %lo = stablehlo.constant dense<-0.5> : tensor<f32>
+    %hi = stablehlo.constant dense<0.5> : tensor<f32>
+    %c = stablehlo.clamp %lo, %s, %hi : (tensor<f32>, tensor<8x6xf32>, tensor<f32>) -> tensor<8x6xf32>
+    return %c : tensor<8x6xf32>
+  }
+}
+"""
+
+
+def test_a_scalar_predicate_or_bound_keeps_the_operands_split():
+    """select with a scalar predicate and clamp with scalar bounds (what jnp.var and
+    jnp.clip export) run on the shards: no gather, no note, numpy's result."""
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.passes.spmd_partition import PartitionSpmd
+    module = parse_module(_SCALAR_OPERANDS)
+    spmd = PartitionSpmd()
+    spmd.run(module)
+    ops = [o for o in module.functions[0].walk()]
+    assert not spmd.notes and not [o for o in ops if o.name.startswith("stablehlo.all_")]
+    assert [o.results[0].type.shape for o in ops if o.name in ("stablehlo.select",
+                                                                 "stablehlo.clamp")] == [(4, 6)] * 2
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((8, 6), np.float32), rng.standard_normal((8, 6), np.float32)
+    pm = runtime.load_module(compile_str(_SCALAR_OPERANDS), device="local-sync", partitions=2)
+    for p in (True, False):
+        got = pm.main(np.array(p), a, b)
+        np.testing.assert_array_equal(np.asarray(got), np.clip(a if p else b, -0.5, 0.5))
+
+
 def test_the_2x2_mlp_is_megatron_style():
     module, ops, notes = _partitioned("jit_mlp_2x2")
     dots = [o.results[0].type.shape for o in ops if o.name == "stablehlo.dot_general"]
@@ -501,3 +537,27 @@ def test_the_devices_benchmark_runs_both_data_parallel_exports(capsys):
     assert not notes and set(out) >= {"1", "2", "shard_map", "pair"}
     assert all(out[k] > 0 for k in ("1", "2", "shard_map", "pair"))
     assert "DEVICES data-parallel MLP" in capsys.readouterr().out
+
+
+SAMPLE = pathlib.Path(__file__).resolve().parents[2] / "samples" / "sharded" / "run.py"
+
+
+def test_the_sharded_sample_runs_on_two_local_devices():
+    p = subprocess.run([sys.executable, str(SAMPLE)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "data parallel on 2 devices: result dim 0 over ['x']" in p.stdout
+    assert "tensor parallel on 2 devices: result replicated" in p.stdout and "OK" in p.stdout
+
+
+@pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
+def test_the_sharded_sample_runs_as_two_mpi_ranks():
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1")
+    p = subprocess.run([MPIRUN, "-n", "2", sys.executable, str(SAMPLE), "--mpi"], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for rank in (0, 1):
+        for label in ("data parallel", "tensor parallel"):
+            assert f"rank {rank}/2 {label}:" in p.stdout, p.stdout
+    assert p.stdout.count("OK") == 2 and "MISMATCH" not in p.stdout
