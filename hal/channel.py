@@ -99,6 +99,21 @@ class Channel:
         """Tell every other rank that this one failed (they raise PeerFailedError)."""
         self.transport.abort(exc)
 
+    def recover(self) -> None:
+        """Make the channel usable again after a failed call: the transport forgets
+        the failure and the failed call's leftovers, and the tag counter restarts
+        (ranks that stopped at different collectives agree again).  Every rank of
+        the group must recover, and none may be inside a collective meanwhile.
+        A transport that cannot (MPI: the peers' state is in other processes)
+        raises ChannelError; its later calls keep raising PeerFailedError."""
+        reset = getattr(self.transport, "reset", None)
+        if reset is None:
+            raise ChannelError(f"a {type(self.transport).__name__} channel cannot recover from a "
+                               f"failed call: load the module again")
+        reset()
+        with self._lock:
+            self._seq = 0
+
     # -- groups ----------------------------------------------------------------------
     def process_groups(self, mode: str, groups) -> list:
         """The spec's process groups (lists of flattened ids) for replica groups

@@ -18,7 +18,12 @@ arguments and the per-rank results come back as a list.
 A rank that raises aborts the channel, so the others raise
 ``PeerFailedError`` within their timeout instead of waiting for it; the call
 then raises the first rank's own error (``ParallelCallError`` carries every
-rank's outcome).
+rank's outcome).  Once every rank has returned, the channels recover (the
+hub forgets the failure and the failed call's leftovers, tags restart), so
+the next call runs normally.  A rank still running the channel's timeout
+after the first error (stuck outside any collective) is left behind: the
+call raises at once, and each later call raises ``ChannelError`` naming it
+until it has returned; then the channels recover and the call runs.
 
 ``load_module(vmfb, channel="mpi")`` is one rank per process (``mpirun -n N``):
 a plain Module whose collectives go over MPI; a call that fails on this rank
@@ -27,8 +32,10 @@ aborts the channel for the others (runtime/api.py).
 from __future__ import annotations
 
 import threading
+import time
+import weakref
 
-from tensorvm.hal.channel import PeerFailedError
+from tensorvm.hal.channel import ChannelError, PeerFailedError
 
 from . import pytree
 from .api import ExportsAsAttributes
@@ -114,10 +121,34 @@ def _leaves(result, tree) -> list:
     return list(result) if isinstance(result, tuple) else [result]
 
 
+# channels[0] of a group -> {rank: thread} of a failed call's ranks that had not
+# returned when it gave up on them (see module docstring)
+_LEFT_BEHIND: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _settle_earlier_failure(channels) -> None:
+    """Before a call: refuse while ranks of a failed call still run; recover once
+    they have all returned."""
+    left = _LEFT_BEHIND.get(channels[0])
+    if left is None:
+        return
+    alive = sorted(k for k, t in left.items() if t.is_alive())
+    if alive:
+        raise ChannelError(f"rank(s) {alive} of an earlier failed call are still running "
+                           f"(stuck outside any collective); the ranks cannot run another "
+                           f"call until they return")
+    del _LEFT_BEHIND[channels[0]]
+    for c in channels:
+        c.recover()
+
+
 def run_ranks(calls, channels) -> list:
-    """Run ``calls`` [(callable, args)] one per rank on threads; results in rank order."""
+    """Run ``calls`` [(callable, args)] one per rank on threads; results in rank order.
+    After a failed call the channels recover (module docstring)."""
+    _settle_earlier_failure(channels)
     n = len(calls)
     results, errors = [None] * n, {}
+    first_error = []                    # monotonic time of the first failure
 
     def one(k):
         fn, args = calls[k]
@@ -125,18 +156,32 @@ def run_ranks(calls, channels) -> list:
             results[k] = fn(*args)
         except BaseException as e:   # noqa: BLE001 - reported below, with every rank's
             errors[k] = e
+            first_error.append(time.monotonic())
             channels[k].abort(e)
-    threads = [threading.Thread(target=one, args=(k,), name=f"rank-{k}", daemon=True)
-               for k in range(1, n)]
-    for t in threads:
+    threads = {k: threading.Thread(target=one, args=(k,), name=f"rank-{k}", daemon=True)
+               for k in range(1, n)}
+    for t in threads.values():
         t.start()
     one(0)
-    for t in threads:
-        t.join()
+    timeout_s = channels[0].timeout_s if channels else None
+    for t in threads.values():
+        while t.is_alive():
+            t.join(0.05)
+            if first_error and timeout_s is not None and \
+                    time.monotonic() - first_error[0] > timeout_s:
+                break
+    alive = {k: t for k, t in threads.items() if t.is_alive()}
     if errors:
+        if alive:
+            _LEFT_BEHIND[channels[0]] = alive
+        else:
+            for c in channels:
+                c.recover()
         own = {k: e for k, e in errors.items() if not isinstance(e, PeerFailedError)}
         k, first = min((own or errors).items())
-        raise ParallelCallError(f"rank {k} failed: {type(first).__name__}: {first}",
+        late = (f"; rank(s) {sorted(alive)} still running after {timeout_s:g} s, left "
+                f"behind" if alive else "")
+        raise ParallelCallError(f"rank {k} failed: {type(first).__name__}: {first}{late}",
                                 errors) from first
     return results
 

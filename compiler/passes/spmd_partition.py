@@ -19,15 +19,25 @@ public function) turns it into the program of one partition:
   to the constraint that produced them, else to replicated.
 
 Rules: elementwise ops (operands resharded to the first split operand's
-sharding), ``broadcast_in_dim`` (operand dims keep their axes unless
+sharding; a scalar predicate of ``select`` or scalar bounds of ``clamp``
+stay whole), ``broadcast_in_dim`` (operand dims keep their axes unless
 broadcast from size 1), ``reduce`` (local reduce; reduced dims that are
-split add an ``all_reduce`` with the same body over the partitions that
-differ only in those axes), ``dot_general`` (batch and free dims keep their
-axes; a split contracting dim -> local dot on both operands' shards +
-``all_reduce`` add), ``transpose`` (axes permute), ``reshape`` (a split dim
+split leave a *partial* result, owed a reduction with the same body over the
+partitions that differ only in those axes), ``dot_general`` (batch and free
+dims keep their axes; a split contracting dim -> local dot on both operands'
+shards, a partial result owed an add), ``transpose`` (axes permute),
+``reshape`` (a split dim
 keeps its axes when it starts at the same linear offset in the result and
 the result dim divides or is divided by it evenly), ``convolution`` (batch
-dim of the input split, kernel replicated).  Collectives are emitted with
+dim of the input split, kernel replicated).
+
+A partial result is settled at its uses: a ``sharding_constraint`` or a
+function result that wants one of its unsplit dims split over exactly the
+partial's axes (same order) gets a ``reduce_scatter`` along that dim (each
+partition receives only its shard, half the traffic of an all_reduce then a
+slice); any other use (an op, a result wanted whole or split otherwise) gets
+one ``all_reduce`` placed right after the producing op, shared by all those
+uses.  Collectives are emitted with
 the same helpers as the manual pass, so the lowering is shared.
 """
 from __future__ import annotations
@@ -38,7 +48,8 @@ from ..dialects import stablehlo as shlo
 from ..dialects.sdy import Mesh, Sharding, parse_sharding
 from ..dialects.stablehlo import device_layout
 from ..errors import UnsupportedOpError
-from ..ir.attributes import ArrayAttr, DenseElementsAttr, StructAttr, TypeAttr, UnitAttr
+from ..ir.attributes import (ArrayAttr, DenseElementsAttr, IntAttr, StructAttr, TypeAttr,
+                              UnitAttr)
 from ..ir.clone import clone_region
 from ..ir.core import Operation
 from ..ir.types import FunctionType, TensorType
@@ -102,6 +113,10 @@ def sharding_layout(mesh: Mesh, args, results) -> dict:
             "args": [plain(d) for d in args], "results": [plain(d) for d in results]}
 
 
+# elementwise ops whose listed operands may be scalars (the spec broadcasts them)
+_SCALAR_OPERANDS = {"stablehlo.select", "stablehlo.clamp"}
+
+
 def _replicated(t):
     return ((),) * len(t.shape) if isinstance(t, TensorType) else None
 
@@ -138,6 +153,12 @@ class _Partitioner:
         self.layout = None      # sharding_layout of the arguments/results, once run
         self.arg_dims, self.result_dims = [], []
         self.sh = {}            # value -> per-dim axis tuples (local value's sharding)
+        # value -> (axes, body region, defining op): a partial result (a dot's local sum
+        # over a split contracting dim) whose reduction over ``axes`` is still owed;
+        # settled by an all_reduce at its first use, or by a reduce_scatter when the
+        # use wants a dim split over exactly those axes
+        self.partial = {}
+        self.scatters = set()   # reduce_scatter ops (consumers of partial values)
         self.out_of = {}        # value -> the sharding a constraint gave it
 
     # ---- shardings -------------------------------------------------------------------------
@@ -181,6 +202,8 @@ class _Partitioner:
                           t.encoding)
 
     def reshard(self, emit, v, want):
+        if v in self.partial:
+            v = self.scatter_or_settle(emit, v, want)
         have = self.of(v)
         if have == want:
             return v
@@ -203,6 +226,50 @@ class _Partitioner:
                           {a for a, _ in self.mesh.axes}, self.partitions)
         self.sh[v] = want
         return v
+
+    def scatter_or_settle(self, emit, v, want):
+        """``v`` (partial over axes P) for a use that wants ``want``: a reduce_scatter
+        along a dim ``want`` splits over exactly P (the dim not split yet, its size
+        a multiple of P's), else the all_reduce."""
+        axes, body, _ = self.partial[v]
+        have, t = self.of(v), v.type
+        k = self.ways(axes)
+        for d, (h, w) in enumerate(zip(have, want)):
+            if not h and tuple(w) == tuple(axes) and t.shape[d] is not None and t.shape[d] % k == 0:
+                shape = list(t.shape)
+                shape[d] //= k
+                op = Operation("stablehlo.reduce_scatter", [v],
+                               [TensorType(tuple(shape), t.element, t.encoding)],
+                               {**self.group_attrs(axes), "scatter_dimension": IntAttr(d, "i64")},
+                               [clone_region(body, {})], emit.loc)
+                emit.block.insert_before(emit.anchor, op)
+                self.scatters.add(op)
+                new = op.results[0]
+                self.sh[new] = tuple(w if i == d else a for i, a in enumerate(have))
+                return new
+        return self.settle(v)
+
+    def settle(self, v):
+        axes, body, op = self.partial.pop(v)
+        return self.all_reduce_after(op, v, axes, body)
+
+    def group_attrs(self, axes) -> dict:
+        """replica_groups (the partitions that differ only in ``axes``, in shard
+        order) and a fresh channel handle, flattened device ids."""
+        others = [a for a, _ in self.mesh.axes if a not in axes]
+        groups = {}
+        for p in range(self.partitions):
+            c = self.mesh.coordinates(p)
+            groups.setdefault(tuple(c[a] for a in others), []).append(p)
+        rows = [sorted(g, key=lambda p: _shard_index(self.mesh, axes, p))
+                for _, g in sorted(groups.items())]
+        handle = self.next_handle[0]
+        self.next_handle[0] += 1
+        return {"replica_groups": DenseElementsAttr(TensorType((len(rows), len(rows[0])), "i64"),
+                                                    np.array(rows, np.int64)),
+                "channel_handle": StructAttr("stablehlo.channel_handle",
+                                             {"handle": handle, "type": 1}),
+                "use_global_device_ids": UnitAttr()}
 
     def set_result(self, r, dims):
         t = self.local(r.type, dims)
@@ -268,6 +335,11 @@ class _Partitioner:
             self.out_of[new] = want
             op.erase()
             return
+        if self.partial:                        # a use that needs the whole sum
+            for inner in (op, *_nested(op)):
+                for v in inner.operands:
+                    if v in self.partial:
+                        self.settle(v)
         if not any(any(self.of(v)) for v in op.operands) and not _captures_split(op, self):
             return                              # nothing split reaches it: runs as written
         rule = getattr(self, "rule_" + n.replace(".", "_"), None)
@@ -289,13 +361,18 @@ class _Partitioner:
 
     # ---- rules: each returns False to fall back --------------------------------------------
     def rule_elementwise(self, op, emit):
-        shapes = {tuple(t.shape) for t in [self.global_type(v) for v in op.operands]
+        # select's predicate and clamp's bounds may be scalars: those stay whole
+        scalar = [op.name in _SCALAR_OPERANDS and isinstance(v.type, TensorType)
+                  and not v.type.shape for v in op.operands]
+        shapes = {tuple(t.shape) for t in [self.global_type(v) for v, s in
+                                           zip(op.operands, scalar) if not s]
                   + [r.type for r in op.results] if isinstance(t, TensorType)}
         if len(shapes) != 1:
             return False
         want = next((self.of(v) for v in op.operands if any(self.of(v))), None)
         for i, v in enumerate(list(op.operands)):
-            op.set_operand(i, self.reshard(emit, v, want))
+            if not scalar[i]:
+                op.set_operand(i, self.reshard(emit, v, want))
         return all(self.set_result(r, want) for r in op.results)
 
     def rule_stablehlo_broadcast_in_dim(self, op, emit):
@@ -357,28 +434,18 @@ class _Partitioner:
         if not self.set_result(r, out):
             return False
         if split:
-            self.all_reduce_after(op, r, split, op.regions[0])
+            self.partial[r] = (tuple(split), op.regions[0], op)
         return True
 
     def all_reduce_after(self, op, r, axes, body_region):
-        """Replace uses of ``r`` by an all_reduce of it over ``axes`` (body cloned)."""
-        users = [(u, i) for u in _users(self.f, r) for i, v in enumerate(u.operands) if v is r]
+        """Replace uses of ``r`` (but reduce_scatters of it) by an all_reduce of it over
+        ``axes`` (body cloned), right after ``op``."""
+        users = [(u, i) for u in _users(self.f, r) if u not in self.scatters
+                 for i, v in enumerate(u.operands) if v is r]
         nxt = _next_op(op)
         emit = _Emitter(op.parent, nxt, op.location)
-        others = [a for a, _ in self.mesh.axes if a not in axes]
-        groups = {}
-        for p in range(self.partitions):
-            c = self.mesh.coordinates(p)
-            groups.setdefault(tuple(c[a] for a in others), []).append(p)
-        rows = [sorted(g, key=lambda p: _shard_index(self.mesh, axes, p))
-                for _, g in sorted(groups.items())]
-        handle = self.next_handle[0]
-        self.next_handle[0] += 1
-        new = Operation("stablehlo.all_reduce", [r], [r.type], {
-            "replica_groups": DenseElementsAttr(TensorType((len(rows), len(rows[0])), "i64"),
-                                                np.array(rows, np.int64)),
-            "channel_handle": StructAttr("stablehlo.channel_handle", {"handle": handle, "type": 1}),
-            "use_global_device_ids": UnitAttr()}, [clone_region(body_region, {})], op.location)
+        new = Operation("stablehlo.all_reduce", [r], [r.type], self.group_attrs(axes),
+                        [clone_region(body_region, {})], op.location)
         emit.block.insert_before(nxt, new)
         out = new.results[0]
         self.sh[out] = self.sh[r]
@@ -417,7 +484,7 @@ class _Partitioner:
             return False
         red = [x for a in lc for x in Lw[a]]
         if red:
-            self.all_reduce_after(op, r, red, _add_body(r.type.element, op.location))
+            self.partial[r] = (tuple(red), _add_body(r.type.element, op.location), op)
         return True
 
     def rule_stablehlo_convolution(self, op, emit):

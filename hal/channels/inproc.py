@@ -5,7 +5,12 @@ variable guards a table of exchange slots (keyed by tag and group) and of
 point-to-point mailboxes.  Arrays are passed by reference and copied by the
 reader that keeps them, so nothing is serialised.  A rank that fails calls
 ``abort``: the hub remembers the first failure and every wait, present and
-future, raises ``PeerFailedError`` naming that rank.
+future, raises ``PeerFailedError`` naming that rank, until ``reset``.
+
+``reset`` (the runtime calls it through ``Channel.recover`` once every rank
+of a failed call has returned) forgets the failure and whatever the failed
+call left behind: half-filled exchange slots and unread mail.  The hub is
+then as new; the ranks' tag counters restart with it.
 """
 from __future__ import annotations
 
@@ -32,6 +37,20 @@ class InProcessHub:
         """One Channel per rank, in rank order."""
         return [Channel(_Endpoint(self, r), num_replicas, num_partitions, timeout_s)
                 for r in range(self.size)]
+
+    def reset(self) -> None:
+        """Forget a failure and every pending slot and mailbox (see module
+        docstring). Only when no rank is inside a collective."""
+        with self._cond:
+            self._slots.clear()
+            self._reads.clear()
+            self._mail.clear()
+            self._failure = None
+            self._cond.notify_all()
+
+    @property
+    def failed(self) -> bool:
+        return self._failure is not None
 
     def _check(self) -> None:
         if self._failure is not None:
@@ -96,6 +115,9 @@ class _Endpoint:
 
     def flush(self, timeout_s) -> None:
         """Sends are buffered in the hub at once: nothing to wait for."""
+
+    def reset(self) -> None:
+        self.hub.reset()
 
     def abort(self, exc) -> None:
         hub = self.hub

@@ -122,6 +122,69 @@ def test_a_failing_rank_raises_on_the_others_within_the_timeout(mlp):
     assert isinstance(e.value.errors[0], PeerFailedError) and e.value.errors[0].rank == 1
 
 
+def _mean_of_two(pm, xs, w):
+    out = pm.main.run([(xs[0], w), (xs[1], w)])
+    want = (np.tanh(xs[0] @ w) + np.tanh(xs[1] @ w)) / 2
+    for m, _ in out:
+        np.testing.assert_allclose(np.asarray(m), want, rtol=1e-5, atol=1e-6)
+
+
+def test_the_channel_recovers_after_a_failing_rank(mlp):
+    """A rank that raised (and the peer it aborted) leaves the in-process channel
+    usable: the next call runs and is right, and so do the ones after it."""
+    pm = runtime.load_module(mlp, device="local-task", replicas=2, timeout_s=30)
+    rng = np.random.default_rng(1)
+    xs = [rng.standard_normal((4, 3)).astype(np.float32) for _ in range(2)]
+    w = rng.standard_normal((3, 2)).astype(np.float32)
+    for _ in range(2):
+        with pytest.raises(ParallelCallError, match="rank 1 failed"):
+            pm.main.run([(xs[0], w), (np.zeros((5, 3), np.float32), w)])
+        t0 = time.monotonic()
+        _mean_of_two(pm, xs, w)
+        _mean_of_two(pm, xs, w)
+        assert time.monotonic() - t0 < 10
+
+
+def test_the_channel_recovers_after_a_rank_timed_out(mlp):
+    """Rank 0 times out in the all_reduce (rank 1 never comes): its half-done
+    exchange and its tag counter, one ahead of rank 1's, must not spoil the next call."""
+    from tensorvm.hal.channel import ChannelTimeoutError
+    from tensorvm.runtime.parallel import run_ranks
+    pm = runtime.load_module(mlp, device="local-task", replicas=2, timeout_s=1.0)
+    xs = [np.full((4, 3), 0.1 * (k + 1), np.float32) for k in range(2)]
+    w = np.ones((3, 2), np.float32)
+    with pytest.raises(ParallelCallError, match="rank 0 failed: ChannelTimeoutError") as e:
+        run_ranks([(pm.modules[0].main, (xs[0], w)), (time.sleep, (1.3,))], pm.channels)
+    assert isinstance(e.value.errors[0], ChannelTimeoutError) and 1 not in e.value.errors
+    _mean_of_two(pm, xs, w)
+
+
+def test_a_rank_stuck_outside_collectives_is_left_behind_then_rejoins(mlp):
+    """A rank still running a channel timeout after the first error does not hang
+    the call; later calls raise ChannelError naming it until it returns, and then
+    the channel recovers."""
+    from tensorvm.runtime.parallel import run_ranks
+    pm = runtime.load_module(mlp, device="local-task", replicas=2, timeout_s=0.5)
+    xs = [np.full((4, 3), 0.1 * (k + 1), np.float32) for k in range(2)]
+    w = np.ones((3, 2), np.float32)
+    release = __import__("threading").Event()
+    t0 = time.monotonic()
+    with pytest.raises(ParallelCallError, match=r"rank\(s\) \[1\] still running"):
+        run_ranks([(pm.modules[0].main, (xs[0], w)), (release.wait, (30,))], pm.channels)
+    assert time.monotonic() - t0 < 10
+    with pytest.raises(ChannelError, match=r"rank\(s\) \[1\] of an earlier failed call"):
+        _mean_of_two(pm, xs, w)
+    release.set()
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            _mean_of_two(pm, xs, w)
+            break
+        except ChannelError:        # the released thread has not returned yet
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+
+
 def test_partitions_and_a_device_per_rank():
     src = f"""
     module @tp attributes {{mhlo.num_partitions = 2 : i32}} {{

@@ -216,6 +216,97 @@ def test_a_split_contracting_dim_is_a_local_dot_and_an_all_reduce():
     assert not notes
 
 
+def test_a_partial_sum_wanted_split_is_a_reduce_scatter():
+    """A contracting-dim-split dot whose result is wanted split over the same axes
+    reduce_scatters the partial sums (each partition receives only its rows) instead of
+    all_reducing them and slicing; wanted whole it stays an all_reduce."""
+    for name, shape in (("jit_matmul_reduce_scatter", (4, 6)), ("jit_mlp_2x2_scatter", (4, 2))):
+        module, ops, notes = _partitioned(name)
+        coll = [o for o in ops if o.name.startswith(("stablehlo.all_", "stablehlo.reduce_scatter"))]
+        assert [(o.name, o.results[0].type.shape) for o in coll] == [
+            ("stablehlo.reduce_scatter", shape)]
+        assert not [o for o in ops if o.name == "stablehlo.dynamic_slice"] and not notes
+    groups = coll[0].attributes["replica_groups"].array.tolist()
+    assert groups == [[0, 1], [2, 3]] and int(coll[0].attributes["scatter_dimension"].value) == 1
+
+
+_PARTIAL_TWICE = """
+module @partial_twice attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>},
+                         %w: tensor<16x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+      -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+          tensor<8x6xf32>, tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
+    %d = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x6xf32>) -> tensor<8x6xf32>
+    %c = sdy.sharding_constraint %d <@mesh, [{"x"}, {}]> : tensor<8x6xf32>
+    %t = stablehlo.tanh %d : tensor<8x6xf32>
+    %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %m = stablehlo.reduce(%a init: %init) applies stablehlo.maximum across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+    %mm = stablehlo.concatenate %m, %m, dim = 0 : (tensor<8xf32>, tensor<8xf32>) -> tensor<16xf32>
+    return %c, %t, %mm : tensor<8x6xf32>, tensor<8x6xf32>, tensor<16xf32>
+  }
+}
+"""
+
+
+def test_a_partial_sum_scattered_for_one_use_is_all_reduced_for_another():
+    """One dot's partial sum feeds a constraint that splits it over its axis (a
+    reduce_scatter) and then a tanh (needs the whole sum: one all_reduce); a max-reduce
+    over a split dim is all_reduced with maximum; all match numpy."""
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.passes.spmd_partition import PartitionSpmd
+    module = parse_module(_PARTIAL_TWICE)
+    spmd = PartitionSpmd()
+    spmd.run(module)
+    ops = [o.name for o in module.functions[0].walk()]
+    assert ops.count("stablehlo.reduce_scatter") == 1
+    assert ops.count("stablehlo.all_reduce") == 2         # tanh's sum, the max over dim 1
+    rng = np.random.default_rng(3)
+    a, w = rng.standard_normal((8, 16), np.float32), rng.standard_normal((16, 6), np.float32)
+    pm = runtime.load_module(compile_str(_PARTIAL_TWICE), device="local-sync", partitions=2)
+    d, t, mm = pm.main(a, w)
+    np.testing.assert_allclose(np.asarray(d), a @ w, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(t), np.tanh(a @ w), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(np.asarray(mm), np.concatenate([a.max(1)] * 2))
+    assert d.dims == (("x",), ()) and t.dims == ((), ())
+
+
+_SCALAR_OPERANDS = """
+module @scalar_operands attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%p: tensor<i1>, %a: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                         %b: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+      -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+    %s = stablehlo.select %p, %a, %b : tensor<i1>, tensor<8x6xf32>
+    %lo = stablehlo.constant dense<-0.5> : tensor<f32>
+    %hi = stablehlo.constant dense<0.5> : tensor<f32>
+    %c = stablehlo.clamp %lo, %s, %hi : (tensor<f32>, tensor<8x6xf32>, tensor<f32>) -> tensor<8x6xf32>
+    return %c : tensor<8x6xf32>
+  }
+}
+"""
+
+
+def test_a_scalar_predicate_or_bound_keeps_the_operands_split():
+    """select with a scalar predicate and clamp with scalar bounds (what jnp.var and
+    jnp.clip export) run on the shards: no gather, no note, numpy's result."""
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.passes.spmd_partition import PartitionSpmd
+    module = parse_module(_SCALAR_OPERANDS)
+    spmd = PartitionSpmd()
+    spmd.run(module)
+    ops = [o for o in module.functions[0].walk()]
+    assert not spmd.notes and not [o for o in ops if o.name.startswith("stablehlo.all_")]
+    assert [o.results[0].type.shape for o in ops if o.name in ("stablehlo.select",
+                                                                 "stablehlo.clamp")] == [(4, 6)] * 2
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((8, 6), np.float32), rng.standard_normal((8, 6), np.float32)
+    pm = runtime.load_module(compile_str(_SCALAR_OPERANDS), device="local-sync", partitions=2)
+    for p in (True, False):
+        got = pm.main(np.array(p), a, b)
+        np.testing.assert_array_equal(np.asarray(got), np.clip(a if p else b, -0.5, 0.5))
+
+
 def test_the_2x2_mlp_is_megatron_style():
     module, ops, notes = _partitioned("jit_mlp_2x2")
     dots = [o.results[0].type.shape for o in ops if o.name == "stablehlo.dot_general"]
@@ -403,6 +494,7 @@ with open(f"{sys.argv[1]}.rank{m.channel.rank}", "w") as f:
 @pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
 @pytest.mark.parametrize("name", ["psum", "block_tensor_parallel", "jit_mlp_data_parallel",
                                   "jit_matmul_contracting", "jit_reduce_sharded",
+                                  "jit_matmul_reduce_scatter",
                                   "gspmd_mlp_data_parallel", "gspmd_psum"])
 def test_two_mpi_ranks_match_jax(tmp_path, name):
     text, *_ = _case(name)
@@ -429,3 +521,43 @@ def test_a_uri_listed_per_rank_gives_each_rank_its_own_device():
     assert pm.modules[0].device is not pm.modules[1].device
     for got in pm.main.run([args] * 2):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+
+
+def test_the_devices_benchmark_runs_both_data_parallel_exports(capsys):
+    """benchmarks/run.py's DEVICES figure: the jit and shard_map 2-device MLPs match
+    the 1-device one (checked inside) and every figure is measured."""
+    import argparse
+    import importlib.util
+    path = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
+    spec = importlib.util.spec_from_file_location("tensorvm_benchmarks_run", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    notes = []
+    out = bench.devices_report(argparse.Namespace(time_per_cell=0.01, min_reps=2), notes)
+    assert not notes and set(out) >= {"1", "2", "shard_map", "pair"}
+    assert all(out[k] > 0 for k in ("1", "2", "shard_map", "pair"))
+    assert "DEVICES data-parallel MLP" in capsys.readouterr().out
+
+
+SAMPLE = pathlib.Path(__file__).resolve().parents[2] / "samples" / "sharded" / "run.py"
+
+
+def test_the_sharded_sample_runs_on_two_local_devices():
+    p = subprocess.run([sys.executable, str(SAMPLE)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "data parallel on 2 devices: result dim 0 over ['x']" in p.stdout
+    assert "tensor parallel on 2 devices: result replicated" in p.stdout and "OK" in p.stdout
+
+
+@pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
+def test_the_sharded_sample_runs_as_two_mpi_ranks():
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1")
+    p = subprocess.run([MPIRUN, "-n", "2", sys.executable, str(SAMPLE), "--mpi"], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for rank in (0, 1):
+        for label in ("data parallel", "tensor parallel"):
+            assert f"rank {rank}/2 {label}:" in p.stdout, p.stdout
+    assert p.stdout.count("OK") == 2 and "MISMATCH" not in p.stdout

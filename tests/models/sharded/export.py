@@ -121,6 +121,12 @@ def main():
              x, w1, b1, w2)
     save_jit("jit_mlp_2x2", mlp, mesh4, (P("x"), P(None, "y"), P("y"), P("y", None)),
              P("x", None), x, w1, b1, w2)
+    # a contracting-dim-split dot whose result is wanted split: reduce_scatter
+    save_jit("jit_matmul_reduce_scatter", lambda a, w: a @ w, mesh2, (P(None, "x"), P("x", None)),
+             P("x", None), rand(8, 16), rand(16, 6))
+    save_jit("jit_mlp_2x2_scatter", lambda x, w1, w2: jnp.tanh(x @ w1) @ w2, mesh4,
+             (P("x"), P(None, "y"), P("y", None)), P("x", "y"), rand(8, 16), rand(16, 32),
+             rand(32, 4))
 
 
 if __name__ == "__main__":
