@@ -216,9 +216,10 @@ class GpuTarget:
             f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
             f"  const int64_t g_c0 = (g_wg % {chunks}) * {chunk};",
             f"  const int64_t g_c1 = g_c0 + {chunk} < {inner} ? g_c0 + {chunk} : {inner};",
-            "  const int64_t g_w = g_c1 - g_c0;",
+            # whole rows: the width is a constant, so no division per element
+            f"  const int64_t g_w = {inner if chunks == 1 else 'g_c1 - g_c0'};",
             "  const int64_t g_n = g_r1 > g_r0 && g_w > 0 ? (g_r1 - g_r0) * g_w : 0;",
-            "  for (int64_t g_t = g_lid; g_t < g_n; g_t += g_lsz) {",
+            *self._thread_range("g_t", "g_n"),
             "    const int64_t row = g_r0 + g_t / g_w;",
             f"    const int64_t i{last} = g_c0 + g_t % g_w;",
         ]
@@ -227,6 +228,20 @@ class GpuTarget:
         out += [f"    o{j}[row * {inner} + i{last}] = {em.store_expr(v.type.element, e)};"
                 for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
         return em.decls, "\n".join(out + ["  }", "}"]), count
+
+    def _thread_range(self, t: str, n: str) -> list:
+        """Loop header of each thread over its share of [0, n): strided (on a
+        GPU consecutive threads touch consecutive elements); on a CPU device
+        one contiguous run per work-item, which the device compiler
+        vectorises like any loop over consecutive elements."""
+        strided = [f"  for (int64_t {t} = g_lid; {t} < {n}; {t} += g_lsz) {{"]
+        if self.cpu_device_macro is None:
+            return strided
+        return [f"#ifdef {self.cpu_device_macro}",
+                f"  const int64_t {t}_per = ({n} + g_lsz - 1) / g_lsz, {t}_0 = g_lid * {t}_per;",
+                f"  const int64_t {t}_1 = {t}_0 + {t}_per < {n} ? {t}_0 + {t}_per : {n};",
+                f"  for (int64_t {t} = {t}_0; {t} < {t}_1; ++{t}) {{",
+                "#else", *strided, "#endif"]
 
     def _contraction(self, kernel: Kernel):
         """Tiled contraction: the workgroup's rows x N outputs in TM x TN
