@@ -176,3 +176,28 @@ def test_poly_model_compiles_for_cuda():
     from fixtures import load_poly_model
     text, _ = load_poly_model("mlp_batch_poly")
     _check_ptx(compiler.compile_str(text, targets=["cuda"]))
+
+
+def _real_models():
+    import pathlib
+    import sys
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "models"))
+    import load
+    return load
+
+
+# compile + ptxas on 2 CPUs: these take 10-25 s, the others 1-4 s
+SLOW_PTX = {"mobilenet_v2", "resnet50", "bert_tiny", "gpt2_tiny", "gpt2_greedy"}
+
+
+@needs_nvcc
+@pytest.mark.parametrize("name", [pytest.param(n, marks=[pytest.mark.slow] if n in SLOW_PTX else [])
+                                  for n in _real_models().models()])
+def test_real_model_compiles_to_ptx_that_ptxas_accepts(name):
+    """Every model of the real-model set (benchmarks/models: convolutions,
+    attention, recurrent loops, a symbolic batch) renders as CUDA whose PTX
+    ptxas assembles for the default arch."""
+    model_set = _real_models()
+    run = next(iter(model_set.manifest()["models"][name]["runs"]))
+    text, _, _ = model_set.load(name, run)
+    _check_ptx(compiler.compile_str(text, targets=["cuda"]))

@@ -338,3 +338,28 @@ def test_contraction_forms_match_numpy(case, forms):
 }}"""
     got = runtime.load_module(compiled(src), device="opencl").main(a, b)
     np.testing.assert_allclose(np.asarray(got), np.tanh(want), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape", ["3x1000x7", "2x70001", "5x1"])
+def test_loop_kernel_runs_cross_rows_and_column_chunks(shape, forms):
+    """Loop kernels: a work-item's contiguous run (CPU form) that starts and
+    ends mid-row, rows split into column chunks (wide last dim), and rows of
+    one element; with a transposed and a broadcast operand in the body."""
+    dims = [int(d) for d in shape.split("x")]
+    rev = "x".join(map(str, dims[::-1]))
+    perm = ", ".join(str(k) for k in range(len(dims) - 1, -1, -1))
+    last = dims[-1]
+    src = f"""func.func @main(%x: tensor<{shape}xf32>, %y: tensor<{rev}xf32>, %z: tensor<{last}xf32>) -> tensor<{shape}xf32> {{
+  %0 = stablehlo.transpose %y, dims = [{perm}] : (tensor<{rev}xf32>) -> tensor<{shape}xf32>
+  %1 = stablehlo.broadcast_in_dim %z, dims = [{len(dims) - 1}] : (tensor<{last}xf32>) -> tensor<{shape}xf32>
+  %2 = stablehlo.multiply %x, %0 : tensor<{shape}xf32>
+  %3 = stablehlo.add %2, %1 : tensor<{shape}xf32>
+  %4 = stablehlo.tanh %3 : tensor<{shape}xf32>
+  return %4 : tensor<{shape}xf32>
+}}"""
+    rng = np.random.default_rng(len(dims))
+    x = rng.standard_normal(dims).astype(np.float32)
+    y = rng.standard_normal(dims[::-1]).astype(np.float32)
+    z = rng.standard_normal(last).astype(np.float32)
+    got = runtime.load_module(compiled(src), device="opencl").main(x, y, z)
+    np.testing.assert_allclose(np.asarray(got), np.tanh(x * y.T + z), rtol=1e-5, atol=1e-6)

@@ -216,17 +216,34 @@ class GpuTarget:
             f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
             f"  const int64_t g_c0 = (g_wg % {chunks}) * {chunk};",
             f"  const int64_t g_c1 = g_c0 + {chunk} < {inner} ? g_c0 + {chunk} : {inner};",
-            "  const int64_t g_w = g_c1 - g_c0;",
+            # whole rows: the width is a constant, so no division per element
+            f"  const int64_t g_w = {inner if chunks == 1 else 'g_c1 - g_c0'};",
             "  const int64_t g_n = g_r1 > g_r0 && g_w > 0 ? (g_r1 - g_r0) * g_w : 0;",
-            "  for (int64_t g_t = g_lid; g_t < g_n; g_t += g_lsz) {",
-            "    const int64_t row = g_r0 + g_t / g_w;",
-            f"    const int64_t i{last} = g_c0 + g_t % g_w;",
         ]
-        out += ["    " + s for s in delinearize_decls("row", shape[:-1], "i")]
+        rowdecls = ["    " + s for s in delinearize_decls("row", shape[:-1], "i")]
+        strided = ["  for (int64_t g_t = g_lid; g_t < g_n; g_t += g_lsz) {",
+                   "    const int64_t row = g_r0 + g_t / g_w;", *rowdecls,
+                   f"    {{ const int64_t i{last} = g_c0 + g_t % g_w;"]
+        if self.cpu_device_macro is None:
+            out += strided
+        else:
+            # one contiguous run per work-item, walked row segment by row
+            # segment: the multi-index is computed once per row and the inner
+            # loop runs over consecutive elements, which the device compiler
+            # vectorises like any loop over an array
+            out += [f"#ifdef {self.cpu_device_macro}",
+                    "  const int64_t g_per = (g_n + g_lsz - 1) / g_lsz, g_t0 = g_lid * g_per;",
+                    "  const int64_t g_t1 = g_t0 + g_per < g_n ? g_t0 + g_per : g_n;",
+                    "  for (int64_t g_t = g_t0; g_t < g_t1;) {",
+                    "    const int64_t row = g_r0 + g_t / g_w, g_s0 = g_t % g_w;",
+                    "    const int64_t g_s1 = g_s0 + (g_t1 - g_t) < g_w ? g_s0 + (g_t1 - g_t) : g_w;",
+                    "    g_t += g_s1 - g_s0;", *rowdecls,
+                    f"    for (int64_t i{last} = g_c0 + g_s0; i{last} < g_c0 + g_s1; ++i{last}) {{",
+                    "#else", *strided, "#endif"]
         out += em.lines
         out += [f"    o{j}[row * {inner} + i{last}] = {em.store_expr(v.type.element, e)};"
                 for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
-        return em.decls, "\n".join(out + ["  }", "}"]), count
+        return em.decls, "\n".join(out + ["  }}", "}"]), count
 
     def _contraction(self, kernel: Kernel):
         """Tiled contraction: the workgroup's rows x N outputs in TM x TN
