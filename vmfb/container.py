@@ -22,11 +22,11 @@ import msgpack
 
 from . import header as _header
 from .errors import IntegrityError, VmfbError
-from .model import ModuleDef
+from .model import Deferred, ModuleDef
 
 MAGIC = b"\x89TVMFB\r\n"
 VERSION_MAJOR = 1
-VERSION_MINOR = 1
+VERSION_MINOR = 2
 ALIGNMENT = 64
 PREFIX = struct.Struct("<8sHHIQQQI16sI")
 assert PREFIX.size == 64
@@ -95,8 +95,10 @@ def read_module(source, verify_checksums: bool = True, expected_sha256: str | No
                 ) -> ModuleDef:
     """Read a module from bytes-like ``source`` or a path (mmap'd read-only).
 
-    ``verify_checksums=False`` skips the section CRCs (the prefix and header
-    CRCs are always checked: they are small and guard the parser).
+    Each section's CRC is checked when its payload is first read (a
+    function's ``code``, a variant's ``data``, a rodata's ``data``: VmfbError
+    then); ``verify_checksums=False`` skips them (the prefix and header CRCs
+    are always checked, here: they are small and guard the parser).
     ``expected_sha256`` (hex) pins the module: IntegrityError unless the bytes
     have that digest.  A pinned path is read into private memory rather than
     mapped, so the file cannot change under the checked bytes.
@@ -209,13 +211,20 @@ def _read(view: memoryview, verify: bool) -> ModuleDef:
     for (a0, a1, an), (b0, b1, bn) in zip(spans, spans[1:]):
         if b0 < a1:
             raise VmfbError(f"{bn} [{b0}, {b1}) overlaps {an} [{a0}, {a1})")
-    if verify:
-        for i, s in enumerate(sections):
-            if _crc(view[s["offset"]:s["offset"] + s["length"]]) != s["crc32"]:
-                raise VmfbError(f"section {i} ({s['kind']}) checksum mismatch: the data is damaged")
-
     def section_data(index):
         s = sections[index]
         return view[s["offset"]:s["offset"] + s["length"]]
 
-    return _header.from_header(hdr, section_data)
+    def checked_data(index):
+        data = section_data(index)
+        if _crc(data) != sections[index]["crc32"]:
+            raise VmfbError(f"section {index} ({sections[index]['kind']}) checksum mismatch: "
+                            f"the data is damaged")
+        return data
+
+    if not verify:
+        return _header.from_header(hdr, section_data)
+    # Each payload's CRC is checked when it is first read (a function's code
+    # when it is verified, a kernel's when it is loaded), not here: a load
+    # costs nothing per byte of code it does not run.
+    return _header.from_header(hdr, lambda index: Deferred(lambda: checked_data(index)))

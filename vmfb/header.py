@@ -313,38 +313,54 @@ def validate(h) -> dict:
         _name(e["name"], w + ".name")
         for j, v in enumerate(_list(e["variants"], w + ".variants")):
             vw = f"{w}.variants[{j}]"
-            _map(v, vw, ("format", "target", "entry_points", "section"))
+            _map(v, vw, ("format", "target", "section"))
             _str(v["format"], vw + ".format")
             t = _map(v["target"], vw + ".target")
             if "triple" in t:
                 _str(t["triple"], vw + ".target.triple")
             if "features" in t:
                 _strs(t["features"], vw + ".target.features")
-            names = set()
-            for k, ep in enumerate(_list(v["entry_points"], vw + ".entry_points")):
-                if _plain_entry_point(ep, names):     # most are fine: no messages built
-                    continue
-                ew = f"{vw}.entry_points[{k}]"
-                _map(ep, ew, ("name", "bindings", "constants"))
-                if _name(ep["name"], ew + ".name") in names:
-                    _fail(ew + ".name", f"entry point name {ep['name']!r} appears twice")
-                names.add(ep["name"])
-                _int(ep["bindings"], ew + ".bindings", 0, MAX_COUNT)
-                _int(ep["constants"], ew + ".constants", 0, MAX_COUNT)
-                if ep.get("workgroups") is not None:
-                    _int(ep["workgroups"], ew + ".workgroups", 0, MAX_WORKGROUPS)
-                if ep.get("binding_bytes") is not None:
-                    need = _list(ep["binding_bytes"], ew + ".binding_bytes")
-                    if len(need) != ep["bindings"]:
-                        _fail(ew + ".binding_bytes", f"has {len(need)} entries for "
-                                                     f"{ep['bindings']} bindings")
-                    for i, n in enumerate(need):
-                        _int(n, f"{ew}.binding_bytes[{i}]")
-                if ep.get("binding_shapes") is not None:
-                    _binding_shapes(ep["binding_shapes"], ep["bindings"], ew + ".binding_shapes")
+            packed = v.get("entry_points_packed")
+            if packed is not None:               # (1.2) checked when decoded
+                _type(packed, bytes, vw + ".entry_points_packed", "a bin")
+                if "entry_points" in v:
+                    _fail(vw, "has both entry_points and entry_points_packed")
+            elif "entry_points" in v:
+                check_entry_points(v["entry_points"], vw + ".entry_points")
+            else:
+                _fail(vw, "missing key 'entry_points' (or 'entry_points_packed')")
             _section(v["section"], vw + ".section", sections, "executable")
     _strs(h["strings"], "strings")
     return h
+
+
+def check_entry_points(eps, where: str) -> list:
+    """Check a variant's entry point list (names unique; counts, bounds and
+    binding_shapes in range); return it unchanged (VmfbError naming
+    ``where``)."""
+    names = set()
+    for k, ep in enumerate(_list(eps, where)):
+        if _plain_entry_point(ep, names):     # most are fine: no messages built
+            continue
+        ew = f"{where}[{k}]"
+        _map(ep, ew, ("name", "bindings", "constants"))
+        if _name(ep["name"], ew + ".name") in names:
+            _fail(ew + ".name", f"entry point name {ep['name']!r} appears twice")
+        names.add(ep["name"])
+        _int(ep["bindings"], ew + ".bindings", 0, MAX_COUNT)
+        _int(ep["constants"], ew + ".constants", 0, MAX_COUNT)
+        if ep.get("workgroups") is not None:
+            _int(ep["workgroups"], ew + ".workgroups", 0, MAX_WORKGROUPS)
+        if ep.get("binding_bytes") is not None:
+            need = _list(ep["binding_bytes"], ew + ".binding_bytes")
+            if len(need) != ep["bindings"]:
+                _fail(ew + ".binding_bytes", f"has {len(need)} entries for "
+                                             f"{ep['bindings']} bindings")
+            for i, n in enumerate(need):
+                _int(n, f"{ew}.binding_bytes[{i}]")
+        if ep.get("binding_shapes") is not None:
+            _binding_shapes(ep["binding_shapes"], ep["bindings"], ew + ".binding_shapes")
+    return eps
 
 
 #: Operators of a binding_shapes dim (postfix, over ints and "$word" push constants).
@@ -407,7 +423,8 @@ def to_header(m: ModuleDef, add_section) -> dict:
                    for r in m.rodata],
         "executables": [{"name": e.name, "variants": [
             {"format": v.format, "target": dict(v.target or {}),
-             "entry_points": [_entry_header(ep) for ep in v.entry_points],
+             "entry_points_packed": msgpack.packb([_entry_header(ep) for ep in v.entry_points],
+                                                  use_bin_type=True),
              "section": add_section("executable", v.data, 64)} for v in e.variants]}
             for e in m.executables],
         "strings": list(m.strings),
@@ -470,9 +487,32 @@ def _entry_header(ep) -> dict:
     return h
 
 
+def _entry_point_defs(eps: list) -> list:
+    return [EntryPoint(ep["name"], ep["bindings"], ep["constants"], ep.get("workgroups"),
+                       ep.get("binding_bytes"), ep.get("binding_shapes")) for ep in eps]
+
+
+def unpack_entry_points(data: bytes, where: str) -> list:
+    """The checked [EntryPoint] of an ``entry_points_packed`` bin (VmfbError
+    naming ``where`` if it is damaged)."""
+    eps = unpack_one(data, f"vmfb header: {where}: malformed msgpack")
+    return _entry_point_defs(check_entry_points(eps, where))
+
+
+def _variant_entry_points(v: dict, where: str):
+    """A variant's entry points: a list (1.0/1.1 headers, checked by validate)
+    or a Deferred decoding its ``entry_points_packed`` at the executable's
+    first load (a module load costs nothing per kernel)."""
+    packed = v.get("entry_points_packed")
+    if packed is None:
+        return _entry_point_defs(v["entry_points"])
+    where += ".entry_points_packed"
+    return Deferred(lambda: unpack_entry_points(packed, where))
+
+
 def from_header(h: dict, section_data) -> ModuleDef:
     """ModuleDef from a validated header; ``section_data(index)`` returns the
-    payload view of a section."""
+    payload view of a section (or a Deferred that checks and returns it)."""
     return ModuleDef(
         name=h["name"], version=h["version"], requirements=h["requirements"],
         functions=[FunctionDef(f["name"], f["signature"],
@@ -485,10 +525,8 @@ def from_header(h: dict, section_data) -> ModuleDef:
                 for r in h["rodata"]],
         executables=[ExecutableDef(e["name"], [
             ExecutableVariant(v["format"], v["target"],
-                              [EntryPoint(ep["name"], ep["bindings"], ep["constants"],
-                                          ep.get("workgroups"), ep.get("binding_bytes"),
-                                          ep.get("binding_shapes"))
-                               for ep in v["entry_points"]], section_data(v["section"]))
-            for v in e["variants"]]) for e in h["executables"]],
+                              _variant_entry_points(v, f"executables[{i}].variants[{j}]"),
+                              section_data(v["section"]))
+            for j, v in enumerate(e["variants"])]) for i, e in enumerate(h["executables"])],
         strings=h["strings"],
     )

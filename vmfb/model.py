@@ -43,23 +43,30 @@ class FunctionDef:
         return self.__dict__["_reflection"].__class__ is not Deferred
 
 
-def _get_reflection(self):
-    r = self.__dict__["_reflection"]
-    if r.__class__ is Deferred:
-        r = r.compute()
-        self.__dict__["_reflection"] = r
-    return r
+def _deferred_field(cls, name: str, doc: str) -> None:
+    """Make dataclass field ``name`` of ``cls`` a property that decodes a
+    reader's Deferred value on first read (and keeps the result).  Called
+    after @dataclass, which has read the field's default: the generated
+    __init__ assigns through the property."""
+    slot = "_" + name
+
+    def get(self):
+        v = self.__dict__[slot]
+        if v.__class__ is Deferred:
+            v = v.compute()
+            self.__dict__[slot] = v
+        return v
+
+    def set_(self, value):
+        self.__dict__[slot] = value
+
+    setattr(cls, name, property(get, set_, doc=doc))
 
 
-def _set_reflection(self, value):
-    self.__dict__["_reflection"] = value
-
-
-# (after @dataclass, which has read the field's default: the generated
-# __init__ assigns through the property)
-FunctionDef.reflection = property(_get_reflection, _set_reflection,
-                                  doc="The export's reflection dict (or None); a reader's "
-                                      "Deferred is decoded here on first read.")
+_deferred_field(FunctionDef, "reflection", "The export's reflection dict (or None); a "
+                                           "reader's Deferred is decoded here on first read.")
+_deferred_field(FunctionDef, "code", "The function's bytecode; a reader's Deferred checks "
+                                     "the section's CRC here on first read.")
 
 
 @dataclass
@@ -99,12 +106,28 @@ class EntryPoint:
     binding_shapes: list | None = None
 
 
+_deferred_field(RodataDef, "data", "The constant's bytes; a reader's Deferred checks the "
+                                  "section's CRC here on first read.")
+
+
 @dataclass
 class ExecutableVariant:
     format: str                    # "cpu-c-x86_64", "opencl-c", "cuda-ptx"
     target: dict                   # {"triple": ..., "features": [...]}
     entry_points: list             # [EntryPoint]; ordinal = position
     data: bytes | memoryview = b""
+
+    @property
+    def entry_points_loaded(self) -> bool:
+        """Whether ``entry_points`` was given or decoded already (not Deferred)."""
+        return self.__dict__["_entry_points"].__class__ is not Deferred
+
+
+_deferred_field(ExecutableVariant, "entry_points",
+                "The variant's [EntryPoint]; a reader's Deferred (1.2 headers pack them) is "
+                "decoded and checked here on first read: at the executable's first load.")
+_deferred_field(ExecutableVariant, "data", "The variant's code; a reader's Deferred checks "
+                                          "the section's CRC here on first read.")
 
 
 @dataclass

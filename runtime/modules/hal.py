@@ -116,16 +116,25 @@ class PendingExecutable:
     Loading is once, under a lock; a load error is raised by every dispatch
     that needs it."""
 
-    __slots__ = ("device", "name", "format", "variant", "target", "entry_points", "_data",
-                 "_entry_defs", "_exe", "_lock")
+    __slots__ = ("device", "name", "format", "variant", "target", "_def", "_names",
+                 "_exe", "_lock")
 
     def __init__(self, device, name, variant: int, v):
         self.device, self.name, self.variant = device, name, variant
         self.format, self.target = v.format, dict(v.target or {})
-        self._data, self._entry_defs = v.data, v.entry_points
-        self.entry_points = [getattr(e, "name", e) for e in v.entry_points]
+        self._def = v                 # (its entry points are decoded when first read)
+        self._names = None
         self._exe = None
         self._lock = threading.Lock()
+
+    @property
+    def entry_points(self) -> list:
+        """The variant's entry point names (decoding its entry points, not
+        loading its code)."""
+        names = self._names
+        if names is None:
+            names = self._names = [getattr(e, "name", e) for e in self._def.entry_points]
+        return names
 
     def get(self) -> Executable:
         """The loaded executable (loading it on first use)."""
@@ -134,8 +143,9 @@ class PendingExecutable:
             with self._lock:
                 exe = self._exe
                 if exe is None:
-                    exe = self.device.load_executable(self.name, self.format, self._data,
-                                                      self._entry_defs, self.target)
+                    v = self._def
+                    exe = self.device.load_executable(self.name, self.format, v.data,
+                                                      v.entry_points, self.target)
                     exe.variant = self.variant
                     self._exe = exe
         return exe

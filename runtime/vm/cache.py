@@ -12,8 +12,9 @@ different modules never share an entry.  Only immutable sources are cached:
 ``bytes``, and copies of other bytes-like sources and of files up to
 ``PRIVATE_LIMIT`` bytes (read into private memory, so a buffer or file that
 changes later cannot change a cached module); bigger files are mapped and
-read uncached, as ``read_module`` does.  A damaged module never enters the
-cache (it raised first).  Entries stay while a loaded module uses them, and
+read uncached, as ``read_module`` does.  A module whose header or tables are
+damaged never enters the cache (it raised first); a damaged payload raises
+where it is first read (read_module), for every context alike.  Entries stay while a loaded module uses them, and
 the ``capacity`` most recent ones (at most ``max_bytes`` of sources) beyond.
 """
 from __future__ import annotations
@@ -83,8 +84,10 @@ class ModuleCache:
         module = BytecodeModule.from_def(read_module(data), lazy=lazy)
         module.source = data
         with self._lock:
-            self._alive[key] = module
-            self._remember(key, module)
+            held = self._recent.get(key) or self._alive.get(key)
+            if held is None:     # (equal keys, other bytes: a damaged payload; the
+                self._alive[key] = module           # module held keeps its entry)
+                self._remember(key, module)
         return module
 
     def _remember(self, key, module) -> None:

@@ -47,6 +47,31 @@ class FunctionHandle:
         return f"<FunctionHandle {self.module_name}.{self.name} {self.signature}>"
 
 
+class _NativeExports:
+    """A native module's exports, each bound to this context's state when it
+    is first linked or looked up: a load binds the few dozen HAL functions
+    its module imports, not all of them."""
+    __slots__ = ("_name", "_functions", "_state", "_plain", "_bound")
+
+    def __init__(self, module, state):
+        self._name, self._state, self._plain = module.name, state, type(module).plain
+        self._functions = module.functions()      # {name: (signature, fn)}
+        self._bound = {}
+
+    def get(self, name, default=None):
+        """``(signature, NativeTarget)`` of export ``name`` (``default`` if none)."""
+        hit = self._bound.get(name)
+        if hit is None:
+            entry = self._functions.get(name)
+            if entry is None:
+                return default
+            sig, fn = entry
+            hit = (sig, NativeTarget(f"{self._name}.{name}", fn, self._state,
+                                     parse_signature(sig), name in self._plain))
+            self._bound[name] = hit        # (a racing lookup binds an equal target)
+        return hit
+
+
 class Context:
     """Linked modules plus their per-context state (see module docstring)."""
 
@@ -73,13 +98,8 @@ class Context:
                 raise LinkError(f"a module named '{module.name}' is already in this context")
             if isinstance(module, NativeModule):
                 state = module.create_state(self)
-                exports = {}
-                plain = type(module).plain
-                for name, (sig, fn) in module.functions().items():
-                    exports[name] = (sig, NativeTarget(f"{module.name}.{name}", fn, state,
-                                                       parse_signature(sig), name in plain))
                 self._modules.append((module, state))
-                self._exports[module.name] = exports
+                self._exports[module.name] = _NativeExports(module, state)
                 return
             if not isinstance(module, BytecodeModule):
                 raise TypeError(f"cannot register {type(module).__name__}: expected a "
@@ -95,8 +115,12 @@ class Context:
                            self.default_timeout_s).run()
 
     def _resolve(self, module, imp_module, imp_name, imp_sig):
-        full = f"{imp_module}.{imp_name}"
         exports = self._exports.get(imp_module)
+        if exports is not None:
+            found = exports.get(imp_name)
+            if found is not None and found[0] == imp_sig:
+                return found[1]               # (the common case: no message built)
+        full = f"{imp_module}.{imp_name}"
         if exports is None:
             raise LinkError(f"module '{module.name}' imports {full} ({imp_sig}) but no module "
                             f"'{imp_module}' is registered before it (have: "

@@ -13,8 +13,10 @@ may be shared by any number of contexts (and threads); per-context state
 """
 from __future__ import annotations
 
+import re
 import threading
 
+from tensorvm.vmfb.isa import CHAR_BANK
 from tensorvm.vmfb.model import parse_signature
 
 from .fused import plan as fused_plan
@@ -41,12 +43,7 @@ class VmFunction:
         layout = Layout(fdef.registers)
         self.template = layout.template
         self._instrs, self._layout, self._consts = instrs, layout, consts
-        counters, self.arg_slots = {}, []
-        for p in sig.args:                 # arguments take the first registers of each bank
-            k = counters.get(p.bank, 0)
-            self.arg_slots.append(layout.base[p.bank] + k)
-            counters[p.bank] = k + 1
-        self.arg_slots = tuple(self.arg_slots)
+        self.arg_slots = _arg_slots(fdef.signature, layout.base)
         self.result_banks = tuple(p.bank for p in sig.results)
 
     def __getattr__(self, name):
@@ -78,15 +75,50 @@ class VmFunction:
         return f"<VmFunction {self.module.name}.{self.name} {self.signature}>"
 
 
+def _arg_slots(signature: str, base: dict) -> tuple:
+    """The register of each argument: arguments take the first registers of
+    each bank, in order.  Built run by run of one bank (an export taking
+    hundreds of weights is one run, one ``range``), not per argument."""
+    slots, used = [], {}
+    for run in _RUNS.finditer(signature, 0, signature.index("->")):
+        bank = CHAR_BANK[run.group(1)]
+        k = used.get(bank, 0)
+        n = run.end() - run.start()
+        slots.extend(range(base[bank] + k, base[bank] + k + n))
+        used[bank] = k + n
+    return tuple(slots)
+
+
+_RUNS = re.compile(r"(.)\1*")     # a run of one character
+
+
 class _Consts:
     """Module-wide immutable operands: rodata views, strings, executables."""
 
     def __init__(self, mdef):
-        self.rodata = [_readonly_bytes(r.data) for r in mdef.rodata]
+        self.rodata = _RodataViews(mdef.rodata)
         self.strings = list(mdef.strings)
         self.executables = list(mdef.executables)
         self.import_sigs = [parse_signature(i.signature) for i in mdef.imports]
         self.import_names = [f"{i.module}.{i.name}" for i in mdef.imports]
+
+
+class _RodataViews:
+    """The module's rodata as read-only views, each made when first used (its
+    section's CRC is checked then: vmfb/container.py)."""
+    __slots__ = ("_defs", "_views")
+
+    def __init__(self, defs):
+        self._defs, self._views = defs, [None] * len(defs)
+
+    def __len__(self):
+        return len(self._defs)
+
+    def __getitem__(self, i):
+        v = self._views[i]
+        if v is None:
+            v = self._views[i] = _readonly_bytes(self._defs[i].data)
+        return v
 
 
 def _readonly_bytes(data) -> memoryview:

@@ -9,12 +9,11 @@ indices in range, global banks matching the op.  Each failure raises
 """
 from __future__ import annotations
 
-from collections import Counter
 
 from tensorvm.vmfb.bytecode import decode_function
 from tensorvm.vmfb.element_types import BY_NAME as _ELEMENT_TYPES
 from tensorvm.vmfb.errors import VerificationError, VmfbError
-from tensorvm.vmfb.isa import BANKS, MAX_REGISTERS
+from tensorvm.vmfb.isa import BANK_CHAR, BANKS, MAX_REGISTERS
 from tensorvm.vmfb.model import parse_signature
 
 _INT_RANGE = {"i32": (-(1 << 31), (1 << 32) - 1), "i64": (-(1 << 63), (1 << 64) - 1)}
@@ -36,8 +35,9 @@ def _check_registers(fn, sig):
         if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_REGISTERS:
             raise VerificationError(f"{bank} register count {n!r} not in [0, {MAX_REGISTERS}]",
                                     fn.name)
-    used = Counter(p.bank for p in sig.args)     # (one pass: exports take 100s of weights)
-    for bank, n in used.items():
+    args = fn.signature[:fn.signature.index("->")]   # (exports take 100s of weights:
+    for bank in BANKS:                                  # count in C, not per argument)
+        n = args.count(BANK_CHAR[bank])
         if n > regs.get(bank, 0):
             raise VerificationError(f"{n} {bank} arguments but only {regs.get(bank, 0)} "
                                     f"{bank} registers", fn.name)

@@ -75,3 +75,35 @@ def test_module_the_device_cannot_run_still_fails_at_load(vmfb):
             v.format = "cpu-c-sparc"
     with pytest.raises(hal.NoVariantError, match="no variant this device can run"):
         rt.load_module(other, "local-sync")
+
+
+def test_damaged_entry_points_fail_the_dispatch_not_the_load(vmfb):
+    """A lazy load reads no entry points (1.2 headers pack them per variant);
+    the first dispatch decodes them, and a defect there is a VmfbError at
+    every call that needs the executable, and at an eager load."""
+    import struct
+    import zlib
+
+    import msgpack
+    from tensorvm.vmfb import container
+    from tensorvm.vmfb.errors import VmfbError
+    raw = bytearray(vmfb)
+    _, _, _, h_off, h_len, _ = container.read_prefix(memoryview(vmfb))
+    hdr = msgpack.unpackb(bytes(raw[h_off:h_off + h_len]))
+    v = hdr["executables"][0]["variants"][0]
+    good = v["entry_points_packed"]
+    bad = msgpack.packb([{"name": 7}])
+    v["entry_points_packed"] = bad + b"\xc0" * (len(good) - len(bad))   # same length
+    new_hdr = msgpack.packb(hdr, use_bin_type=True)
+    assert len(new_hdr) == h_len                    # so the sections stay where they are
+    raw[h_off:h_off + h_len] = new_hdr
+    struct.pack_into("<I", raw, 40, zlib.crc32(new_hdr))
+    struct.pack_into("<I", raw, 60, zlib.crc32(bytes(raw[:60])))
+    damaged = bytes(raw)
+    m = rt.load_module(damaged, "local-sync")
+    a = np.ones(8, np.float32)
+    for _ in range(2):
+        with pytest.raises(VmfbError, match=r"entry_points_packed"):
+            m.main(a, a)
+    with pytest.raises(VmfbError, match=r"entry_points_packed"):
+        rt.load_module(damaged, "local-sync", verify="eager")

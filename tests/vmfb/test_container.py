@@ -109,13 +109,43 @@ def test_empty_module_and_empty_file(tmp_path):
         read_module(p)
 
 
+def _read_everything(data):
+    """read_module, then every payload and packed field it defers (each
+    section's CRC is checked at its first read)."""
+    m = read_module(data)
+    for f in m.functions:
+        f.code, f.reflection                              # noqa: B018
+    for r in m.rodata:
+        r.data                                            # noqa: B018
+    for e in m.executables:
+        for v in e.variants:
+            v.data, v.entry_points                        # noqa: B018
+    return m
+
+
 def _expect_clean(data):
     """Reading must succeed or raise VmfbError, nothing else."""
     try:
-        read_module(data)
+        _read_everything(data)
         return True
     except VmfbError:
         return False
+
+
+def test_payload_checksums_are_checked_at_first_read(blob):
+    """A damaged payload does not fail the read (a load pays nothing per byte
+    of code it does not run); its first read raises, naming the section."""
+    hdr = msgpack.unpackb(blob[64:64 + struct.unpack_from("<Q", blob, 32)[0]])
+    for i, sec in enumerate(hdr["sections"]):
+        if not sec["length"]:
+            continue
+        bad = bytearray(blob)
+        bad[sec["offset"]] ^= 0x10
+        m = read_module(bytes(bad))
+        with pytest.raises(VmfbError, match=rf"section {i} \({sec['kind']}\) checksum mismatch"):
+            _read_everything(bytes(bad))
+        assert read_module(bytes(bad), verify_checksums=False) is not None
+        del m
 
 
 def test_truncation_everywhere(blob):
@@ -183,10 +213,17 @@ def forge(hdr, payloads=(), raw_header=None, relayout=True):
     return bytes(body)
 
 
-def _good_header(blob):
+def _good_header(blob, packed_entry_points=False):
+    """``blob``'s header and payloads; its variants' entry points as a plain
+    list (the 1.1 form, checked when the file is read) unless
+    ``packed_entry_points`` (the 1.2 form the writer uses)."""
     h_len = struct.unpack_from("<Q", blob, 32)[0]
     hdr = msgpack.unpackb(blob[64:64 + h_len])
     payloads = [blob[s["offset"]:s["offset"] + s["length"]] for s in hdr["sections"]]
+    if not packed_entry_points:
+        for e in hdr["executables"]:
+            for v in e["variants"]:
+                v["entry_points"] = msgpack.unpackb(v.pop("entry_points_packed"))
     return hdr, payloads
 
 
@@ -309,7 +346,7 @@ def test_checksums_can_be_skipped(blob):
     bad = bytearray(blob)
     bad[s["offset"]] ^= 0xFF
     with pytest.raises(VmfbError, match="section 0 .* checksum mismatch"):
-        read_module(bytes(bad))
+        read_module(bytes(bad)).functions[0].code      # noqa: B018
     m = read_module(bytes(bad), verify_checksums=False)
     assert bytes(m.functions[0].code)[0] == blob[s["offset"]] ^ 0xFF
 
@@ -360,3 +397,36 @@ def test_one_zero_headers_still_read(blob):
     f["reflection"] = msgpack.unpackb(f.pop("reflection_packed"))
     old = read_module(forge(hdr, payloads)).functions[0]
     assert old.reflection_loaded and old.reflection == read_module(blob).functions[0].reflection
+
+
+@pytest.mark.parametrize("packed, message", [
+    (b"\xc1", "malformed msgpack"),
+    (msgpack.packb([{"name": "k"}]), r"entry_points_packed\[0\]: missing key 'bindings'"),
+    (msgpack.packb([{"name": "k", "bindings": 1, "constants": 0}] * 2), "appears twice"),
+    (msgpack.packb({"name": "k"}), "expected an array"),
+    (msgpack.packb([]) + b"\x00", "bytes after the value"),
+])
+def test_packed_entry_points_are_checked_when_first_read(blob, packed, message):
+    """A 1.2 header keeps each variant's entry points as one msgpack value in
+    a bin: reading the file skips them, the executable's first load decodes
+    and checks them (VmfbError naming the field)."""
+    hdr, payloads = _good_header(blob, packed_entry_points=True)
+    v = hdr["executables"][0]["variants"][0]
+    assert "entry_points" not in v and v["entry_points_packed"]
+    v["entry_points_packed"] = packed
+    variant = read_module(forge(hdr, payloads)).executables[0].variants[0]
+    assert not variant.entry_points_loaded
+    with pytest.raises(VmfbError, match=message):
+        variant.entry_points
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda v: v.update(entry_points=[]), "both entry_points and entry_points_packed"),
+    (lambda v: v.pop("entry_points_packed"), "missing key 'entry_points'"),
+    (lambda v: v.update(entry_points_packed="x"), "entry_points_packed: expected a bin"),
+])
+def test_packed_entry_points_header_shape(blob, mutate, message):
+    hdr, payloads = _good_header(blob, packed_entry_points=True)
+    mutate(hdr["executables"][0]["variants"][0])
+    with pytest.raises(VmfbError, match=message):
+        read_module(forge(hdr, payloads))
