@@ -167,7 +167,7 @@ def _plain_function(f, names: set, sections: list) -> bool:
             or sections[code].get("kind") != "bytecode" \
             or f.get("exported").__class__ is not bool \
             or f.get("reflection") is not None \
-            or f.get("reflection_packed").__class__ is not bytes:
+            or f.get("reflection_packed").__class__ not in (bytes, type(None)):
         return False
     for bank, n in regs.items():
         if bank not in BANKS or n.__class__ is not int or not 0 <= n <= MAX_REGISTERS:
@@ -423,13 +423,21 @@ def to_header(m: ModuleDef, add_section) -> dict:
                    for r in m.rodata],
         "executables": [{"name": e.name, "variants": [
             {"format": v.format, "target": dict(v.target or {}),
-             "entry_points_packed": msgpack.packb([_entry_header(ep) for ep in v.entry_points],
-                                                  use_bin_type=True),
-             "section": add_section("executable", v.data, 64)} for v in e.variants]}
-            for e in m.executables],
+             "entry_points_packed": _pack_entry_points(v.entry_points, f"executables[{i}]"
+                                                                       f".variants[{j}]"),
+             "section": add_section("executable", v.data, 64)} for j, v in enumerate(e.variants)]}
+            for i, e in enumerate(m.executables)],
         "strings": list(m.strings),
         "sections": [],
     }
+
+
+def _pack_entry_points(eps, where: str) -> bytes:
+    """A variant's entry points as the 1.2 header stores them, checked first
+    (the writer refuses what a reader would)."""
+    plain = [_entry_header(ep) for ep in eps]
+    check_entry_points(plain, where + ".entry_points")
+    return msgpack.packb(plain, use_bin_type=True)
 
 
 def pack_reflection(reflection):

@@ -22,6 +22,8 @@ ready; the function returns the (not yet ready) result views at once.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from tensorvm.vmfb import element_types
@@ -184,10 +186,9 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     if entries:
         mdef.executables.append(ExecutableDef("kernels", [ExecutableVariant(fmt, target, entries, data)]))
 
-    text = [f"module @{name}"]
-    text += [f"import @hal.{n}{_asm_signature(c)}" for n, c in HAL_IMPORTS.items()]
-    text += [f"import @{HOST_CALL_MODULE}.{n}{_asm_signature(c)}"
-             for n, c in host_call_imports(functions).items()]
+    header = [f"module @{name}"]
+    text = [f"import @{HOST_CALL_MODULE}.{n}{_asm_signature(c)}"
+            for n, c in host_call_imports(functions).items()]
     text.append("global @__device : ref")
     if entries:
         text.append("global @__exe : ref")
@@ -227,7 +228,15 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         init.emit(f"global.store.ref {buf}, @__c{i}")
     init.emit("ret")
     text += ["func @__init() -> () export {", "entry:"] + init.lines + ["}"]
-    return mdef, "\n".join(text) + "\n", reflections
+    # Only the HAL functions the code calls are imported: every import is
+    # checked, linked and bound at each load.
+    called = set(_HAL_CALL.findall("\n".join(text)))
+    header += [f"import @hal.{n}{_asm_signature(c)}" for n, c in HAL_IMPORTS.items()
+               if n in called]
+    return mdef, "\n".join(header + text) + "\n", reflections
+
+
+_HAL_CALL = re.compile(r"call\.import @hal\.([\w.]+)\(")
 
 
 def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchronous,

@@ -81,6 +81,7 @@ struct switch typedef union unsigned void volatile while _Bool""".split())
 _load_counter = itertools.count(1)
 
 
+@functools.lru_cache(maxsize=1)
 def format_name() -> str:
     """The format id this host loads, e.g. ``cpu-c-x86_64``."""
     return f"cpu-c-{platform.machine()}"

@@ -95,11 +95,12 @@ _RUNS = re.compile(r"(.)\1*")     # a run of one character
 class _Consts:
     """Module-wide immutable operands: rodata views, strings, executables."""
 
-    def __init__(self, mdef):
+    def __init__(self, mdef, import_sigs=None):
         self.rodata = _RodataViews(mdef.rodata)
         self.strings = list(mdef.strings)
         self.executables = list(mdef.executables)
-        self.import_sigs = [parse_signature(i.signature) for i in mdef.imports]
+        self.import_sigs = import_sigs if import_sigs is not None else \
+            [parse_signature(i.signature) for i in mdef.imports]
         self.import_names = [f"{i.module}.{i.name}" for i in mdef.imports]
 
 
@@ -137,8 +138,8 @@ class BytecodeModule:
         self.functions = functions
         self.consts = consts
         self.exports = {f.name: f for f in functions if f.exported}
-        self.imports = [(i.module, i.name, i.signature, parse_signature(i.signature))
-                        for i in mdef.imports]
+        self.imports = [(i.module, i.name, i.signature, sig)
+                        for i, sig in zip(mdef.imports, consts.import_sigs)]
         self.globals = list(mdef.globals)
         self._prepare_lock = threading.RLock()
         self.source = None            # the immutable bytes it was read from (cache.py)
@@ -148,7 +149,7 @@ class BytecodeModule:
         """Verify ``mdef`` (VerificationError on any defect); ``lazy``: verify
         each function body just before its first use instead of now."""
         tables = ModuleTables(mdef, check_reflection=not lazy)
-        consts = _Consts(mdef)
+        consts = _Consts(mdef, tables.import_sigs)
         self = cls.__new__(cls)
         functions = [VmFunction(self, i, fdef, sig, None if lazy else tables.body(i), consts)
                      for i, (fdef, sig) in enumerate(zip(mdef.functions, tables.fn_sigs))]
