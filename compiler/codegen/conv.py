@@ -2,9 +2,10 @@
 ``stablehlo.convolution`` seen as strided (n, h, w, c) input, (kh, kw, i, o)
 filter and (n, oh, ow, o) output, whatever its dimension numbers.
 
-Targets with a direct convolution kernel (cpu_conv.py) render from it; the
-others keep the pull-compute loop.  Its workgroup plan is the loop plan's
-format with a count every target shares (whole output rows per workgroup).
+Targets with a direct convolution kernel (cpu_conv.py, gpu_conv.py) render
+from it; convolutions it does not describe keep the pull-compute loop.  Its
+workgroup plan is the loop plan's format with a count every target shares
+(whole output rows per workgroup).
 """
 from __future__ import annotations
 

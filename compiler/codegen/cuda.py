@@ -1,6 +1,7 @@
 """CUDA target: the shared GPU renderer with CUDA C++ spellings, compiled
-to PTX at compile time (nvcc, or NVRTC where nvcc is missing) and checked
-with ``ptxas`` so a broken kernel fails here, not on the user's GPU.
+to PTX at compile time (nvcc; there is no NVRTC path) and checked with
+``ptxas`` (where installed) so a broken kernel fails here, not on the
+user's GPU.
 
 Kernels are ``extern "C" __global__`` functions taking the bindings as device
 pointers (the driver applies binding offsets on the host), then the push

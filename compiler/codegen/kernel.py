@@ -4,7 +4,8 @@ A ``Kernel`` names its bindings (captured inputs, then outputs), the root op
 whose results it stores, the iteration space (the root's result shape) and,
 where it applies, a contraction (a dot_general with strided operands whose
 consumers form an elementwise epilogue).  Targets render it: the CPU as a
-loop nest over a range of workgroups, GPUs as one work item per element.
+loop nest over a range of workgroups, GPUs as one work-group per workgroup
+whose work items stride over its tile (gpu.py).
 """
 from __future__ import annotations
 
