@@ -318,11 +318,14 @@ def _iota(op):
 
 
 def _single_bounded(op):
-    """broadcast_in_dim / reshape results with bounds: at most one bounded dim.
-    (Unbounded ``?`` results stay accepted: tensorvm's dynamic lowerings make them.)"""
+    """broadcast_in_dim / reshape (StablehloOps.td): the result is statically
+    shaped or has one dynamic dimension, and that one bounded."""
     r = op.results[0].type if op.results else None
-    bounds = _bounds(r) if isinstance(r, TensorType) else None
-    if bounds is not None and sum(d is None for d in r.shape) > 1:
+    if not isinstance(r, TensorType) or r.is_static:
+        return
+    bounds = _bounds(r) or ()
+    dynamic = [k for k, d in enumerate(r.shape) if d is None]
+    if len(dynamic) != 1 or len(bounds) != r.rank or bounds[dynamic[0]] is None:
         _fail(op, f"result #0 must be statically shaped or single bounded dimension tensor, but got '{r}'")
 
 

@@ -120,4 +120,11 @@ def test_bounded_results_have_one_bounded_dim():
     two = "tensor<?x?xf32, #stablehlo.bounds<5, 5>>"
     _verify(f"  %0 = stablehlo.reshape %a : ({one}) -> {one}", f"%a: {one}")
     _rejects(f"  %0 = stablehlo.reshape %a : ({two}) -> {two}", f"%a: {two}", "single bounded dimension")
-    _verify("  %0 = stablehlo.reshape %a : (tensor<?x?xf32>) -> tensor<?x?xf32>", "%a: tensor<?x?xf32>")
+    # unbounded '?' results: StablehloOps.td's statically-shaped-or-single-bounded
+    # type (dynamic_reshape / dynamic_broadcast_in_dim carry a shape operand)
+    _rejects("  %0 = stablehlo.reshape %a : (tensor<?x?xf32>) -> tensor<?x?xf32>", "%a: tensor<?x?xf32>",
+             "single bounded dimension")
+    _rejects("  %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> tensor<?x3xf32>",
+             "%a: tensor<3xf32>", "statically shaped or single bounded dimension")
+    _verify("  %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> "
+            "tensor<?x3xf32, #stablehlo.bounds<4, ?>>", "%a: tensor<3xf32>")
