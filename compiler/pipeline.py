@@ -204,6 +204,8 @@ def _check_element_types(module) -> None:
             if isinstance(t, TensorType) and t not in sized:
                 sized.add(t)
                 _check_size(op, t)
+        if op.name == "stablehlo.constant":
+            _check_constant_size(op)
 
 
 #: Largest tensor a module may describe: sizes and offsets are i64 in the VM.
@@ -220,6 +222,22 @@ def _check_size(op, t) -> None:
         where = f"{op.location}: " if op.location is not None else ""
         raise CompileError(f"{where}error: '{op.name}' uses {t}, larger than a module can "
                            f"address ({MAX_TENSOR_BYTES} bytes)")
+
+
+def _check_constant_size(op) -> None:
+    """The parser's limit on constants (frontend/dense.py), for the splats it
+    accepts at any size: passes and codegen may materialise a constant.
+    (Runs after the element-type check: the element has a numpy dtype.)"""
+    from .frontend.dense import DenseError, check_size
+    from .ir.types import TensorType
+    ty = getattr(op.attributes.get("value"), "type", None)
+    if not isinstance(ty, TensorType) or not ty.is_static:
+        return
+    try:
+        check_size(ty.element, ty.shape)
+    except DenseError as e:
+        where = f"{op.location}: " if op.location is not None else ""
+        raise CompileError(f"{where}error: '{op.name}' {e} (in dense<...> : {ty})") from None
 
 
 class _DumpingPipeline(PassPipeline):

@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from tensorvm.compiler import CompileError, ParseError, compile_str
+from tensorvm.compiler.frontend.parser import parse_module
+from tensorvm.compiler.ir.verifier import verify_module
 from tensorvm.runtime import load_module
 from tensorvm.vmfb import container
 from tensorvm.vmfb.errors import VmfbError
@@ -95,8 +97,17 @@ def test_huge_dense_constant_is_refused_before_it_is_materialised():
   %0 = stablehlo.constant dense<1.0> : tensor<100000x100000x100xf32>
   return %0 : tensor<100000x100000x100xf32>
 }"""
-    with pytest.raises(ParseError, match=r"<input>:2:27: .*4000000000000 bytes exceeds"):
+    # A splat holds one value: it parses and verifies at any size, as in MLIR
+    # (a read-only broadcast view); compiling it is refused, located at the op.
+    module = parse_module(text)
+    verify_module(module)
+    assert module.functions[0].regions[0].blocks[0].operations[0].attributes["value"].array.strides \
+        == (0, 0, 0)
+    with pytest.raises(CompileError, match=r"<input>:2:3: .*4000000000000 bytes exceeds"):
         compile_str(text)
+    # Listed elements are materialised: a huge literal is refused where it is written.
+    with pytest.raises(ParseError, match=r"<input>:2:27: .*4000000000000 bytes exceeds"):
+        compile_str(text.replace("dense<1.0>", "dense<[[[1.0]]]>"))
     # A short literal for a huge shape: counted before the shape's skeleton is built.
     with pytest.raises(ParseError, match="has 2 values, expected 100000000"):
         compile_str(text.replace("dense<1.0>", "dense<[[1.0, 2.0]]>")
