@@ -577,6 +577,8 @@ def _scatter(op):
         return
     f = a.fields
     uwd = tuple(f.get("update_window_dims", ()))
+    if list(uwd) != sorted(set(uwd)) or any(not 0 <= d < len(us) for d in uwd):
+        return                  # verifier.py reports the dimension numbers first
     skip = set(f.get("inserted_window_dims", ())) | set(f.get("input_batching_dims", ()))
     ivd = f.get("index_vector_dim", 0)
     window = [d for k, d in enumerate(xs) if k not in skip]

@@ -210,26 +210,32 @@ class _Verifier:
             _fail(op, "needs a scatter_dimension_numbers attribute")
         R, I, U = inputs[0].type.rank, indices.type.rank, updates[0].type.rank
 
-        def dims(key, bound, ordered=False):
+        def dims(key, bound, of, ordered=False):
+            """StableHLO's checks of a dims list, in its order and words."""
             v = dn.get(key, ())
             if not isinstance(v, (tuple, list)) or not all(
                     isinstance(d, int) and not isinstance(d, bool) for d in v):
                 _fail(op, f"{key} must be a list of integers, got {v!r}")
             v = tuple(v)
-            if any(d < 0 or d >= bound for d in v):
-                _fail(op, f"{key} = {list(v)} has a dimension outside [0, {bound})")
-            if len(set(v)) != len(v) or (ordered and list(v) != sorted(v)):
-                _fail(op, f"{key} = {list(v)} must be {'sorted and ' if ordered else ''}unique")
+            if ordered and list(v) != sorted(v):
+                _fail(op, f"Expects {key} to be sorted; got: {list(v)}.")
+            if len(set(v)) != len(v):
+                _fail(op, f"Expects {key} to not repeat; got: {list(v)}.")
+            for d in v:
+                if d < 0 or d >= bound:
+                    _fail(op, f"Expects each element of {key} to be in range [0, rank-of('{of}')) "
+                              f"i.e. [0, {bound}). got: {d}.")
             return v
 
         ivd = dn.get("index_vector_dim", 0)
         if not isinstance(ivd, int) or isinstance(ivd, bool) or not 0 <= ivd <= I:
-            _fail(op, f"index_vector_dim = {ivd!r} must be in [0, {I}]")
-        uwd = dims("update_window_dims", U, True)
-        inserted = dims("inserted_window_dims", R, True)
-        in_batch = dims("input_batching_dims", R)
-        idx_batch = dims("scatter_indices_batching_dims", I)
-        to_operand = dims("scatter_dims_to_operand_dims", R)
+            _fail(op, f"Expects index_vector_dim to be in range [0, rank-of('scatter_indices')] "
+                      f"i.e. [0, {I}]. got: {ivd!r}.")
+        uwd = dims("update_window_dims", U, "updates", True)
+        inserted = dims("inserted_window_dims", R, "operand", True)
+        in_batch = dims("input_batching_dims", R, "operand", True)
+        idx_batch = dims("scatter_indices_batching_dims", I, "scatter_indices")
+        to_operand = dims("scatter_dims_to_operand_dims", R, "operand")
         if set(inserted) & set(in_batch) or set(to_operand) & set(in_batch):
             _fail(op, "input_batching_dims overlaps inserted_window_dims or "
                       "scatter_dims_to_operand_dims")

@@ -65,11 +65,13 @@ def test_valid_scatter_still_compiles_and_runs():
 @pytest.mark.parametrize("dims,match", [
     ("", "needs a scatter_dimension_numbers"),
     (GOOD_DIMS.replace("update_window_dims = [1]", "update_window_dims = [7]"),
-     r"update_window_dims = \[7\] has a dimension outside"),
+     r"Expects each element of update_window_dims to be in range \[0, rank-of\('updates'\)\) "
+     r"i.e. \[0, 2\). got: 7."),
     (GOOD_DIMS.replace("inserted_window_dims = [0]", "inserted_window_dims = [0, 0]"),
-     "inserted_window_dims .* must be sorted and unique"),
+     r"Expects inserted_window_dims to not repeat; got: \[0, 0\]."),
     (GOOD_DIMS.replace("index_vector_dim = 1", "index_vector_dim = 9"),
-     r"index_vector_dim = 9 must be in \[0, 2\]"),
+     r"Expects index_vector_dim to be in range \[0, rank-of\('scatter_indices'\)\] i.e. "
+     r"\[0, 2\]. got: 9."),
     (GOOD_DIMS.replace("scatter_dims_to_operand_dims = [0]", "scatter_dims_to_operand_dims = [0, 1]"),
      "scatter_dims_to_operand_dims has 2 entries but the index vector has 1"),
     (GOOD_DIMS.replace("inserted_window_dims = [0]", "inserted_window_dims = []"),
