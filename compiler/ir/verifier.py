@@ -29,6 +29,8 @@ _REGIONS = {d.name: d.regions for d in OPS.values() if d.regions is not None}
 _KEEPS_ELEMENT = frozenset(d.name for d in OPS.values() if d.types == KEEPS_ELEMENT)
 # ops whose region blocks must end with stablehlo.return
 _STABLEHLO_REGION_OPS = frozenset(d.name for d in OPS.values() if d.region_return)
+# ops with MLIR's Terminator trait: what a func.func body block may end with
+_TERMINATORS = frozenset(d.name for d in OPS.values() if d.terminator)
 
 
 _SYMBOL = re.compile(r"[\x21-\x7e]+")
@@ -121,8 +123,10 @@ class _Verifier:
                     local.add(id(r))
             term = block.terminator
             if op.name == "func.func":
-                if term is None or term.name != "func.return":
-                    _fail(op, "body block must end with func.return")
+                # MLIR: the block ends with a terminator (func.func names none;
+                # compiling one needs func.return, pipeline.py checks that)
+                if term is None or term.name not in _TERMINATORS:
+                    _fail(op, "body block must end with a terminator (func.return)")
             elif op.name in _STABLEHLO_REGION_OPS:
                 if term is None or term.name != "stablehlo.return":
                     _fail(op, "region blocks must end with stablehlo.return")

@@ -248,3 +248,21 @@ def test_reduce_result_shape_must_match_its_dimensions():
 }"""
     with pytest.raises(CompileError, match=r"<input>:3:\d+: .*(does not match the input|failed to infer returned types)"):
         compile_str(text)
+
+
+@pytest.mark.parametrize("text,match", [
+    ("func.func @main(%a: tensor<*xf32>) -> tensor<*xf32> {\n"
+     "  %0 = stablehlo.custom_call @foo(%a) : (tensor<*xf32>) -> tensor<*xf32>\n"
+     "  return %0 : tensor<*xf32>\n}", r"<input>:\d+:\d+: unsupported op .*unranked tensor tensor<\*xf32>"),
+    ("func.func @main(%a: tensor<3xi10>) -> tensor<3xi10> {\n  return %a : tensor<3xi10>\n}",
+     r"<input>:1:1: unsupported op .*element type i10 is not supported"),
+    ("func.func @main(%a: tensor<3xi64>) -> tensor<3xi64> {\n"
+     '  "stablehlo.return"(%a) : (tensor<3xi64>) -> ()\n}',
+     r"<input>:2:3: error: 'stablehlo.return' ends the body of @main: a compiled function returns "
+     r"with func.return"),
+])
+def test_what_verifies_but_does_not_compile_is_a_located_error(text, match):
+    """Valid MLIR / StableHLO (the verify sweep's cases) that no .vmfb can hold."""
+    verify_module(parse_module(text))
+    with pytest.raises(CompileError, match=match):
+        compile_str(text)
