@@ -46,6 +46,7 @@ def run_pipeline(module, options, progress=None):
     progress = progress or Progress()
     from .ir.verifier import verify_module
     verify_module(module)
+    _check_function_returns(module)
     _check_element_types(module)
     from .custom_kernels import registry
     customs = registry(options.custom_kernels)
@@ -186,17 +187,34 @@ def _identifier(name: str) -> str:
     return out or "module"
 
 
+def _check_function_returns(module) -> None:
+    """MLIR lets a func.func body end with any terminator (the verifier
+    accepts ``stablehlo.return`` there); what returns from a compiled
+    function is ``func.return``."""
+    for func in module.functions:
+        for block in (b for r in func.regions for b in r.blocks):
+            term = block.terminator
+            if term is not None and term.name != "func.return":
+                name = getattr(func.attributes.get("sym_name"), "value", "?")
+                where = f"{term.location}: " if term.location is not None else ""
+                raise CompileError(f"{where}error: '{term.name}' ends the body of @{name}: a "
+                                   f"compiled function returns with func.return")
+
+
 def _check_element_types(module) -> None:
     """Every tensor's element type is one a .vmfb can carry, or a
     ``!quant.uniform`` type (passes/quantized.py makes it its storage type):
     a typed error naming the op, not a crash deep in codegen."""
     from tensorvm.vmfb import element_types
-    from .ir.types import TensorType
+    from .ir.types import TensorType, UnrankedTensorType
     sized = set()
     for op in module.walk():
         args = [a for r in op.regions for b in r.blocks for a in b.arguments]
         for v in (*op.operands, *op.results, *args):
             t = v.type
+            if isinstance(t, UnrankedTensorType):
+                raise UnsupportedOpError(op.name, f"unranked tensor {t} is not supported: compiled "
+                                         "code needs each tensor's rank", op.location)
             if isinstance(t, TensorType) and t.element not in element_types.BY_NAME \
                     and not t.element.startswith("!quant.uniform<"):   # the first pass lowers these
                 kind = "quantized element type" if t.element.startswith("!quant.") else "element type"
@@ -204,6 +222,8 @@ def _check_element_types(module) -> None:
             if isinstance(t, TensorType) and t not in sized:
                 sized.add(t)
                 _check_size(op, t)
+        if op.name == "stablehlo.constant":
+            _check_constant_size(op)
 
 
 #: Largest tensor a module may describe: sizes and offsets are i64 in the VM.
@@ -220,6 +240,22 @@ def _check_size(op, t) -> None:
         where = f"{op.location}: " if op.location is not None else ""
         raise CompileError(f"{where}error: '{op.name}' uses {t}, larger than a module can "
                            f"address ({MAX_TENSOR_BYTES} bytes)")
+
+
+def _check_constant_size(op) -> None:
+    """The parser's limit on constants (frontend/dense.py), for the splats it
+    accepts at any size: passes and codegen may materialise a constant.
+    (Runs after the element-type check: the element has a numpy dtype.)"""
+    from .frontend.dense import DenseError, check_size
+    from .ir.types import TensorType
+    ty = getattr(op.attributes.get("value"), "type", None)
+    if not isinstance(ty, TensorType) or not ty.is_static:
+        return
+    try:
+        check_size(ty.element, ty.shape)
+    except DenseError as e:
+        where = f"{op.location}: " if op.location is not None else ""
+        raise CompileError(f"{where}error: '{op.name}' {e} (in dense<...> : {ty})") from None
 
 
 class _DumpingPipeline(PassPipeline):

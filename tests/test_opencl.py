@@ -235,7 +235,11 @@ def test_dynamic_kernels_declare_the_cpu_push_constant_layout():
     src = """
 func.func @main(%a: tensor<?x?xf32>, %s: tensor<f32>) -> tensor<?x?xf32> {
   %0 = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
-  %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<?x?xf32>
+  %d1 = stablehlo.get_dimension_size %a, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+  %r0 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  %r1 = stablehlo.reshape %d1 : (tensor<i32>) -> tensor<1xi32>
+  %sh = stablehlo.concatenate %r0, %r1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %b = stablehlo.dynamic_broadcast_in_dim %s, %sh, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x?xf32>
   %1 = stablehlo.multiply %a, %b : tensor<?x?xf32>
   return %1 : tensor<?x?xf32>
 }"""

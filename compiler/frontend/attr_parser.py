@@ -14,7 +14,7 @@ from ..ir import attributes as A
 from ..ir.types import ScalarType, TensorType, is_float, numpy_dtype
 from .dense import DenseError, decode_hex, decode_literal
 from .lexer import _STRING, unescape
-from .types_parser import ELEMENT_TYPES, TypeParserMixin
+from .types_parser import TypeParserMixin, is_element_name
 
 # Known structs: every field with its default, so pretty and generic agree.
 STRUCT_DEFAULTS = {
@@ -102,7 +102,7 @@ class AttrParserMixin(TypeParserMixin):
             if w in _OPAQUE_WORDS:
                 self.advance()
                 return A.OpaqueAttr(w + (self.raw_angle() if self.tok.text == "<" else ""))
-            if w in ELEMENT_TYPES or w in _TYPE_WORDS:
+            if is_element_name(w) or w in _TYPE_WORDS:
                 return A.TypeAttr(self.parse_type())
         if k == "bang" or t.text == "(":
             return A.TypeAttr(self.parse_type())
@@ -113,7 +113,7 @@ class AttrParserMixin(TypeParserMixin):
         save = self.save()
         self.advance()
         t = self.tok
-        ok = t.kind == "ident" and (t.text in ELEMENT_TYPES or t.text == "complex")
+        ok = t.kind == "ident" and (is_element_name(t.text) or t.text == "complex")
         self.restore(save)
         return ok
 

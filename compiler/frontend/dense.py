@@ -19,8 +19,10 @@ _BAD_CHARS = re.compile(r"[^\s\[\],()0-9a-fA-FxX.+\-einftrulsa]")
 
 
 #: Largest constant a literal may declare (its tensor type's byte size): checked
-#: before anything is decoded or materialised, so a huge type is a located
-#: error rather than a MemoryError in a later pass.
+#: before a literal's elements are decoded or materialised, so a huge type is a
+#: located error rather than a MemoryError in a later pass.  A splat holds one
+#: value (a read-only broadcast view), so it parses at any size, as in MLIR;
+#: compiling one above the limit is refused (pipeline.py).
 MAX_CONSTANT_BYTES = 1 << 31
 
 
@@ -34,6 +36,15 @@ def check_size(element: str, shape) -> None:
     if nbytes > MAX_CONSTANT_BYTES:
         raise DenseError(f"constant of {nbytes} bytes exceeds the {MAX_CONSTANT_BYTES}-byte "
                          f"limit on constants")
+
+
+def _splat(value, element: str, shape) -> np.ndarray:
+    """One value seen as a read-only array of ``shape`` (nothing materialised)."""
+    try:
+        return np.broadcast_to(value, shape)
+    except ValueError:                   # more elements than numpy can index
+        check_size(element, shape)
+        raise DenseError(f"a splat of shape {tuple(shape)} is too large to hold") from None
 
 
 def _skeleton(shape) -> str:
@@ -52,25 +63,26 @@ def _size(shape) -> int:
 
 def decode_hex(hexdigits: str, element: str, shape) -> np.ndarray:
     """A ``dense<"0x...">`` blob: little-endian raw element bytes."""
-    check_size(element, shape)
+    dtype = np.dtype(numpy_dtype(element))
+    n = _size(shape)
+    if len(hexdigits) != 2 * dtype.itemsize or n <= 1:     # not a splat
+        check_size(element, shape)
     try:
         raw = bytes.fromhex(hexdigits)
     except ValueError:
         raise DenseError("malformed hex string in dense literal") from None
-    dtype = np.dtype(numpy_dtype(element))
-    n = _size(shape)
     if element == "i1":
         if len(raw) == n:
             return np.frombuffer(raw, np.uint8).astype(bool).reshape(shape)
         if len(raw) == 1 and n > 1:
-            return np.broadcast_to(np.bool_(raw[0] != 0), shape)
+            return _splat(np.bool_(raw[0] != 0), element, shape)
         if len(raw) == (n + 7) // 8:
             bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
             return bits[:n].astype(bool).reshape(shape)
     elif len(raw) == n * dtype.itemsize:
         return np.frombuffer(raw, dtype).reshape(shape)
     elif len(raw) == dtype.itemsize:
-        return np.broadcast_to(np.frombuffer(raw, dtype)[0], shape)
+        return _splat(np.frombuffer(raw, dtype)[0], element, shape)
     raise DenseError(f"hex literal has {len(raw)} bytes but a tensor of {n} x {element} "
                      f"needs {n * dtype.itemsize}")
 
@@ -159,7 +171,6 @@ def _sub_byte_ints(values, element, dtype) -> np.ndarray:
 
 def decode_literal(body: str, element: str, shape) -> np.ndarray:
     """A ``dense<[...]>`` or splat body to an array of ``shape``."""
-    check_size(element, shape)
     bad = _BAD_CHARS.search(body)
     if bad:
         raise DenseError(f"unexpected {bad.group()!r} in dense literal")
@@ -170,11 +181,12 @@ def decode_literal(body: str, element: str, shape) -> np.ndarray:
     values = _VALUE.findall(body)
     skel = _NOT_SKELETON.sub("", body).replace("(,)", "")
     per = 2 if is_complex(element) else 1
+    if skel:                       # not a splat: every element is materialised
+        check_size(element, shape)
     if not skel:
         if len(values) != per:
             raise DenseError("expected one value in a splat dense literal")
-        arr = convert_values(values, element)
-        return np.broadcast_to(arr[0], shape)
+        return _splat(convert_values(values, element)[0], element, shape)
     n = _size(shape)
     if len(values) != n * per:      # first: the skeleton string grows with the shape
         raise DenseError(f"dense literal has {len(values) // per} values, expected {n} "

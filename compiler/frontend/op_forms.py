@@ -230,12 +230,12 @@ class OpFormsMixin(RegionFormsMixin):
             return self.parse_generic_body(name, loc)
         attrs = {}
         if self.tok.text == "{":
-            attrs.update(self.parse_dict().entries)
+            attrs.update(self.parse_attr_dict())
         toks = []
         if self._items_start(name):
             toks = self.parse_items(name, attrs, positional=POSITIONAL.get(name, ()))
         if self.tok.text == "{":
-            attrs.update(self.parse_dict().entries)
+            attrs.update(self.parse_attr_dict())
         finish = FINISH.get(name)
         if finish is not None:
             finish(attrs)
@@ -301,7 +301,7 @@ class OpFormsMixin(RegionFormsMixin):
         callee = self.parse_symbol_ref()
         self.expect("(", "to start the call operands")
         toks = self.parse_operand_list()
-        attrs = self.parse_dict().entries if self.tok.text == "{" else {}
+        attrs = self.parse_attr_dict() if self.tok.text == "{" else {}
         fty = self.parse_trailing_function_type(name)
         operands = self.resolve_operands(toks, fty.inputs)
         if name == "func.call":
@@ -327,7 +327,7 @@ class OpFormsMixin(RegionFormsMixin):
         idx = self.parse_int_list("tuple index")
         if len(idx) != 1:
             raise self.error("expected exactly one tuple index", t)
-        attrs = self.parse_dict().entries if self.tok.text == "{" else {}
+        attrs = self.parse_attr_dict() if self.tok.text == "{" else {}
         attrs["index"] = A.IntAttr(idx[0], "i32")
         self.expect(":", "and the type of get_tuple_element")
         types, outs = self.parse_signature()
@@ -371,7 +371,7 @@ class OpFormsMixin(RegionFormsMixin):
                      "strides": A.DenseArrayAttr("i64", tuple(strides))}
             toks = [t]
         if self.tok.text == "{":
-            attrs.update(self.parse_dict().entries)
+            attrs.update(self.parse_attr_dict())
         self.expect(":", f"and the type of '{name}'")
         types, outs = self.parse_signature()
         operands = self.resolve_operands(toks, types if outs is not None else None)
@@ -385,7 +385,7 @@ class OpFormsMixin(RegionFormsMixin):
         toks = self.parse_items(name, attrs)
         self.expect(")", f"after the operands of '{name}'", alt="','")
         if self.tok.text == "{":
-            attrs.update(self.parse_dict().entries)
+            attrs.update(self.parse_attr_dict())
         self.expect(":", f"and the type of '{name}'")
         types, outs = self.parse_signature()
         operands = self.resolve_operands(toks, types if outs is not None else None)

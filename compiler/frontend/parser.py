@@ -58,6 +58,7 @@ class Parser(OpFormsMixin, SdyFormsMixin, AttrParserMixin):
         self.type_aliases = {}
         self.scope = _Scope()        # top-level ops; functions get their own
         self.depth = 0
+        self.attr_locs = None        # the op being parsed: attribute -> Location
 
     # -- token helpers --
     def advance(self):
@@ -248,12 +249,16 @@ class Parser(OpFormsMixin, SdyFormsMixin, AttrParserMixin):
         loc = self.location(first)
         t = self.tok
         nres = sum(c for _, c in results) if results else None
-        if t.kind == "string":
-            op = self.parse_generic_op(loc)
-        elif t.kind == "ident":
-            op = self.parse_pretty_op(loc, nres)
-        else:
-            raise self.error(f"expected an operation name, got '{t.text}'", t)
+        outer, self.attr_locs = self.attr_locs, {}
+        try:
+            if t.kind == "string":
+                op = self.parse_generic_op(loc)
+            elif t.kind == "ident":
+                op = self.parse_pretty_op(loc, nres)
+            else:
+                raise self.error(f"expected an operation name, got '{t.text}'", t)
+        finally:
+            self.attr_locs = outer
         if results:
             if nres != len(op.results):
                 raise self.error(f"'{op.name}' has {len(op.results)} results but {nres} "
@@ -338,7 +343,21 @@ class Parser(OpFormsMixin, SdyFormsMixin, AttrParserMixin):
         vis = attrs.get("sym_visibility")
         if name == "func.func" and isinstance(vis, A.StringAttr) and vis.value == "public":
             del attrs["sym_visibility"]
-        return Operation(name, operands, result_types, attrs, regions, loc)
+        op = Operation(name, operands, result_types, attrs, regions, loc)
+        if self.attr_locs:
+            op.attr_locations = {k: v for k, v in self.attr_locs.items() if k in attrs}
+        return op
+
+    def parse_attr_dict(self) -> dict:
+        """The ``attr-dict`` of a pretty form whose MLIR parser is generated
+        from a declarative assembly format: MLIR checks the constraints of the
+        inherent attributes written there at the dictionary, so the
+        attributes remember where it is (``Operation.attr_locations``)."""
+        where = self.location(self.tok)
+        entries = self.parse_dict().entries
+        if self.attr_locs is not None:
+            self.attr_locs.update({k: where for k in entries})
+        return entries
 
     # -- regions and blocks --
     def parse_region(self, entry_args=None) -> Region:

@@ -265,7 +265,7 @@ class RegionFormsMixin:
                 attrs[key.text] = self.parse_attribute()
             self.accept(",")
         if self.tok.text == "{":
-            attrs.update(self.parse_dict().entries)
+            attrs.update(self.parse_attr_dict())
         self.expect(":", f"and the type of '{name}'")
         ty_tok = self.tok
         fty = self.parse_type()

@@ -3,16 +3,23 @@ from __future__ import annotations
 
 import re
 
-from ..ir.types import (COMPLEX_TYPES, FLOAT_TYPES, INTEGER_TYPES, FunctionType,
-                        OpaqueType, ScalarType, TensorType, TokenType, TupleType)
+from ..ir.types import (ELEMENT_TYPES, FunctionType, OpaqueType, ScalarType, TensorType,
+                        TokenType, TupleType, UnrankedTensorType, is_builtin_integer)
 from ..ir import attributes as A
 from ..ir import quant
 
-ELEMENT_TYPES = frozenset(INTEGER_TYPES + FLOAT_TYPES + COMPLEX_TYPES + ("index",))
+_UNRANKED = re.compile(r"\s*\*\s*x")
 _DIMS = re.compile(r"\s*((?:(?:\?|\d+)\s*x\s*)*)")
 _BOUNDS = re.compile(r"#stablehlo\.(?:type_extensions<\s*bounds\s*=\s*\[([^\]]*)\]|bounds<([^>]*))\s*>$")
 _QUANT_FLOAT = re.compile(r"(?<![\w.])-?(?:\d+\.\d*(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)")
 _TYPE_START = frozenset(("tensor", "tuple", "complex", "none", "vector", "memref"))
+
+
+def is_element_name(word: str) -> bool:
+    """Whether ``word`` names an element type: StableHLO's, or a builtin
+    integer of another width (the verifier rejects those where ops need
+    StableHLO's types)."""
+    return word in ELEMENT_TYPES or is_builtin_integer(word)
 
 
 class TypeParserMixin:
@@ -21,7 +28,7 @@ class TypeParserMixin:
     def at_type(self) -> bool:
         t = self.tok
         if t.kind == "ident":
-            return t.text in ELEMENT_TYPES or t.text in _TYPE_START
+            return is_element_name(t.text) or t.text in _TYPE_START
         return t.kind == "bang" or t.text == "("
 
     def parse_type(self):
@@ -47,7 +54,7 @@ class TypeParserMixin:
                         types.append(self.parse_type())
                     self.expect(">", "to close tuple type", alt="','")
                 return TupleType(tuple(types))
-            if name in ELEMENT_TYPES or name in ("complex", "none"):
+            if is_element_name(name) or name in ("complex", "none"):
                 return ScalarType(self.parse_element_type())
             if name in ("vector", "memref"):
                 self.advance()
@@ -101,16 +108,22 @@ class TypeParserMixin:
             if name not in ELEMENT_TYPES:
                 raise self.error(f"unknown type '{name}'", t)
             return name
-        if t.text not in ELEMENT_TYPES and t.text != "none":
+        if not is_element_name(t.text) and t.text != "none":
             raise self.error(f"unknown type '{t.text}'", t)
         self.advance()
         return t.text
 
-    def parse_tensor_type(self) -> TensorType:
+    def parse_tensor_type(self) -> TensorType | UnrankedTensorType:
         start = self.advance()            # 'tensor'
         lt = self.tok
         if lt.text != "<":
             raise self.error("expected '<' after 'tensor'", lt)
+        m = _UNRANKED.match(self.lex.text, lt.end)
+        if m is not None:                 # tensor<*xT> (no encoding, as in MLIR)
+            self.reset(m.end())
+            element = self.parse_element_type()
+            self.expect(">", "to close tensor type")
+            return UnrankedTensorType(element)
         m = _DIMS.match(self.lex.text, lt.end)
         dims = m.group(1).replace(" ", "").replace("\t", "").replace("\n", "")
         shape = tuple(None if d == "?" else int(d) for d in dims.split("x")[:-1])
@@ -119,8 +132,6 @@ class TypeParserMixin:
         try:
             element = self.parse_element_type()
         except Exception:
-            if el.text == "*":
-                raise self.error("unranked tensors (tensor<*x...>) are not supported", el) from None
             close = self.lex.scan_angle_body(lt.end)
             raise self.error(f"unknown type '{self.lex.text[start.pos:close + 1]}'", el) from None
         encoding = None

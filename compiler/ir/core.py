@@ -49,7 +49,7 @@ class Value:
 class Operation:
     """A generic op."""
     __slots__ = ("name", "operands", "results", "attributes", "regions",
-                 "location", "parent")
+                 "location", "parent", "attr_locations")
 
     def __init__(self, name: str, operands=(), result_types=(), attributes=None,
                  regions=(), location: Location | None = None):
@@ -61,6 +61,10 @@ class Operation:
         for r in self.regions:
             r.parent = self
         self.location = location
+        # attribute -> Location of the pretty form's attribute dictionary it was
+        # written in (MLIR reports inherent attribute constraints there); None
+        # when the op was built or parsed in the generic form
+        self.attr_locations: dict | None = None
         self.parent: Block | None = None
         for v in operands:
             self.add_operand(v)

@@ -9,16 +9,19 @@ what is wrong for every size.  Ops without a rule here are not checked.
 """
 from __future__ import annotations
 
+from ..dialects.registry import ANY, OPS, POSITIVE
 from ..errors import CompileError
-from .attributes import DenseElementsAttr, StructAttr, ints
+from .attributes import DenseElementsAttr, IntAttr, StructAttr, ints
 from .decomposed_constraints import RULES as DECOMPOSED_RULES
-from .types import TensorType, is_complex, is_float, is_integer
+from .types import ELEMENT_TYPES, TensorType, UnrankedTensorType, is_complex, is_float, is_integer
 
 _S = "stablehlo."
 
 
-def _fail(op, message: str):
-    where = f"{op.location}: " if op.location is not None else ""
+def _fail(op, message: str, location=None):
+    """A CompileError at ``location`` (default: the op's)."""
+    location = location or op.location
+    where = f"{location}: " if location is not None else ""
     raise CompileError(f"{where}error: '{op.name}' op {message}")
 
 
@@ -318,11 +321,14 @@ def _iota(op):
 
 
 def _single_bounded(op):
-    """broadcast_in_dim / reshape results with bounds: at most one bounded dim.
-    (Unbounded ``?`` results stay accepted: tensorvm's dynamic lowerings make them.)"""
+    """broadcast_in_dim / reshape (StablehloOps.td): the result is statically
+    shaped or has one dynamic dimension, and that one bounded."""
     r = op.results[0].type if op.results else None
-    bounds = _bounds(r) if isinstance(r, TensorType) else None
-    if bounds is not None and sum(d is None for d in r.shape) > 1:
+    if not isinstance(r, TensorType) or r.is_static:
+        return
+    bounds = _bounds(r) or ()
+    dynamic = [k for k, d in enumerate(r.shape) if d is None]
+    if len(dynamic) != 1 or len(bounds) != r.rank or bounds[dynamic[0]] is None:
         _fail(op, f"result #0 must be statically shaped or single bounded dimension tensor, but got '{r}'")
 
 
@@ -402,9 +408,6 @@ def _get_tuple_element(op):
     from .types import TupleType
     t = op.operands[0].type
     index = _attr_ints(op, "index", (0,))[0]
-    if index < 0:
-        _fail(op, "op attribute 'index' failed to satisfy constraint: 32-bit signless integer "
-                  "attribute whose value is non-negative")
     if not isinstance(t, TupleType):
         return
     if index >= len(t.types):
@@ -574,6 +577,8 @@ def _scatter(op):
         return
     f = a.fields
     uwd = tuple(f.get("update_window_dims", ()))
+    if list(uwd) != sorted(set(uwd)) or any(not 0 <= d < len(us) for d in uwd):
+        return                  # verifier.py reports the dimension numbers first
     skip = set(f.get("inserted_window_dims", ())) | set(f.get("input_batching_dims", ()))
     ivd = f.get("index_vector_dim", 0)
     window = [d for k, d in enumerate(xs) if k not in skip]
@@ -743,8 +748,6 @@ def _convolution(op):
             _fail(op, f"expects {key} to be positive, got {list(vals)}")
     fgc = _attr_ints(op, "feature_group_count", (1,))[0]
     bgc = _attr_ints(op, "batch_group_count", (1,))[0]
-    if fgc <= 0 or bgc <= 0:
-        _fail(op, f"expects feature_group_count ({fgc}) and batch_group_count ({bgc}) to be positive")
     if fgc > 1 and bgc > 1:
         _fail(op, "expects batch_group_count and feature_group_count not to be both greater than 1")
     for k, d in enumerate(kern[2:]):
@@ -1045,9 +1048,6 @@ def _collective(op):
         d = _attr_ints(op, "scatter_dimension", (0,))[0]
         if xs is None or rs is None:
             return
-        if d < 0:
-            _fail(op, "op attribute 'scatter_dimension' failed to satisfy constraint: 64-bit signless "
-                      "integer attribute whose value is non-negative")
         if len(xs) != len(rs):
             _fail(op, "operand and result should have same rank")
         if d >= len(xs):
@@ -1228,21 +1228,9 @@ def _composite(op):
             _fail(op, f"result at index {i} has type '{v.type}', but decomposition has type '{t}'")
 
 
-def _non_negative(op, *keys):
-    for key in keys:
-        v = _attr_ints(op, key, (0,))
-        if v and v[0] < 0:
-            _fail(op, f"op attribute '{key}' failed to satisfy constraint: 64-bit signless integer "
-                      f"attribute whose value is non-negative")
-
-
 def _all_to_all(op):
     _replica_groups(op)
-    _non_negative(op, "split_dimension", "concat_dimension")
     count = _attr_ints(op, "split_count", (1,))[0]
-    if count <= 0:
-        _fail(op, "op attribute 'split_count' failed to satisfy constraint: 64-bit signless integer "
-                  "attribute whose value is positive")
     groups = op.attributes.get("replica_groups")
     if isinstance(groups, DenseElementsAttr) and groups.array.ndim == 2 and \
             (groups.array.shape[0] == 0 or groups.array.shape[1] != count):
@@ -1271,7 +1259,6 @@ def _all_to_all(op):
 
 def _all_gather(op):
     _replica_groups(op)
-    _non_negative(op, "all_gather_dim")
     d = _attr_ints(op, "all_gather_dim", (0,))[0]
     for x, r in zip(op.operands, op.results):
         xs, rs = _shape(x), _shape(r)
@@ -1320,18 +1307,6 @@ def _bitcast_convert(op):
     if small[-1] is not None and small[-1] * ws != wl:
         _fail(op, f"requires compatible bit widths. Got: '{x.type}' and '{r.type}', but "
                   f"{ws} * {small[-1]} != {wl}.")
-
-
-def _reduce_precision(op):
-    e = _attr_ints(op, "exponent_bits", (1,))[0]
-    m = _attr_ints(op, "mantissa_bits", (0,))[0]
-    if not 0 < e < 2 ** 31:
-        _fail(op, "op attribute 'exponent_bits' failed to satisfy constraint: 32-bit signless "
-                  "integer attribute whose value is positive")
-    if not 0 <= m < 2 ** 31:
-        _fail(op, "op attribute 'mantissa_bits' failed to satisfy constraint: 32-bit signless "
-                  "integer attribute whose value is non-negative")
-    _elementwise(op)
 
 
 def _dot(op):
@@ -1396,13 +1371,11 @@ def _dynamic_reshape(op):
 
 
 def _dynamic_iota(op):
-    _non_negative(op, "iota_dimension")
     _iota(op)
     _output_shape_operand(op, 0)
 
 
 def _set_dimension_size(op):
-    _non_negative(op, "dimension")
     xs = _shape(op.operands[0])
     d = _attr_ints(op, "dimension", (0,))[0]
     if xs is None:
@@ -2033,7 +2006,7 @@ RULES.update({
     _S + "all_reduce": _collective, _S + "reduce_scatter": _collective, _S + "rng": _rng, _S + "map": _map,
     _S + "dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim,
     _S + "composite": _composite, _S + "all_to_all": _all_to_all, _S + "all_gather": _all_gather,
-    _S + "bitcast_convert": _bitcast_convert, _S + "reduce_precision": _reduce_precision,
+    _S + "bitcast_convert": _bitcast_convert, _S + "reduce_precision": _elementwise,
     _S + "dot": _dot, _S + "dynamic_reshape": _dynamic_reshape, _S + "dynamic_iota": _dynamic_iota,
     _S + "set_dimension_size": _set_dimension_size, _S + "dot_general": _dot_general_all,
     _S + "convolution": _conv_all, _S + "dynamic_conv": _conv_all,
@@ -2086,8 +2059,53 @@ def _result_accuracy(op):
         _fail(op, f"Invalid tolerances for ResultAccuracyAttr with mode {mode}, must be all zero.")
 
 
+def _int_attrs(op, d):
+    """The dialect's ``ConfinedAttr<I64Attr / I32Attr, [IntPositive / IntNonNegative]>``
+    attributes (registry ``int_attrs``).  Reported where MLIR reports them: at
+    the attribute dictionary of a pretty form that holds the attribute (its
+    generated parser checks inherent attributes there), else at the op."""
+    for key, bits, pred in d.int_attrs:
+        a = op.attributes.get(key)
+        if a is None:
+            continue
+        ok = isinstance(a, IntAttr) and a.type == f"i{bits}" and \
+            -(1 << (bits - 1)) <= a.value < (1 << (bits - 1)) and \
+            (a.value > 0 if pred == POSITIVE else a.value >= 0)
+        if not ok:
+            _fail(op, f"attribute '{key}' failed to satisfy constraint: {bits}-bit signless integer "
+                      f"attribute whose value is {pred}", (op.attr_locations or {}).get(key))
+
+
+_HLO_ELEMENTS = ("f4/f6/f8/f16/bf16/f32/f64, i1, 2/4/8/16/32/64-bit signless or unsigned integer, "
+                 "complex or quantized")
+
+
+def _value_types(op, d):
+    """The dialect's type constraints common to every op: tensors are ranked
+    (``RankedTensorOf``) unless the op's definition takes ``TensorOf``
+    (registry ``unranked``), and hold StableHLO's element types (not, e.g.,
+    the ``i10`` that MLIR's builtin types allow)."""
+    allowed = d.unranked
+    n = len(op.operands)
+    for i, v in enumerate(list(op.operands) + list(op.results)):
+        t = v.type
+        if not isinstance(t, (TensorType, UnrankedTensorType)):
+            continue
+        what = f"operand #{i}" if i < n else f"result #{i - n}"
+        may_be_unranked = allowed == ANY or (allowed and (i >= n or i in allowed))
+        if isinstance(t, UnrankedTensorType) and not may_be_unranked:
+            _fail(op, f"{what} must be ranked tensor of {_HLO_ELEMENTS} values, but got '{t}'")
+        if t.element not in ELEMENT_TYPES and not t.element.startswith("!quant."):
+            _fail(op, f"{what} must be {'' if may_be_unranked else 'ranked '}tensor of "
+                      f"{_HLO_ELEMENTS} values, but got '{t}'")
+
+
 def check_op(op) -> None:
     """Raise CompileError (located at ``op``) if ``op`` breaks a spec constraint."""
+    d = OPS.get(op.name)
+    if d is not None and op.dialect in ("stablehlo", "chlo"):
+        _int_attrs(op, d)
+        _value_types(op, d)
     if op.name in _NO_PER_AXIS:
         _per_axis_check(op)
     if op.name.startswith(_S):

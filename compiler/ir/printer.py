@@ -15,7 +15,7 @@ import numpy as np
 from ..dialects.registry import OPS, OWN, PRETTY, names
 from . import attributes as A
 from .types import (FunctionType, OpaqueType, ScalarType, TensorType, TokenType,
-                    TupleType, is_complex, is_float, numpy_dtype)
+                    TupleType, UnrankedTensorType, is_complex, is_float, numpy_dtype)
 
 _BARE_SYMBOL = re.compile(r"[\w$.\-]+$")
 _BARE_KEY = re.compile(r"[A-Za-z_][\w$.]*$")
@@ -43,7 +43,7 @@ def type_str(t) -> str:
         return f"({ins}) -> (" + ", ".join(type_str(x) for x in t.results) + ")"
     if isinstance(t, (ScalarType,)):
         return t.element
-    if isinstance(t, (TokenType, OpaqueType)):
+    if isinstance(t, (TokenType, OpaqueType, UnrankedTensorType)):
         return str(t)
     raise TypeError(f"cannot print type {t!r}")
 

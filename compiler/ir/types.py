@@ -6,6 +6,7 @@ ml_dtypes.  A dynamic dimension is ``None`` in ``TensorType.shape``.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +18,19 @@ FLOAT_TYPES = ("f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ",
                "f8E5M2FNUZ", "f8E4M3B11FNUZ", "f8E4M3", "f8E3M4", "f4E2M1FN",
                "f6E2M3FN", "f6E3M2FN", "f8E8M0FNU", "tf32")
 COMPLEX_TYPES = ("complex<f32>", "complex<f64>")
+# The element types StableHLO's tensors hold (and ``index``, for shape values).
+ELEMENT_TYPES = frozenset(INTEGER_TYPES + FLOAT_TYPES + COMPLEX_TYPES + ("index",))
+# MLIR's builtin integer types of any width (``i10``, ``si3``, ``ui24``): they
+# parse and print, and the verifier rejects them where an op needs one of
+# StableHLO's element types, as MLIR does.
+_ANY_WIDTH_INTEGER = re.compile(r"(?:s|u)?i([1-9][0-9]{0,7})")
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+
+
+def is_builtin_integer(element: str) -> bool:
+    """``iN`` / ``siN`` / ``uiN`` for any width MLIR allows (1 .. 2^24 - 1)."""
+    m = _ANY_WIDTH_INTEGER.fullmatch(element)
+    return m is not None and int(m.group(1)) <= MAX_INTEGER_WIDTH
 
 _NUMPY_NAMES = {
     "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
@@ -104,6 +118,17 @@ class TensorType(Type):
         dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
         enc = f", {getattr(self.encoding, 'text', self.encoding)}" if self.encoding is not None else ""
         return f"tensor<{dims}{self.element}{enc}>"
+
+
+@dataclass(frozen=True)
+class UnrankedTensorType(Type):
+    """``tensor<*xT>``: a tensor of unknown rank.  It parses, verifies (only
+    where an op's definition allows unranked operands, e.g. custom_call and
+    most CHLO ops) and prints; compiling one is an UnsupportedOpError."""
+    element: str
+
+    def __str__(self) -> str:
+        return f"tensor<*x{self.element}>"
 
 
 @dataclass(frozen=True)

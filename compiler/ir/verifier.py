@@ -29,6 +29,8 @@ _REGIONS = {d.name: d.regions for d in OPS.values() if d.regions is not None}
 _KEEPS_ELEMENT = frozenset(d.name for d in OPS.values() if d.types == KEEPS_ELEMENT)
 # ops whose region blocks must end with stablehlo.return
 _STABLEHLO_REGION_OPS = frozenset(d.name for d in OPS.values() if d.region_return)
+# ops with MLIR's Terminator trait: what a func.func body block may end with
+_TERMINATORS = frozenset(d.name for d in OPS.values() if d.terminator)
 
 
 _SYMBOL = re.compile(r"[\x21-\x7e]+")
@@ -121,8 +123,10 @@ class _Verifier:
                     local.add(id(r))
             term = block.terminator
             if op.name == "func.func":
-                if term is None or term.name != "func.return":
-                    _fail(op, "body block must end with func.return")
+                # MLIR: the block ends with a terminator (func.func names none;
+                # compiling one needs func.return, pipeline.py checks that)
+                if term is None or term.name not in _TERMINATORS:
+                    _fail(op, "body block must end with a terminator (func.return)")
             elif op.name in _STABLEHLO_REGION_OPS:
                 if term is None or term.name != "stablehlo.return":
                     _fail(op, "region blocks must end with stablehlo.return")
@@ -210,26 +214,32 @@ class _Verifier:
             _fail(op, "needs a scatter_dimension_numbers attribute")
         R, I, U = inputs[0].type.rank, indices.type.rank, updates[0].type.rank
 
-        def dims(key, bound, ordered=False):
+        def dims(key, bound, of, ordered=False):
+            """StableHLO's checks of a dims list, in its order and words."""
             v = dn.get(key, ())
             if not isinstance(v, (tuple, list)) or not all(
                     isinstance(d, int) and not isinstance(d, bool) for d in v):
                 _fail(op, f"{key} must be a list of integers, got {v!r}")
             v = tuple(v)
-            if any(d < 0 or d >= bound for d in v):
-                _fail(op, f"{key} = {list(v)} has a dimension outside [0, {bound})")
-            if len(set(v)) != len(v) or (ordered and list(v) != sorted(v)):
-                _fail(op, f"{key} = {list(v)} must be {'sorted and ' if ordered else ''}unique")
+            if ordered and list(v) != sorted(v):
+                _fail(op, f"Expects {key} to be sorted; got: {list(v)}.")
+            if len(set(v)) != len(v):
+                _fail(op, f"Expects {key} to not repeat; got: {list(v)}.")
+            for d in v:
+                if d < 0 or d >= bound:
+                    _fail(op, f"Expects each element of {key} to be in range [0, rank-of('{of}')) "
+                              f"i.e. [0, {bound}). got: {d}.")
             return v
 
         ivd = dn.get("index_vector_dim", 0)
         if not isinstance(ivd, int) or isinstance(ivd, bool) or not 0 <= ivd <= I:
-            _fail(op, f"index_vector_dim = {ivd!r} must be in [0, {I}]")
-        uwd = dims("update_window_dims", U, True)
-        inserted = dims("inserted_window_dims", R, True)
-        in_batch = dims("input_batching_dims", R)
-        idx_batch = dims("scatter_indices_batching_dims", I)
-        to_operand = dims("scatter_dims_to_operand_dims", R)
+            _fail(op, f"Expects index_vector_dim to be in range [0, rank-of('scatter_indices')] "
+                      f"i.e. [0, {I}]. got: {ivd!r}.")
+        uwd = dims("update_window_dims", U, "updates", True)
+        inserted = dims("inserted_window_dims", R, "operand", True)
+        in_batch = dims("input_batching_dims", R, "operand", True)
+        idx_batch = dims("scatter_indices_batching_dims", I, "scatter_indices")
+        to_operand = dims("scatter_dims_to_operand_dims", R, "operand")
         if set(inserted) & set(in_batch) or set(to_operand) & set(in_batch):
             _fail(op, "input_batching_dims overlaps inserted_window_dims or "
                       "scatter_dims_to_operand_dims")

@@ -133,6 +133,8 @@ def _lower_scan(op) -> None:
     rev = op.attributes.get("is_reverse")
     reverse = bool(getattr(rev, "value", False))
     types = [v.type for v in list(op.operands) + list(op.results)]
+    if body is not None:        # the step's reshapes need static types (StableHLO's reshape)
+        types += [a.type for a in body.arguments]
     if not all(isinstance(t, TensorType) and t.is_static for t in types):
         raise UnsupportedOpError(op.name, "with dynamic shapes", loc)
     if n_out < 0 or len(body.arguments) != n_in + n_init:

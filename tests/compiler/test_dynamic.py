@@ -121,7 +121,10 @@ func.func @main(%x: tensor<?x4xf32>) -> tensor<4x?xf32> {
   %3 = stablehlo.concatenate %2, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
   %4 = stablehlo.dynamic_reshape %x, %3 : (tensor<?x4xf32>, tensor<2xi32>) -> tensor<?x2xf32>
   %5 = stablehlo.exponential %4 : tensor<?x2xf32>
-  %6 = stablehlo.reshape %5 : (tensor<?x2xf32>) -> tensor<?x4xf32>
+  %r0 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+  %s6 = stablehlo.concatenate %r0, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %6 = stablehlo.dynamic_reshape %5, %s6 : (tensor<?x2xf32>, tensor<2xi32>) -> tensor<?x4xf32>
   %7 = stablehlo.transpose %6, dims = [1, 0] : (tensor<?x4xf32>) -> tensor<4x?xf32>
   return %7 : tensor<4x?xf32>
 }""")
@@ -247,7 +250,11 @@ def test_masked_sum_over_materialized_broadcast():
     m = _module("""
 func.func @main(%w: tensor<?x8x4xi1>, %x: tensor<?x8x4xf32>) -> (tensor<f32>, tensor<?x8x4xf32>) {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
-  %5 = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<?x8x4xf32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x8x4xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %c84 = stablehlo.constant dense<[8, 4]> : tensor<2xi32>
+  %sh = stablehlo.concatenate %n1, %c84, dim = 0 : (tensor<1xi32>, tensor<2xi32>) -> tensor<3xi32>
+  %5 = stablehlo.dynamic_broadcast_in_dim %z, %sh, dims = [] : (tensor<f32>, tensor<3xi32>) -> tensor<?x8x4xf32>
   %6 = stablehlo.select %w, %x, %5 : tensor<?x8x4xi1>, tensor<?x8x4xf32>
   %7 = stablehlo.reduce(%6 init: %z) applies stablehlo.add across dimensions = [0, 1, 2] : (tensor<?x8x4xf32>, tensor<f32>) -> tensor<f32>
   return %7, %5 : tensor<f32>, tensor<?x8x4xf32>

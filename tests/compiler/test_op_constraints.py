@@ -120,4 +120,65 @@ def test_bounded_results_have_one_bounded_dim():
     two = "tensor<?x?xf32, #stablehlo.bounds<5, 5>>"
     _verify(f"  %0 = stablehlo.reshape %a : ({one}) -> {one}", f"%a: {one}")
     _rejects(f"  %0 = stablehlo.reshape %a : ({two}) -> {two}", f"%a: {two}", "single bounded dimension")
-    _verify("  %0 = stablehlo.reshape %a : (tensor<?x?xf32>) -> tensor<?x?xf32>", "%a: tensor<?x?xf32>")
+    # unbounded '?' results: StablehloOps.td's statically-shaped-or-single-bounded
+    # type (dynamic_reshape / dynamic_broadcast_in_dim carry a shape operand)
+    _rejects("  %0 = stablehlo.reshape %a : (tensor<?x?xf32>) -> tensor<?x?xf32>", "%a: tensor<?x?xf32>",
+             "single bounded dimension")
+    _rejects("  %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> tensor<?x3xf32>",
+             "%a: tensor<3xf32>", "statically shaped or single bounded dimension")
+    _verify("  %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> "
+            "tensor<?x3xf32, #stablehlo.bounds<4, ?>>", "%a: tensor<3xf32>")
+
+
+def test_unranked_tensors_only_where_the_dialect_takes_them():
+    """RankedTensorOf vs TensorOf (registry ``unranked``): custom_call and most
+    CHLO ops take tensor<*xT>; the rest of StableHLO needs a rank."""
+    _verify('  %0 = stablehlo.custom_call @foo(%a) : (tensor<*xf32>) -> tensor<*xf32>', "%a: tensor<*xf32>")
+    _verify("  %0 = chlo.erf %a : tensor<*xf32> -> tensor<*xf32>", "%a: tensor<*xf32>")
+    _rejects("  %0 = stablehlo.abs %a : tensor<*xf32>", "%a: tensor<*xf32>",
+             r"operand #0 must be ranked tensor of .*, but got 'tensor<\*xf32>'")
+    # chlo.broadcast_select: the predicate is RankedTensorOf, the values TensorOf
+    _verify("  %0 = chlo.broadcast_select %p, %a, %a : (tensor<2xi1>, tensor<*xf32>, tensor<*xf32>) -> "
+            "tensor<*xf32>", "%p: tensor<2xi1>, %a: tensor<*xf32>")
+    _rejects("  %0 = chlo.broadcast_select %p, %a, %a : (tensor<*xi1>, tensor<*xf32>, tensor<*xf32>) -> "
+             "tensor<*xf32>", "%p: tensor<*xi1>, %a: tensor<*xf32>", "operand #0 must be ranked tensor")
+
+
+def test_builtin_integers_of_other_widths_parse_but_ops_need_stablehlo_types():
+    _verify("", "%a: tensor<3xi10>, %b: tensor<2xui24>, %c: tensor<si3>")
+    _rejects('  %0 = "stablehlo.abs"(%a) : (tensor<3xi10>) -> tensor<3xi10>', "%a: tensor<3xi10>",
+             r"operand #0 must be ranked tensor of .*, but got 'tensor<3xi10>'")
+    _rejects('  %0 = "stablehlo.is_finite"(%a) : (tensor<3xf32>) -> tensor<3xi10>', "%a: tensor<3xf32>",
+             r"result #0 must be ranked tensor of .*, but got 'tensor<3xi10>'")
+
+
+@pytest.mark.parametrize("op,attrs,key,what", [
+    ("convolution", "feature_group_count = 0 : i64", "feature_group_count", "64-bit .* positive"),
+    ("convolution", "batch_group_count = -2 : i64", "batch_group_count", "64-bit .* positive"),
+    ("convolution", "feature_group_count = 1 : i32", "feature_group_count", "64-bit .* positive"),
+])
+def test_constrained_int_attributes_are_reported_at_the_pretty_attr_dict(op, attrs, key, what):
+    """ConfinedAttr<I64Attr, [IntPositive]> (registry ``int_attrs``): a pretty
+    form's attr-dict is where MLIR's generated parser checks them; the generic
+    form reports them at the op."""
+    pretty = (f"  %0 = stablehlo.{op}(%a, %k)\n"
+              "         dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {}\n"
+              f"         {{{attrs}}} : (tensor<1x4x2xf32>, tensor<3x2x2xf32>) -> tensor<1x2x2xf32>")
+    args = "%a: tensor<1x4x2xf32>, %k: tensor<3x2x2xf32>"
+    with pytest.raises(CompileError, match=f"'stablehlo.{op}' op attribute '{key}' failed to satisfy "
+                                           f"constraint: {what}") as e:
+        _verify(pretty, args)
+    assert ":4:10: error:" in str(e.value)
+    generic = pretty.replace(f"{{{attrs}}}", "").rstrip()
+    _verify(generic, args)              # defaults: both counts 1
+
+
+def test_constrained_int_attributes_written_as_keywords_or_generic_are_reported_at_the_op():
+    msg = "op attribute 'dimension' failed to satisfy constraint: 64-bit signless integer attribute " \
+          "whose value is non-negative"
+    _rejects("  %0 = stablehlo.concatenate %a, %a, dim = -1 : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>",
+             "%a: tensor<2xf32>", msg)
+    _rejects('  %0 = "stablehlo.concatenate"(%a, %a) {dimension = -1 : i64} : '
+             '(tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>', "%a: tensor<2xf32>", msg)
+    _rejects('  %0 = "stablehlo.get_tuple_element"(%t) {index = 0 : i64} : (tuple<tensor<f32>>) -> tensor<f32>',
+             "%t: tuple<tensor<f32>>", "'index' failed to satisfy constraint: 32-bit signless")

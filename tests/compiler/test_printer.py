@@ -167,3 +167,18 @@ def test_verifier_call():
     msg = _verify_error("func.func @f(%a: tensor<f32>) {\n"
                         "  %0 = call @g(%a) : (tensor<f32>) -> tensor<f32>\n  return\n}")
     assert "@g" in msg and "<input>:2:3" in msg
+
+
+def test_unranked_and_any_width_integer_types_round_trip():
+    from tensorvm.compiler.ir.types import UnrankedTensorType
+    text = """func.func @f(%a: tensor<*xf32>, %b: tensor<2xi10>, %c: tensor<ui24>) -> tensor<*xf32> {
+  %0 = chlo.erf %a : tensor<*xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}"""
+    m = parse_module(text)
+    verify_module(m)
+    args = m.functions[0].regions[0].blocks[0].arguments
+    assert args[0].type == UnrankedTensorType("f32") and args[1].type.element == "i10"
+    printed = print_module(m)
+    assert "tensor<*xf32>" in printed and "tensor<2xi10>" in printed and "tensor<ui24>" in printed
+    assert print_module(parse_module(printed)) == printed

@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from tensorvm.compiler import CompileError, ParseError, compile_str
+from tensorvm.compiler.frontend.parser import parse_module
+from tensorvm.compiler.ir.verifier import verify_module
 from tensorvm.runtime import load_module
 from tensorvm.vmfb import container
 from tensorvm.vmfb.errors import VmfbError
@@ -63,11 +65,13 @@ def test_valid_scatter_still_compiles_and_runs():
 @pytest.mark.parametrize("dims,match", [
     ("", "needs a scatter_dimension_numbers"),
     (GOOD_DIMS.replace("update_window_dims = [1]", "update_window_dims = [7]"),
-     r"update_window_dims = \[7\] has a dimension outside"),
+     r"Expects each element of update_window_dims to be in range \[0, rank-of\('updates'\)\) "
+     r"i.e. \[0, 2\). got: 7."),
     (GOOD_DIMS.replace("inserted_window_dims = [0]", "inserted_window_dims = [0, 0]"),
-     "inserted_window_dims .* must be sorted and unique"),
+     r"Expects inserted_window_dims to not repeat; got: \[0, 0\]."),
     (GOOD_DIMS.replace("index_vector_dim = 1", "index_vector_dim = 9"),
-     r"index_vector_dim = 9 must be in \[0, 2\]"),
+     r"Expects index_vector_dim to be in range \[0, rank-of\('scatter_indices'\)\] i.e. "
+     r"\[0, 2\]. got: 9."),
     (GOOD_DIMS.replace("scatter_dims_to_operand_dims = [0]", "scatter_dims_to_operand_dims = [0, 1]"),
      "scatter_dims_to_operand_dims has 2 entries but the index vector has 1"),
     (GOOD_DIMS.replace("inserted_window_dims = [0]", "inserted_window_dims = []"),
@@ -95,8 +99,17 @@ def test_huge_dense_constant_is_refused_before_it_is_materialised():
   %0 = stablehlo.constant dense<1.0> : tensor<100000x100000x100xf32>
   return %0 : tensor<100000x100000x100xf32>
 }"""
-    with pytest.raises(ParseError, match=r"<input>:2:27: .*4000000000000 bytes exceeds"):
+    # A splat holds one value: it parses and verifies at any size, as in MLIR
+    # (a read-only broadcast view); compiling it is refused, located at the op.
+    module = parse_module(text)
+    verify_module(module)
+    assert module.functions[0].regions[0].blocks[0].operations[0].attributes["value"].array.strides \
+        == (0, 0, 0)
+    with pytest.raises(CompileError, match=r"<input>:2:3: .*4000000000000 bytes exceeds"):
         compile_str(text)
+    # Listed elements are materialised: a huge literal is refused where it is written.
+    with pytest.raises(ParseError, match=r"<input>:2:27: .*4000000000000 bytes exceeds"):
+        compile_str(text.replace("dense<1.0>", "dense<[[[1.0]]]>"))
     # A short literal for a huge shape: counted before the shape's skeleton is built.
     with pytest.raises(ParseError, match="has 2 values, expected 100000000"):
         compile_str(text.replace("dense<1.0>", "dense<[[1.0, 2.0]]>")
@@ -234,4 +247,22 @@ def test_reduce_result_shape_must_match_its_dimensions():
   return %0 : tensor<3xf32>
 }"""
     with pytest.raises(CompileError, match=r"<input>:3:\d+: .*(does not match the input|failed to infer returned types)"):
+        compile_str(text)
+
+
+@pytest.mark.parametrize("text,match", [
+    ("func.func @main(%a: tensor<*xf32>) -> tensor<*xf32> {\n"
+     "  %0 = stablehlo.custom_call @foo(%a) : (tensor<*xf32>) -> tensor<*xf32>\n"
+     "  return %0 : tensor<*xf32>\n}", r"<input>:\d+:\d+: unsupported op .*unranked tensor tensor<\*xf32>"),
+    ("func.func @main(%a: tensor<3xi10>) -> tensor<3xi10> {\n  return %a : tensor<3xi10>\n}",
+     r"<input>:1:1: unsupported op .*element type i10 is not supported"),
+    ("func.func @main(%a: tensor<3xi64>) -> tensor<3xi64> {\n"
+     '  "stablehlo.return"(%a) : (tensor<3xi64>) -> ()\n}',
+     r"<input>:2:3: error: 'stablehlo.return' ends the body of @main: a compiled function returns "
+     r"with func.return"),
+])
+def test_what_verifies_but_does_not_compile_is_a_located_error(text, match):
+    """Valid MLIR / StableHLO (the verify sweep's cases) that no .vmfb can hold."""
+    verify_module(parse_module(text))
+    with pytest.raises(CompileError, match=match):
         compile_str(text)
