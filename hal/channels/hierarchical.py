@@ -56,13 +56,18 @@ class HierarchicalHub(InProcessHub):
         counts = [int(c) for c in counts]
         if len(counts) != net.size or any(c < 0 for c in counts) or sum(counts) < 1:
             raise ChannelError(f"rank counts {counts} do not fit {net.size} MPI processes")
+        mpi = _mpi()
+        if mpi.Query_thread() < mpi.THREAD_MULTIPLE:
+            raise ChannelError("several ranks per MPI process need MPI_THREAD_MULTIPLE (their "
+                               "leaders talk to MPI from their own threads); this MPI was "
+                               "initialised with less (mpi4py.rc.thread_level)")
         super().__init__(sum(counts))
         self.net, self.counts = net, counts
         self.home = [q for q, c in enumerate(counts) for _ in range(c)]   # rank -> process
         self.first = sum(counts[:net.rank])
         self.ranks = list(range(self.first, self.first + counts[net.rank]))
         self._done: dict = {}          # exchange key -> {rank: payload} or an exception
-        ub = _mpi().COMM_WORLD.Get_attr(_mpi().TAG_UB)     # (on COMM_WORLD only)
+        ub = mpi.COMM_WORLD.Get_attr(mpi.TAG_UB)     # (on COMM_WORLD only)
         self._span = (int(ub) - _BASE) // 3 if ub else 0
         if self._span < self.size * self.size:
             raise ChannelError(f"the MPI library's tag range (TAG_UB {ub}) is too small for a "

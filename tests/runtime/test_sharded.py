@@ -515,6 +515,49 @@ def test_two_mpi_ranks_match_jax(tmp_path, name):
         assert float(line.split()[1]) < 1e-4, line
 
 
+RANKS_2X2 = """
+import sys
+import numpy as np
+from tensorvm import runtime
+sys.path.insert(0, sys.argv[3])
+from test_sharded import _per_rank
+z = np.load(sys.argv[2])
+args = [z[f"arr_{i}"] for i in range(len([k for k in z.files if k.startswith("arr_")]))]
+name = sys.argv[2].rsplit("/", 1)[-1][:-4]
+pm = runtime.load_module(sys.argv[1], device=["local-sync"] * 2, channel="mpi", timeout_s=30)
+ins, wants = _per_rank(name, args, z["out"], pm.count)
+for how, got in (("whole", pm.main(*args)), ("pieces", pm.main.run([ins[g] for g in pm.ranks]))):
+    for g, r in zip(pm.ranks, got):
+        r = np.asarray(r)
+        err = float(np.abs(r - wants[g]).max()) if r.shape == wants[g].shape else float("inf")
+        with open(f"{sys.argv[1]}.{how}{g}", "w") as f:
+            f.write(f"{g} {err}")
+"""
+
+
+@pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
+@pytest.mark.parametrize("name", ["jit_mlp_2x2", "jit_mlp_2x2_scatter", "tensor_parallel_2x2",
+                                  "jit_mlp_data_parallel_4", "gspmd_tanh_yx"])
+def test_four_partitions_as_two_mpi_processes_of_two_devices(tmp_path, name):
+    """A 4-device mesh over 2 processes x 2 local devices (hierarchical channel):
+    each process passes whole arrays (split by the export's layout, its ranks
+    fed their pieces) or its ranks' pieces, and gets its ranks' shards, as JAX."""
+    text, *_ = _case(name)
+    (tmp_path / "m.vmfb").write_bytes(compile_str(text))
+    (tmp_path / "rank.py").write_text(textwrap.dedent(RANKS_2X2))
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1")
+    p = subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable,
+                        str(tmp_path / "rank.py"), str(tmp_path / "m.vmfb"),
+                        str(SHARDED / f"{name}.npz"), str(pathlib.Path(__file__).parent)],
+                       env=env, capture_output=True, text=True, timeout=120)
+    files = [tmp_path / f"m.vmfb.{how}{g}" for how in ("whole", "pieces") for g in range(4)]
+    assert all(f.exists() for f in files), p.stdout + p.stderr
+    for f in files:
+        assert float(f.read_text().split()[1]) < 1e-4, (f.name, f.read_text())
+
+
 def test_a_uri_listed_per_rank_gives_each_rank_its_own_device():
     text, args, want, partitions = _case("psum")
     pm = runtime.load_module(compile_str(text), device=["local-task://1"] * 2, partitions=2)
