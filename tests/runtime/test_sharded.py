@@ -491,23 +491,27 @@ with open(f"{sys.argv[1]}.rank{m.channel.rank}", "w") as f:
 """
 
 
+def _two_mpi_ranks(tmp_path, name, script):
+    """Run ``script`` as 2 MPI processes on loopback with the case's vmfb and inputs."""
+    text, *_ = _case(name)
+    (tmp_path / "m.vmfb").write_bytes(compile_str(text))
+    (tmp_path / "rank.py").write_text(textwrap.dedent(script))
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1")
+    return subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable,
+                           str(tmp_path / "rank.py"), str(tmp_path / "m.vmfb"),
+                           str(SHARDED / f"{name}.npz"), str(pathlib.Path(__file__).parent)],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
 @pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
 @pytest.mark.parametrize("name", ["psum", "block_tensor_parallel", "jit_mlp_data_parallel",
                                   "jit_matmul_contracting", "jit_reduce_sharded",
                                   "jit_matmul_reduce_scatter",
                                   "gspmd_mlp_data_parallel", "gspmd_psum"])
 def test_two_mpi_ranks_match_jax(tmp_path, name):
-    text, *_ = _case(name)
-    (tmp_path / "m.vmfb").write_bytes(compile_str(text))
-    (tmp_path / "rank.py").write_text(textwrap.dedent(RANK))
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
-               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1")
-    p = subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable,
-                        str(tmp_path / "rank.py"), str(tmp_path / "m.vmfb"),
-                        str(SHARDED / f"{name}.npz"), str(pathlib.Path(__file__).parent)],
-                       env=env, capture_output=True, text=True,
-                       timeout=120)
+    p = _two_mpi_ranks(tmp_path, name, RANK)
     lines = [(tmp_path / f"m.vmfb.rank{r}").read_text() for r in range(2)
              if (tmp_path / f"m.vmfb.rank{r}").exists()]
     assert len(lines) == 2, p.stdout + p.stderr
@@ -542,16 +546,7 @@ def test_four_partitions_as_two_mpi_processes_of_two_devices(tmp_path, name):
     """A 4-device mesh over 2 processes x 2 local devices (hierarchical channel):
     each process passes whole arrays (split by the export's layout, its ranks
     fed their pieces) or its ranks' pieces, and gets its ranks' shards, as JAX."""
-    text, *_ = _case(name)
-    (tmp_path / "m.vmfb").write_bytes(compile_str(text))
-    (tmp_path / "rank.py").write_text(textwrap.dedent(RANKS_2X2))
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
-               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1")
-    p = subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable,
-                        str(tmp_path / "rank.py"), str(tmp_path / "m.vmfb"),
-                        str(SHARDED / f"{name}.npz"), str(pathlib.Path(__file__).parent)],
-                       env=env, capture_output=True, text=True, timeout=120)
+    p = _two_mpi_ranks(tmp_path, name, RANKS_2X2)
     files = [tmp_path / f"m.vmfb.{how}{g}" for how in ("whole", "pieces") for g in range(4)]
     assert all(f.exists() for f in files), p.stdout + p.stderr
     for f in files:
