@@ -498,8 +498,9 @@ class Instance:
         """One rank of ``bytecode`` per channel, on its device, one context each
         (sharing the verified module): a ParallelModule of those ranks."""
         from .parallel import ParallelModule
-        if len(devices) != len(chans):
-            raise ValueError(f"{len(chans)} ranks need as many devices, got {len(devices)}")
+        if len(devices) != len(chans) or not chans:
+            raise ValueError(f"{len(chans)} ranks need as many devices (at least one), got "
+                             f"{len(devices)}")
         if listed:
             # a URI listed for several ranks gives each its own device (the
             # process-wide one of get_device would make them share its workers)
