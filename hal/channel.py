@@ -41,6 +41,11 @@ class ChannelTimeoutError(ChannelError, HalTimeoutError):
     """A collective waited past its timeout for other ranks."""
 
 
+class ChannelBrokenError(ChannelError):
+    """The channel failed in an earlier call and its provider cannot recover
+    (MPI: the peers' state is in other processes): load the module again."""
+
+
 class PeerFailedError(ChannelError):
     """Another rank of the channel failed; ``rank`` names it."""
 
@@ -82,6 +87,7 @@ class Channel:
         self.num_replicas, self.num_partitions = num_replicas, num_partitions
         self.replica_id, self.partition_id = divmod(self.rank, num_partitions)
         self.timeout_s = timeout_s
+        self.broken = None          # why an unrecoverable channel cannot run another call
         self._seq = 0
         self._lock = threading.Lock()
 
@@ -99,6 +105,27 @@ class Channel:
         """Tell every other rank that this one failed (they raise PeerFailedError)."""
         self.transport.abort(exc)
 
+    @property
+    def recoverable(self) -> bool:
+        """Whether ``recover`` can make the channel usable after a failed call."""
+        return getattr(self.transport, "reset", None) is not None
+
+    def call_failed(self, exc: BaseException) -> None:
+        """A call using this channel failed: an unrecoverable channel is broken
+        from now on (``check_usable`` raises); a recoverable one waits for
+        ``recover``."""
+        if not self.recoverable and self.broken is None:
+            self.broken = f"{type(exc).__name__}: {exc}"
+
+    def check_usable(self) -> None:
+        """Before a call: ChannelBrokenError if an earlier call broke the channel
+        (instead of collectives that would wait for peers which stopped)."""
+        if self.broken is not None:
+            raise ChannelBrokenError(
+                f"rank {self.rank}: the {type(self.transport).__name__} channel failed in an "
+                f"earlier call ({self.broken}) and cannot be reused (the other ranks' state "
+                f"is in other processes): load the module again in a new job")
+
     def recover(self) -> None:
         """Make the channel usable again after a failed call: the transport forgets
         the failure and the failed call's leftovers, and the tag counter restarts
@@ -113,6 +140,7 @@ class Channel:
         reset()
         with self._lock:
             self._seq = 0
+        self.broken = None
 
     # -- groups ----------------------------------------------------------------------
     def process_groups(self, mode: str, groups) -> list:
@@ -275,8 +303,9 @@ class Channel:
         on a thread of its own (it blocks on peers), then signal ``signal``;
         ``done(results)`` runs before the signal.  A failure fails ``signal``."""
         fn = getattr(self, name, None)
-        if name.startswith("_") or not callable(fn) or name in ("abort", "queue_collective",
-                                                               "queue"):
+        if name.startswith("_") or not callable(fn) or name in (
+                "abort", "queue_collective", "queue", "recover", "call_failed", "check_usable",
+                "process_groups", "my_group"):
             raise ChannelError(f"no collective named {name!r}")
 
         def work():

@@ -224,13 +224,17 @@ class Function:
             tracer.complete(f"call {self.name}", "invocation", t0, tracer.now())
 
     def _call_on_channel(self, args):
-        """A call of one rank: its failure aborts the channel for the others."""
+        """A call of one rank: its failure aborts the channel for the others (and
+        breaks a channel that cannot recover: its next call raises ChannelBrokenError)."""
+        channel = self.module.channel
+        channel.check_usable()
         try:
             return self._wrap(self.module.context.invoke(self.handle, self._convert(args)))
         except BaseException as e:
             from tensorvm.hal.channel import PeerFailedError
             if not isinstance(e, PeerFailedError):
-                self.module.channel.abort(e)
+                channel.abort(e)
+            channel.call_failed(e)
             raise
 
     def invoke_async(self, *args):
@@ -422,7 +426,12 @@ class Instance:
         ``replicas`` / ``partitions``: load as that many in-process ranks
         (a ``ParallelModule``; ``device`` may then be a list, one per rank, a URI
         listed more than once giving each of those ranks its own device);
-        ``channel="mpi"``: this process is one MPI rank (runtime/parallel.py).
+        ``channel="mpi"``: this process is one MPI rank, or with a list of
+        devices hosts one rank per device (a ``ParallelModule`` of this
+        process's ranks; every process of the job loads together, ranks
+        numbered process by process); ``channel=[Channel, ...]``: one rank per
+        channel (and device), e.g. from ``hal.channels.hierarchical.mpi_channels``
+        over a communicator of one's own (runtime/parallel.py).
 
         ``verify="lazy"`` checks the container and the module's tables now and
         each function's bytecode just before its first call, and loads each
@@ -435,19 +444,29 @@ class Instance:
             raise ValueError(f"verify must be 'lazy' or 'eager', got {verify!r}")
         bytecode = _verified_module(source, verify == "lazy", expected_sha256)
         mdef = bytecode.definition
+        kw = dict(timeout_s=timeout_s, trace=trace, verify=verify, custom_calls=custom_calls)
         if replicas is not None or partitions is not None:
-            return self._load_parallel(bytecode, device, replicas or 1, partitions or 1,
-                                       timeout_s=timeout_s, trace=trace, verify=verify,
-                                       custom_calls=custom_calls)
+            if channel is not None:
+                raise ValueError("replicas= / partitions= load in-process ranks with channels "
+                                 "of their own; pass channel= without them")
+            return self._load_parallel(bytecode, device, replicas or 1, partitions or 1, **kw)
+        several = isinstance(device, (list, tuple))
         if channel == "mpi":
-            from .parallel import mpi_channel
+            from tensorvm.hal.channels.hierarchical import mpi_channels
             from tensorvm.vmfb.collectives import parse_devices
             r, p = parse_devices(mdef.requirements)
-            channel = mpi_channel(None if r * p == 1 else r, p,
-                                  self.timeout_s if timeout_s is None else timeout_s)
+            chans = mpi_channels(len(device) if several else 1, None if r * p == 1 else r, p,
+                                 self.timeout_s if timeout_s is None else timeout_s)
+            channel = chans if several else chans[0]
         elif isinstance(channel, str):
-            raise ValueError(f"channel must be 'mpi' or a tensorvm.hal.channel.Channel, "
-                             f"got {channel!r}")
+            raise ValueError(f"channel must be 'mpi', a tensorvm.hal.channel.Channel or a list "
+                             f"of them, got {channel!r}")
+        if isinstance(channel, (list, tuple)):
+            return self._load_ranks(bytecode, list(device) if several else [device] * len(channel),
+                                    list(channel), several, **kw)
+        if several:
+            raise ValueError(f"{len(device)} devices for one rank: pass replicas= / partitions= "
+                             f"(in-process ranks) or channel='mpi' (one rank per device)")
         dev = self.device(device)
         tracer = _tracer(trace) or self.tracer
         if tracer is not None:
@@ -463,25 +482,33 @@ class Instance:
         return module
 
     def _load_parallel(self, bytecode, device, replicas, partitions, **kw):
-        """``replicas * partitions`` ranks of ``bytecode``, one context each
-        (sharing the verified module)."""
-        from .parallel import ParallelModule, inprocess_channels
+        """``replicas * partitions`` in-process ranks of ``bytecode``."""
+        from .parallel import inprocess_channels
         n = replicas * partitions
         devices = list(device) if isinstance(device, (list, tuple)) else [device] * n
         if len(devices) != n:
             raise ValueError(f"{replicas} replicas x {partitions} partitions need {n} devices, "
                              f"got {len(devices)}")
-        if isinstance(device, (list, tuple)):
-            # a URI listed for several ranks gives each its own device (the
-            # process-wide one of get_device would make them share its workers)
-            from tensorvm import hal
-            devices = [hal.create_device(d) if isinstance(d, str) and devices.count(d) > 1 else d
-                       for d in devices]
         timeout = kw["timeout_s"]
         chans = inprocess_channels(replicas, partitions,
                                    self.timeout_s if timeout is None else timeout)
+        return self._load_ranks(bytecode, devices, chans, isinstance(device, (list, tuple)), **kw)
+
+    def _load_ranks(self, bytecode, devices, chans, listed, **kw):
+        """One rank of ``bytecode`` per channel, on its device, one context each
+        (sharing the verified module): a ParallelModule of those ranks."""
+        from .parallel import ParallelModule
+        if len(devices) != len(chans) or not chans:
+            raise ValueError(f"{len(chans)} ranks need as many devices (at least one), got "
+                             f"{len(devices)}")
+        if listed:
+            # a URI listed for several ranks gives each its own device (the
+            # process-wide one of get_device would make them share its workers)
+            from tensorvm import hal
+            devices = [hal.create_device(d) if isinstance(d, str) and devices.count(d) > 1
+                       else d for d in devices]
         mods = [self.load_module(bytecode, d, channel=c, **kw) for d, c in zip(devices, chans)]
-        return ParallelModule(mods, chans, replicas, partitions)
+        return ParallelModule(mods, chans)
 
 
 def _verified_module(source, lazy: bool, expected_sha256) -> BytecodeModule:
@@ -553,7 +580,8 @@ def load_module(path_or_bytes, device="local-task", *, native_modules=(), timeou
     bytes must have (``tensorvm-dump`` prints it); ``custom_calls``: ``{name: fn}``
     for the module's host calls (docs/custom_kernels.md); ``replicas`` /
     ``partitions``: run as that many in-process ranks (a ParallelModule);
-    ``channel="mpi"``: this process is one rank of ``mpirun`` (runtime/parallel.py)."""
+    ``channel="mpi"``: this process is one rank of ``mpirun``, or one rank per
+    device of a ``device`` list (runtime/parallel.py)."""
     inst = Instance(native_modules) if native_modules else _DEFAULT
     return inst.load_module(path_or_bytes, device, timeout_s=timeout_s, trace=trace,
                             verify=verify, expected_sha256=expected_sha256,

@@ -28,6 +28,17 @@ until it has returned; then the channels recover and the call runs.
 ``load_module(vmfb, channel="mpi")`` is one rank per process (``mpirun -n N``):
 a plain Module whose collectives go over MPI; a call that fails on this rank
 aborts the channel for the others (runtime/api.py).
+``load_module(vmfb, device=[d0, d1, d2], channel="mpi")`` hosts one rank per
+device in this process (e.g. 5 ranks over 2 processes: 3 + 2): a
+ParallelModule of *this process's* ranks (``pm.ranks`` names them: ranks are
+numbered process by process), whose collectives combine the local ranks in
+shared memory and cross processes over MPI through one leader per process
+(hal/channels/hierarchical.py).  ``pm.main.run([...])`` takes one argument
+tuple per local rank; ``pm.main(*args)`` gives every local rank the same
+arguments, or, when the export records its sharding, splits whole arrays
+and feeds each local rank its piece; either way it returns the local ranks'
+results in rank order.  Channels over MPI cannot recover from a failed call:
+it marks them broken and the next call raises ``ChannelBrokenError`` at once.
 """
 from __future__ import annotations
 
@@ -50,16 +61,6 @@ class ParallelCallError(RuntimeError):
         self.errors = errors
 
 
-def mpi_channel(replicas=None, partitions=None, timeout_s=None):
-    """This process's Channel over MPI COMM_WORLD."""
-    from tensorvm.hal.channel import DEFAULT_TIMEOUT_S, Channel
-    from tensorvm.hal.channels.mpi import MpiTransport
-    t = MpiTransport()
-    p = partitions or 1
-    return Channel(t, replicas or t.size // p, p, DEFAULT_TIMEOUT_S if timeout_s is None
-                   else timeout_s)
-
-
 def inprocess_channels(replicas, partitions, timeout_s):
     from tensorvm.hal.channel import DEFAULT_TIMEOUT_S
     from tensorvm.hal.channels.inproc import InProcessHub
@@ -75,7 +76,7 @@ class ParallelFunction:
         self.functions = [m[name] for m in pm.modules]
         refl = (self.functions[0].handle.reflection or {}).get("sharding")
         self.layout = None if refl is None else MeshLayout(
-            refl, len(self.functions), f"{pm.name}.{name}", pm)
+            refl, pm.count, f"{pm.name}.{name}", pm)
 
     def __repr__(self):
         return f"<ParallelFunction {self.name} x {len(self.functions)} ranks>"
@@ -91,10 +92,12 @@ class ParallelFunction:
         pieces = [self.layout.split(i, v, f"{self.name}: {f0._arg_label(i)}")
                   for i, v in enumerate(flat)]
         per_rank = []
-        for p in range(len(self.functions)):
+        for p in self.pm.ranks:
             mine = [pc[p] for pc in pieces]
             per_rank.append(pytree.unflatten(tree, iter(mine)) if tree is not None else mine)
         results = self.run(per_rank)
+        if len(self.pm.ranks) != self.pm.count:
+            return results              # some ranks are other processes': this one's results
         out_tree = f0._out_tree
         flat_out = [_leaves(r, out_tree) for r in results]
         whole = [self.layout.assemble(j, [r[j] for r in flat_out])
@@ -110,7 +113,7 @@ class ParallelFunction:
             raise ValueError(f"{self.name}: {len(self.functions)} ranks need as many argument "
                              f"tuples, got {len(per_rank_args)}")
         return run_ranks([(f, tuple(a)) for f, a in zip(self.functions, per_rank_args)],
-                         self.pm.channels)
+                         self.pm.channels, self.pm.ranks)
 
 
 def _leaves(result, tree) -> list:
@@ -138,15 +141,29 @@ def _settle_earlier_failure(channels) -> None:
                            f"(stuck outside any collective); the ranks cannot run another "
                            f"call until they return")
     del _LEFT_BEHIND[channels[0]]
-    for c in channels:
-        c.recover()
+    _after_failure(channels, None)
 
 
-def run_ranks(calls, channels) -> list:
+def _after_failure(channels, error) -> None:
+    """Recover the channels of a failed call, or mark them broken where they
+    cannot recover (MPI): their next call raises ChannelBrokenError."""
+    if all(c.recoverable for c in channels):
+        for c in channels:
+            c.recover()
+    elif error is not None:
+        for c in channels:
+            c.call_failed(error)
+
+
+def run_ranks(calls, channels, ranks=None) -> list:
     """Run ``calls`` [(callable, args)] one per rank on threads; results in rank order.
-    After a failed call the channels recover (module docstring)."""
+    After a failed call the channels recover (module docstring).  ``ranks``:
+    the channel ranks the calls are, for messages (0..n-1 unless given)."""
     _settle_earlier_failure(channels)
+    for c in channels:
+        c.check_usable()
     n = len(calls)
+    ranks = list(range(n)) if ranks is None else list(ranks)
     results, errors = [None] * n, {}
     first_error = []                    # monotonic time of the first failure
 
@@ -170,15 +187,17 @@ def run_ranks(calls, channels) -> list:
             if first_error and timeout_s is not None and \
                     time.monotonic() - first_error[0] > timeout_s:
                 break
-    alive = {k: t for k, t in threads.items() if t.is_alive()}
+    alive = {ranks[k]: t for k, t in threads.items() if t.is_alive()}
     if errors:
-        if alive:
-            _LEFT_BEHIND[channels[0]] = alive
-        else:
-            for c in channels:
-                c.recover()
+        errors = {ranks[k]: e for k, e in errors.items()}
         own = {k: e for k, e in errors.items() if not isinstance(e, PeerFailedError)}
         k, first = min((own or errors).items())
+        if alive:
+            _LEFT_BEHIND[channels[0]] = alive
+            if not all(c.recoverable for c in channels):
+                _after_failure(channels, first)
+        else:
+            _after_failure(channels, first)
         late = (f"; rank(s) {sorted(alive)} still running after {timeout_s:g} s, left "
                 f"behind" if alive else "")
         raise ParallelCallError(f"rank {k} failed: {type(first).__name__}: {first}{late}",
@@ -187,11 +206,14 @@ def run_ranks(calls, channels) -> list:
 
 
 class ParallelModule(ExportsAsAttributes):
-    """A module loaded as ``replicas * partitions`` in-process ranks."""
+    """A module loaded as ranks of this process, one per channel: all
+    ``replicas * partitions`` in process, or this process's share under MPI."""
 
-    def __init__(self, modules, channels, replicas, partitions):
+    def __init__(self, modules, channels):
         self.modules, self.channels = modules, channels
-        self.replicas, self.partitions = replicas, partitions
+        self.replicas, self.partitions = channels[0].num_replicas, channels[0].num_partitions
+        self.count = channels[0].count                # ranks in all
+        self.ranks = [c.rank for c in channels]       # the ones this process runs
         self.name = modules[0].name
         self._functions = {}
 
@@ -207,5 +229,7 @@ class ParallelModule(ExportsAsAttributes):
         return fn
 
     def __repr__(self):
+        here = "" if len(self.ranks) == self.count else f" (ranks {self.ranks} here)"
         return (f"<ParallelModule '{self.name}' x {self.replicas} replicas x "
-                f"{self.partitions} partitions: {', '.join(sorted(self.modules[0].functions))}>")
+                f"{self.partitions} partitions{here}: "
+                f"{', '.join(sorted(self.modules[0].functions))}>")

@@ -14,7 +14,9 @@ public function) turns it into the program of one partition:
   gets its operands resharded to replicated (``all_gather``) and runs
   whole, with a note in ``notes`` (``--print-stats``: ``spmd_reshards``);
 - a ``sharding_constraint`` reshards to what it asks (gather the dims it
-  does not split, ``dynamic_slice`` the dims it newly splits);
+  does not split, ``dynamic_slice`` the dims it newly splits); a
+  ``broadcast_in_dim`` or splat ``constant`` newly split (it meets a split
+  operand) is rebuilt at the shard shape instead of sliced;
 - results are resharded to the result's ``sdy.sharding`` attribute, else
   to the constraint that produced them, else to replicated.
 
@@ -222,10 +224,41 @@ class _Partitioner:
             if t is None:
                 raise UnsupportedOpError("sdy.sharding", f"{gt} does not split evenly as {want}",
                                          emit.loc)
-            v = _shard_of(emit, v, t, Sharding(self.mesh, cut), self.mesh,
-                          {a for a, _ in self.mesh.axes}, self.partitions)
+            built = self.rebuild_at_shard(emit, v, gt, want, t)
+            v = built if built is not None else _shard_of(
+                emit, v, t, Sharding(self.mesh, cut), self.mesh,
+                {a for a, _ in self.mesh.axes}, self.partitions)
         self.sh[v] = want
         return v
+
+    def rebuild_at_shard(self, emit, v, gt, want, t):
+        """``v`` rebuilt at its shard type ``t`` (split as ``want``) where that
+        needs no slice of it: a splat constant is a splat of ``t``; a
+        broadcast_in_dim is broadcast again to ``t`` from its operand split the
+        same way (only along dims it does not broadcast; usually a scalar or a
+        replicated vector, left whole). None: slice ``v``."""
+        op = v.defining_op
+        if op is None or v in self.partial:
+            return None
+        if op.name == "stablehlo.constant":
+            a = op.attributes.get("value")
+            if not isinstance(a, DenseElementsAttr) or not a.is_splat or any(self.of(v)):
+                return None
+            return emit.op("stablehlo.constant", [], t, {"value": DenseElementsAttr(
+                t, np.broadcast_to(a.array.reshape(-1)[:1].reshape(()), t.shape))})
+        if op.name != "stablehlo.broadcast_in_dim":
+            return None
+        x = op.operands[0]
+        gx = self.global_type(x).shape
+        x_want = []
+        for i, d in enumerate(_ints(op, "broadcast_dimensions")):
+            if gx[i] is None or gt.shape[d] is None:
+                return None
+            x_want.append(want[d] if gx[i] == gt.shape[d] else ())
+        if self.local(self.global_type(x), tuple(x_want)) is None:
+            return None
+        xs = self.reshard(emit, x, tuple(x_want))
+        return emit.op("stablehlo.broadcast_in_dim", [xs], t, dict(op.attributes))
 
     def scatter_or_settle(self, emit, v, want):
         """``v`` (partial over axes P) for a use that wants ``want``: a reduce_scatter

@@ -23,6 +23,8 @@ from ..channel import Channel, ChannelTimeoutError, PeerFailedError, DEFAULT_TIM
 class InProcessHub:
     """Meeting point of ``size`` in-process ranks (see module docstring)."""
 
+    _POLL_S = None     # waits wake only when notified (a subclass may poll elsewhere too)
+
     def __init__(self, size: int):
         if size < 1:
             raise ValueError(f"a channel needs at least one rank, got {size}")
@@ -67,6 +69,8 @@ class InProcessHub:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise ChannelTimeoutError(f"{what}: timed out after {timeout_s:g} s")
+            if self._POLL_S is not None:
+                left = self._POLL_S if left is None else min(left, self._POLL_S)
             self._cond.wait(left)
 
 

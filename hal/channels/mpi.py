@@ -19,12 +19,21 @@ the job with ``Abort`` instead.  Run ``mpirun`` with ``--mca
 orte_abort_on_non_zero_status 0`` for the other ranks to outlive a killed
 one long enough to raise (Open MPI otherwise stops the whole job at once).
 
+Several threads of one process may share a transport (a rank hosting
+several devices, hal/channels/hierarchical.py): each thread's sends are
+its own (``flush`` waits for the calling thread's), probes are matched
+(``improbe``), and the caller may pass ``RawTag`` MPI tags of its own
+numbering; ``on_poll`` (if set) runs at every poll and may raise to stop a
+wait (a failure of a local peer).
+
 mpi4py is imported lazily: a deployment without MPI never loads it.
 """
 from __future__ import annotations
 
 import atexit
+import threading
 import time
+import zlib
 
 import numpy as np
 
@@ -37,6 +46,10 @@ _POLL_S = 0.0005
 #: message would cost a second poll (16 MiB exchange: 37 -> 2.9 ms as
 #: buffers; 4 KiB: 0.05 ms pickled, 0.65 ms as header + buffer).
 INLINE_BYTES = 1 << 16
+
+
+class RawTag(int):
+    """An MPI tag used as it is (the caller's own tag numbering, above ``_ABORT_TAG``)."""
 
 
 def _mpi():
@@ -55,9 +68,10 @@ class MpiTransport:
         mpi = _mpi()
         self.comm = comm if comm is not None else mpi.COMM_WORLD
         self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
-        self._pending = []        # (send request, array it reads) not yet completed
-        self._failure = None
+        self._local = threading.local()   # .pending: this thread's (send request, array)
+        self._failure = None      # (rank, message) of the first failure heard of
         self._timed_out = False
+        self.on_poll = None       # called at every poll (may raise)
         atexit.register(self._abort_job_if_stuck)   # runs before mpi4py's finalize
 
     def _abort_job_if_stuck(self) -> None:
@@ -65,18 +79,37 @@ class MpiTransport:
             self.comm.Abort(1)
 
     # -- tags and polling -------------------------------------------------------------
+    @property
+    def _pending(self) -> list:
+        pending = getattr(self._local, "pending", None)
+        if pending is None:
+            pending = self._local.pending = []
+        return pending
+
     @staticmethod
     def _mpi_tag(tag) -> int:
+        if isinstance(tag, RawTag):
+            return int(tag)
         if isinstance(tag, tuple):                 # point-to-point ("p2p", user tag)
-            return _TAG_SPAN + 1 + (hash(tag) % (_ABORT_TAG - _TAG_SPAN - 2))
+            # (crc32, not hash(): str hashes differ between processes)
+            return _TAG_SPAN + 1 + (zlib.crc32(repr(tag).encode()) % (_ABORT_TAG - _TAG_SPAN - 2))
         return 1 + (int(tag) - 1) % _TAG_SPAN
 
+    def failure(self):
+        """(rank, message) of a failure this rank has heard of (an abort from a
+        peer, or its own), else None; never raises."""
+        if self._failure is None:
+            msg = self.comm.improbe(source=_mpi().ANY_SOURCE, tag=_ABORT_TAG)
+            if msg is not None:
+                status = _mpi().Status()
+                body = msg.recv(status=status)
+                rank, text = body if isinstance(body, tuple) else (status.Get_source(), body)
+                if self._failure is None:
+                    self._failure = (rank, text)
+        return self._failure
+
     def _check_abort(self) -> None:
-        if self._failure is None and self.comm.iprobe(source=_mpi().ANY_SOURCE, tag=_ABORT_TAG):
-            status = _mpi().Status()
-            msg = self.comm.recv(source=_mpi().ANY_SOURCE, tag=_ABORT_TAG, status=status)
-            self._failure = (status.Get_source(), msg)
-        if self._failure is not None:
+        if self.failure() is not None:
             rank, msg = self._failure
             raise PeerFailedError(f"rank {rank} of the channel failed: {msg}", rank)
 
@@ -84,6 +117,8 @@ class MpiTransport:
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while True:
             self._check_abort()
+            if self.on_poll is not None:
+                self.on_poll()
             out = done()
             if out is not None:
                 return out
@@ -132,8 +167,8 @@ class MpiTransport:
     def flush(self, timeout_s) -> None:
         """Wait for this rank's sends to complete (then let their arrays go)."""
         def done():
-            self._pending = [p for p in self._pending if not p[0].Test()]
-            return True if not self._pending else None
+            self._local.pending = [p for p in self._pending if not p[0].Test()]
+            return True if not self._local.pending else None
         self._poll(done, timeout_s, f"{len(self._pending)} send(s) to complete")
 
     def exchange(self, group, tag, payload, timeout_s):
@@ -146,14 +181,19 @@ class MpiTransport:
         self.flush(timeout_s)
         return [got[r] for r in group]
 
-    def abort(self, exc) -> None:
-        """Best effort: tell every other rank, without waiting for them."""
+    def abort(self, exc, rank=None) -> None:
+        """Best effort: tell every other rank, without waiting for them, that
+        ``rank`` (this one unless given: a channel rank hosted here) failed;
+        this rank's own later waits raise too."""
         msg = f"{type(exc).__name__}: {exc}"
+        rank = self.rank if rank is None else rank
+        if self._failure is None:
+            self._failure = (rank, msg)
         reqs = []
         for r in range(self.size):
             if r != self.rank:
                 try:
-                    reqs.append(self.comm.isend(msg, dest=r, tag=_ABORT_TAG))
+                    reqs.append(self.comm.isend((rank, msg), dest=r, tag=_ABORT_TAG))
                 except Exception:   # noqa: BLE001 - a dead peer must not mask the error
                     pass
         deadline = time.monotonic() + 2.0       # delivered before this rank exits

@@ -10,7 +10,8 @@ Many ranks (docs/collectives.md): ``--replicas=R --partitions=P`` runs R x P
 in-process ranks (a module compiled for several, e.g. a JAX export over a
 device mesh, runs as its declared count by default; ``--device`` repeated
 gives each rank its device), ``--channel=mpi`` makes each process one rank of
-``mpirun -n N tensorvm-run ...``.  ``{rank}`` in an ``--input=@...`` or
+``mpirun -n N tensorvm-run ...`` (or, ``--device`` repeated, one rank per
+device: ranks are numbered process by process).  ``{rank}`` in an ``--input=@...`` or
 ``--output=@...`` path is replaced by the rank; printed results are
 prefixed with ``rank K:``.
 """
@@ -40,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replicas", type=int, help="run as this many in-process replicas")
     p.add_argument("--partitions", type=int, help="run as this many in-process partitions")
     p.add_argument("--channel", choices=["mpi"],
-                   help="mpi: this process is one rank of mpirun (collectives over MPI)")
+                   help="mpi: this process is one rank of mpirun (collectives over MPI), or "
+                        "one rank per --device")
     return p
 
 
@@ -66,15 +68,13 @@ def main(argv=None) -> int:
             r, p = parse_devices(read_module(args.module).requirements)
             if r * p > 1 or len(devices) > 1:
                 replicas, partitions = r, p if r * p > 1 else len(devices)
-        parallel = replicas is not None or partitions is not None
-        if not parallel and len(devices) > 1:
-            raise InputError(f"{len(devices)} --device flags for one rank (with --channel=mpi "
-                             f"each process takes one device)")
+        # several --device with --channel=mpi: this process hosts one rank per device
+        parallel = replicas is not None or partitions is not None or len(devices) > 1
         module = runtime.load_module(args.module, device=devices if len(devices) > 1 else devices[0],
                                      trace=tracer, replicas=replicas, partitions=partitions,
                                      channel=args.channel)
         if parallel:
-            ranks = list(range(len(module.modules)))
+            ranks = module.ranks
             per_rank = module[args.function].run(
                 [[parse_input(_ranked(s, k)) for s in args.input] for k in ranks])
         else:

@@ -1,14 +1,19 @@
-"""The interpret suite's ``run_parallel`` cases over MPI ranks (``mpirun``).
+"""The interpret suite's ``run_parallel`` cases over MPI processes (``mpirun``).
 
-    mpirun -n 5 --oversubscribe python tests/conformance/interpret_mpi.py [--filter RE]
+    mpirun -n 2 --oversubscribe python tests/conformance/interpret_mpi.py [--filter RE]
 
 Rank 0 prepares, compiles and checks each case as interpret_suite.py does;
-for each ``run_parallel`` it broadcasts the module and the ranks' operands,
-and the first ``replicas x partitions`` ranks of the world (a communicator
-split off for the case) each load the module with an MPI channel and run
-their program; the results are gathered back to rank 0.  The world must
-have at least as many ranks as the largest case (5).  Rank 0 prints one
-``RESULT <case> <status> <message>`` line per case and a summary.
+for each ``run_parallel`` it broadcasts the module and the ranks' operands.
+The case's ``replicas x partitions`` channel ranks are spread over the
+processes of the world, as evenly as they go, in order (5 ranks over 2
+processes: ranks 0-2 in process 0, 3-4 in process 1; fewer ranks than
+processes leave the last ones idle).  Each process hosting ranks loads the
+module once per rank, each on its own device, with channels over a
+communicator split off for the case (``hal.channels.hierarchical``: local
+ranks meet in shared memory, processes exchange over MPI; one rank per
+process is the plain MPI channel), runs its ranks' programs, and the results
+are gathered back to rank 0.  Rank 0 prints one ``RESULT <case> <status>
+<message>`` line per case and a summary.
 """
 from __future__ import annotations
 
@@ -24,41 +29,52 @@ import interpret_suite as suite  # noqa: E402
 import runner  # noqa: E402
 
 
+def spread(n: int, processes: int) -> list:
+    """How many of ``n`` ranks each process hosts (the first ones one more)."""
+    return [n // processes + (q < n % processes) for q in range(processes)]
+
+
 def _rank_work(world, task, device):
-    """This rank's part of one run_parallel: (ok, results or error text)."""
+    """This process's part of one run_parallel: None (no ranks here), or
+    (ok, [(rank, results)] or error text)."""
     from mpi4py import MPI
     from tensorvm import runtime
-    from tensorvm.hal.channel import Channel
-    from tensorvm.hal.channels.mpi import MpiTransport
+    from tensorvm.hal.channels.hierarchical import mpi_channels
+    from tensorvm.runtime.parallel import run_ranks
     vmfb, programs, per_rank_args = task
     r, p = len(programs), len(programs[0])
-    rank = world.Get_rank()
-    sub = world.Split(0 if rank < r * p else MPI.UNDEFINED, rank)
+    me = world.Get_rank()
+    k = spread(r * p, world.Get_size())[me]
+    sub = world.Split(0 if k else MPI.UNDEFINED, me)
     if sub == MPI.COMM_NULL:
         return None
     try:
-        channel = Channel(MpiTransport(sub), r, p, timeout_s=20)
-        m = runtime.load_module(vmfb, device=device, channel=channel)
-        fn = m[programs[rank // p][rank % p]]
-        return True, suite.as_arrays(fn(*per_rank_args[rank]))
+        chans = mpi_channels(k, r, p, timeout_s=20, comm=sub)
+        pm = runtime.load_module(vmfb, device=[device] * k, channel=chans)
+        calls = [(pm.modules[i][programs[g // p][g % p]], per_rank_args[g])
+                 for i, g in enumerate(pm.ranks)]
+        results = run_ranks(calls, pm.channels, pm.ranks)
+        return True, [(g, suite.as_arrays(res)) for g, res in zip(pm.ranks, results)]
     except Exception as e:   # noqa: BLE001 - reported by rank 0
-        return False, f"rank {rank}: {type(e).__name__}: {e}"
+        return False, f"process {me}: {type(e).__name__}: {e}"
     finally:
         sub.Free()
 
 
 def mpi_ranks(world, device):
-    """A ``run_ranks`` for interpret_suite.run_case: the ranks are MPI processes."""
+    """A ``run_ranks`` for interpret_suite.run_case: the ranks are spread over
+    the MPI processes."""
     def run(vmfb, programs, per_rank_args, device_=None):
         n = len(programs) * len(programs[0])
-        if n > world.Get_size():
-            raise RuntimeError(f"the case needs {n} ranks; mpirun gave {world.Get_size()}")
         task = world.bcast((vmfb, programs, per_rank_args), root=0)
-        outs = world.gather(_rank_work(world, task, device), root=0)[:n]
+        outs = [o for o in world.gather(_rank_work(world, task, device), root=0) if o is not None]
         failed = [msg for ok, msg in outs if not ok]
         if failed:
             raise RuntimeError("; ".join(failed))
-        return [res for _, res in outs]
+        results = dict(pair for _, pairs in outs for pair in pairs)
+        if sorted(results) != list(range(n)):
+            raise RuntimeError(f"ranks {sorted(results)} came back, not 0..{n - 1}")
+        return [results[g] for g in range(n)]
     return run
 
 

@@ -136,14 +136,14 @@ def test_by_design_needs_the_designed_error():
 @needs_interpret
 @pytest.mark.skipif(shutil.which("mpirun") is None,
                     reason="needs mpirun (Debian: openmpi-bin) and mpi4py for the MPI channel")
-@pytest.mark.parametrize("world", [2, 5])
+@pytest.mark.parametrize("world", [2, 3, 5])
 def test_interpret_collectives_under_mpirun(world):
-    """Every listed run_parallel case passes with its ranks as MPI processes on loopback,
-    one rank per process: under ``mpirun -n 5`` all of them (the spec's cases use up to
-    5 ranks); under ``mpirun -n 2`` every case of 1 or 2 ranks, and each larger one is
-    refused naming the ranks it needs."""
+    """Every listed run_parallel case passes (its values checked) with its ranks
+    spread over ``world`` MPI processes on loopback: under ``mpirun -n 2`` a
+    5-rank case runs as 3 + 2 ranks per process (several devices per process,
+    hal/channels/hierarchical.py), under ``-n 3`` as 2 + 2 + 1, under ``-n 5``
+    one rank per process."""
     import os
-    import re
     import subprocess
     import sys
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -157,16 +157,9 @@ def test_interpret_collectives_under_mpirun(world):
     parallel = [c for c in _listed(INTERPRET_PASSING)
                 if "interpreter.run_parallel" in interpret_suite_case(c)]
     assert len(parallel) >= 30
-    bad, passed = [], 0
-    for c in parallel:
-        st, msg = (status.get(c, ["missing"]) + [""])[:2]
-        need = re.search(r"the case needs (\d+) ranks; mpirun gave (\d+)", msg)
-        if st == "pass":
-            passed += 1
-        elif not (need and int(need.group(1)) > world and int(need.group(2)) == world):
-            bad.append(f"{c}: {st} {msg[:200]}")
+    bad = [f"{c}: {' '.join(status.get(c, ['missing']))[:200]}" for c in parallel
+           if status.get(c, ["missing"])[0] != "pass"]
     assert not bad, "\n".join(bad) + "\n" + p.stdout[-2000:] + p.stderr[-2000:]
-    assert passed == len(parallel) if world == 5 else passed >= 20
 
 
 def interpret_suite_case(entry: str) -> str:

@@ -381,3 +381,250 @@ def test_mpi_transport_sends_big_arrays_as_buffers(tmp_path):
         path = tmp_path / f"out.rank{r}"
         assert path.exists(), p.stdout + p.stderr
         assert path.read_text() == "True True True True", (r, path.read_text())
+
+
+# -- several devices per MPI process (hal/channels/hierarchical.py) --------------------------
+def _mpi_env(**extra):
+    return dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+                OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1", **extra)
+
+
+FIVE = f"""
+module @five attributes {{mhlo.num_replicas = 5 : i32}} {{
+  func.func @main(%x: tensor<2xf32>, %big: tensor<100x200xf32>)
+      -> (tensor<2xf32>, tensor<10xf32>, tensor<2xf32>, tensor<2xf32>, tensor<100x200xf32>, tensor<ui32>) {{
+    %total = "stablehlo.all_reduce"(%x) {reducer("add")} {{
+      replica_groups = dense<[[0, 1, 2, 3, 4]]> : tensor<1x5xi64>
+    }} : (tensor<2xf32>) -> tensor<2xf32>
+    %g = "stablehlo.all_gather"(%x) {{
+      all_gather_dim = 0 : i64, replica_groups = dense<[[4, 3, 2, 1, 0]]> : tensor<1x5xi64>
+    }} : (tensor<2xf32>) -> tensor<10xf32>
+    %p = "stablehlo.collective_permute"(%x) {{
+      source_target_pairs = dense<[[0, 1], [1, 2], [2, 3], [3, 4], [4, 0]]> : tensor<5x2xi64>
+    }} : (tensor<2xf32>) -> tensor<2xf32>
+    %m = "stablehlo.all_reduce"(%x) {reducer("maximum")} {{
+      replica_groups = dense<[[0, 3], [1, 4], [2, -1]]> : tensor<3x2xi64>
+    }} : (tensor<2xf32>) -> tensor<2xf32>
+    %b = "stablehlo.all_reduce"(%big) {reducer("add")} {{
+      replica_groups = dense<[[0, 1, 2, 3, 4]]> : tensor<1x5xi64>
+    }} : (tensor<100x200xf32>) -> tensor<100x200xf32>
+    %id = stablehlo.replica_id : tensor<ui32>
+    return %total, %g, %p, %m, %b, %id : tensor<2xf32>, tensor<10xf32>, tensor<2xf32>, tensor<2xf32>, tensor<100x200xf32>, tensor<ui32>
+  }}
+}}
+"""
+
+HIER_SCRIPT = """
+import sys, time
+import numpy as np
+from tensorvm import runtime
+from tensorvm.hal.channel import ChannelBrokenError
+from mpi4py import MPI
+vmfb, placement, mode = sys.argv[1], [int(k) for k in sys.argv[2].split(",")], sys.argv[3]
+k = placement[MPI.COMM_WORLD.Get_rank()]
+device = ["local-sync"] * k if k > 1 else "local-sync"     # one device: a plain Module
+m = runtime.load_module(vmfb, device=device, channel="mpi", timeout_s=float(sys.argv[4]))
+ranks = m.ranks if k > 1 else [m.channel.rank]
+
+def x(g):
+    return np.array([g + 1, -10.0 * (g + 1)], np.float32)
+big = [np.full((100, 200), g + 0.5, np.float32) for g in range(5)]
+args = [(x(g), big[g]) for g in ranks]
+if mode == "fail":
+    args = [(np.zeros(3, np.float32), a[1]) if g == 3 else a for g, a in zip(ranks, args)]
+out = {}
+
+def call():
+    if k > 1:
+        return m.main.run(args)
+    return [m.main(*args[0])]
+t0 = time.monotonic()
+try:
+    for g, r in zip(ranks, call()):
+        s, gat, p, mx, b, rid = (np.asarray(v) for v in r)
+        want = [np.sum([x(h) for h in range(5)], 0), np.concatenate([x(h) for h in (4, 3, 2, 1, 0)]),
+                x((g - 1) % 5), np.max([x(h) for h in ({0: (0, 3), 3: (0, 3), 1: (1, 4), 4: (1, 4)}.get(g, (2,)))], 0),
+                np.full((100, 200), 12.5, np.float32), g]
+        ok = all(np.allclose(a, w) for a, w in zip((s, gat, p, mx, b, rid), want))
+        out[g] = "ok" if ok else f"wrong {s} {gat} {p} {mx} {rid}"
+except Exception as e:
+    first = f"raised {type(e).__name__} after {time.monotonic() - t0:.1f}s"
+    t0 = time.monotonic()
+    try:
+        call()
+        again = "then ran"
+    except ChannelBrokenError:
+        again = f"then broken after {time.monotonic() - t0:.1f}s"
+    except Exception as e2:
+        again = f"then {type(e2).__name__}: {e2}"
+    out = {g: f"{first} {again}" for g in ranks}
+for g, line in out.items():
+    with open(f"{vmfb}.rank{g}", "w") as f:
+        f.write(line)
+"""
+
+
+@pytest.fixture(scope="module")
+def five():
+    return compile_str(FIVE, targets=["cpu"])
+
+
+def _hier_run(tmp_path, vmfb, placement, mode, timeout_s):
+    (tmp_path / "m.vmfb").write_bytes(vmfb)
+    (tmp_path / "h.py").write_text(textwrap.dedent(HIER_SCRIPT))
+    n = len(placement.split(","))
+    p = subprocess.run([MPIRUN, "-n", str(n), "--oversubscribe", sys.executable,
+                        str(tmp_path / "h.py"), str(tmp_path / "m.vmfb"), placement, mode,
+                        str(timeout_s)], env=_mpi_env(), capture_output=True, text=True,
+                       timeout=120)
+    files = [tmp_path / f"m.vmfb.rank{g}" for g in range(5)]
+    assert all(f.exists() for f in files), p.stdout + p.stderr
+    return [f.read_text() for f in files]
+
+
+@needs_mpi
+@pytest.mark.parametrize("placement", ["3,2", "4,1", "1,1,1,1,1"])
+def test_several_devices_per_mpi_process(tmp_path, five, placement):
+    """5 replicas over 2 processes (3 + 2 devices; 4 + 1 with the single one a
+    plain Module) or 5: all_reduce, all_gather in a permuted group order,
+    collective_permute around the ring, a sub-group max whose groups all cross
+    processes, a big array (raw MPI buffers) and replica_id, on every rank."""
+    lines = _hier_run(tmp_path, five, placement, "ok", 30)
+    assert lines == ["ok"] * 5, lines
+
+
+@needs_mpi
+@pytest.mark.parametrize("placement", ["3,2", "1,1,1,1,1"])
+def test_a_failed_mpi_call_breaks_the_channel_with_a_typed_error(tmp_path, five, placement):
+    """Rank 3 gets a wrong argument: every rank raises at once (not at the 30 s
+    timeout), and the next call raises ChannelBrokenError at once instead of
+    waiting for peers that stopped."""
+    for g, line in enumerate(_hier_run(tmp_path, five, placement, "fail", 30)):
+        words = line.split()
+        assert words[0] == "raised" and words[4:6] == ["then", "broken"], (g, line)
+        assert float(words[3].rstrip("s")) < 10 and float(words[-1].rstrip("s")) < 1, (g, line)
+
+
+MIDCALL = f"""
+module @mid attributes {{mhlo.num_replicas = 4 : i32}} {{
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {{
+    %first = "stablehlo.all_reduce"(%x) {reducer("add")} {{
+      replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>
+    }} : (tensor<4xf32>) -> tensor<4xf32>
+    %h = stablehlo.custom_call @py.hook(%first) : (tensor<4xf32>) -> tensor<4xf32>
+    %b = "stablehlo.all_reduce"(%h) {reducer("add")} {{
+      replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>
+    }} : (tensor<4xf32>) -> tensor<4xf32>
+    return %b : tensor<4xf32>
+  }}
+}}
+"""
+
+MIDCALL_SCRIPT = """
+import os, signal, sys, time
+import numpy as np
+from tensorvm import runtime
+from tensorvm.hal.channel import ChannelBrokenError
+from mpi4py import MPI
+vmfb, placement, victim = sys.argv[1], [int(k) for k in sys.argv[2].split(",")], int(sys.argv[3])
+me = MPI.COMM_WORLD.Get_rank()
+k = placement[me]
+
+def hook(a):                   # between the two all_reduces: the victim process dies
+    if me == victim:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return a
+m = runtime.load_module(vmfb, device=["local-sync"] * k if k > 1 else "local-sync",
+                        channel="mpi", timeout_s=3, custom_calls={"py.hook": hook})
+x = np.ones(4, np.float32)
+
+def call():
+    return m.main.run([(x,)] * k) if k > 1 else m.main(x)
+t0 = time.monotonic()
+try:
+    call()
+    line = "finished"
+except Exception as e:
+    cause = getattr(e, "errors", {None: e})
+    kinds = sorted({type(v).__name__ for v in cause.values()})
+    line = f"raised {'/'.join(kinds)} after {time.monotonic() - t0:.1f}s"
+    t0 = time.monotonic()
+    try:
+        call()
+        line += " then ran"
+    except ChannelBrokenError:
+        line += f" then broken after {time.monotonic() - t0:.1f}s"
+with open(f"{vmfb}.proc{me}", "w") as f:
+    f.write(line)
+"""
+
+
+@needs_mpi
+@pytest.mark.parametrize("placement, victim", [("2,2", 1), ("1,1,1,1", 2)])
+def test_a_process_killed_mid_call_makes_the_others_raise_within_the_timeout(
+        tmp_path, placement, victim):
+    """A process dies (SIGKILL, from a host call between two all_reduces: in
+    the middle of the call, after the first collective): every rank of the
+    other processes raises at its 3 s timeout (ChannelTimeoutError, or
+    PeerFailedError from a rank that timed out first), the next
+    call raises ChannelBrokenError at once, and the job ends (no hang in
+    MPI_Finalize)."""
+    from tensorvm.compiler.custom_kernels import HostCall
+    vmfb = compile_str(MIDCALL, targets=["cpu"],
+                       custom_kernels=[HostCall("py.hook", ["4xf32"], ["4xf32"])])
+    (tmp_path / "m.vmfb").write_bytes(vmfb)
+    (tmp_path / "mid.py").write_text(textwrap.dedent(MIDCALL_SCRIPT))
+    n = len(placement.split(","))
+    t0 = time.monotonic()
+    p = subprocess.run([MPIRUN, "-n", str(n), "--oversubscribe", sys.executable,
+                        str(tmp_path / "mid.py"), str(tmp_path / "m.vmfb"), placement,
+                        str(victim)], env=_mpi_env(OMPI_MCA_orte_abort_on_non_zero_status="0"),
+                       capture_output=True, text=True, timeout=120)
+    assert time.monotonic() - t0 < 60
+    kinds = set()
+    for q in range(n):
+        path = tmp_path / f"m.vmfb.proc{q}"
+        if q == victim:
+            assert not path.exists()
+            continue
+        assert path.exists(), p.stdout + p.stderr
+        words = path.read_text().split()
+        # (a rank that timed out aborts the channel: ranks that had not yet timed out
+        # raise PeerFailedError then)
+        assert words[0] == "raised" and set(words[1].split("/")) <= {
+            "ChannelTimeoutError", "PeerFailedError"}, (q, words)
+        assert 2.5 < float(words[3].rstrip("s")) < 6, (q, words)
+        kinds.update(words[1].split("/"))
+        assert words[4:6] == ["then", "broken"] and float(words[-1].rstrip("s")) < 1, (q, words)
+    assert "ChannelTimeoutError" in kinds
+
+
+@needs_mpi
+def test_cli_under_mpirun_with_several_devices_per_process(tmp_path):
+    """``mpirun -n 1 tensorvm-run --device=.. --device=.. : -n 1 tensorvm-run --device=..``:
+    3 replicas as 2 + 1, the first process printing and saving two ranks."""
+    src = f"""
+    module @three attributes {{mhlo.num_replicas = 3 : i32}} {{
+      func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<ui32>) {{
+        %total = "stablehlo.all_reduce"(%x) {reducer("add")} {{
+          replica_groups = dense<[[0, 1, 2]]> : tensor<1x3xi64>
+        }} : (tensor<2xf32>) -> tensor<2xf32>
+        %id = stablehlo.replica_id : tensor<ui32>
+        return %total, %id : tensor<2xf32>, tensor<ui32>
+      }}
+    }}"""
+    (tmp_path / "m.vmfb").write_bytes(compile_str(src, targets=["cpu"]))
+    for r in range(3):
+        np.save(tmp_path / f"x{r}.npy", np.full(2, r + 1.0, np.float32))
+    run = [sys.executable, "-m", "tensorvm.runtime.cli.run", f"--module={tmp_path / 'm.vmfb'}",
+           "--channel=mpi", f"--input=@{tmp_path}/x{{rank}}.npy",
+           f"--output=@{tmp_path}/y{{rank}}.npy"]
+    p = subprocess.run([MPIRUN, "-n", "1", *run, "--device=local-sync", "--device=local-sync",
+                        ":", "-n", "1", *run, "--device=local-sync"],
+                       env=_mpi_env(), capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for r in range(3):
+        np.testing.assert_array_equal(np.load(tmp_path / f"y{r}.npy"), np.full(2, 6.0))
+    assert sorted(ln for ln in p.stdout.splitlines() if "result[1]" in ln) == [
+        f"rank {r}: result[1]: ui32={r}" for r in range(3)]

@@ -491,28 +491,66 @@ with open(f"{sys.argv[1]}.rank{m.channel.rank}", "w") as f:
 """
 
 
+def _two_mpi_ranks(tmp_path, name, script):
+    """Run ``script`` as 2 MPI processes on loopback with the case's vmfb and inputs."""
+    text, *_ = _case(name)
+    (tmp_path / "m.vmfb").write_bytes(compile_str(text))
+    (tmp_path / "rank.py").write_text(textwrap.dedent(script))
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1")
+    return subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable,
+                           str(tmp_path / "rank.py"), str(tmp_path / "m.vmfb"),
+                           str(SHARDED / f"{name}.npz"), str(pathlib.Path(__file__).parent)],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
 @pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
 @pytest.mark.parametrize("name", ["psum", "block_tensor_parallel", "jit_mlp_data_parallel",
                                   "jit_matmul_contracting", "jit_reduce_sharded",
                                   "jit_matmul_reduce_scatter",
                                   "gspmd_mlp_data_parallel", "gspmd_psum"])
 def test_two_mpi_ranks_match_jax(tmp_path, name):
-    text, *_ = _case(name)
-    (tmp_path / "m.vmfb").write_bytes(compile_str(text))
-    (tmp_path / "rank.py").write_text(textwrap.dedent(RANK))
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
-               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_rmaps_base_oversubscribe="1")
-    p = subprocess.run([MPIRUN, "-n", "2", "--oversubscribe", sys.executable,
-                        str(tmp_path / "rank.py"), str(tmp_path / "m.vmfb"),
-                        str(SHARDED / f"{name}.npz"), str(pathlib.Path(__file__).parent)],
-                       env=env, capture_output=True, text=True,
-                       timeout=120)
+    p = _two_mpi_ranks(tmp_path, name, RANK)
     lines = [(tmp_path / f"m.vmfb.rank{r}").read_text() for r in range(2)
              if (tmp_path / f"m.vmfb.rank{r}").exists()]
     assert len(lines) == 2, p.stdout + p.stderr
     for line in lines:
         assert float(line.split()[1]) < 1e-4, line
+
+
+RANKS_2X2 = """
+import sys
+import numpy as np
+from tensorvm import runtime
+sys.path.insert(0, sys.argv[3])
+from test_sharded import _per_rank
+z = np.load(sys.argv[2])
+args = [z[f"arr_{i}"] for i in range(len([k for k in z.files if k.startswith("arr_")]))]
+name = sys.argv[2].rsplit("/", 1)[-1][:-4]
+pm = runtime.load_module(sys.argv[1], device=["local-sync"] * 2, channel="mpi", timeout_s=30)
+ins, wants = _per_rank(name, args, z["out"], pm.count)
+for how, got in (("whole", pm.main(*args)), ("pieces", pm.main.run([ins[g] for g in pm.ranks]))):
+    for g, r in zip(pm.ranks, got):
+        r = np.asarray(r)
+        err = float(np.abs(r - wants[g]).max()) if r.shape == wants[g].shape else float("inf")
+        with open(f"{sys.argv[1]}.{how}{g}", "w") as f:
+            f.write(f"{g} {err}")
+"""
+
+
+@pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
+@pytest.mark.parametrize("name", ["jit_mlp_2x2", "jit_mlp_2x2_scatter", "tensor_parallel_2x2",
+                                  "jit_mlp_data_parallel_4", "gspmd_tanh_yx"])
+def test_four_partitions_as_two_mpi_processes_of_two_devices(tmp_path, name):
+    """A 4-device mesh over 2 processes x 2 local devices (hierarchical channel):
+    each process passes whole arrays (split by the export's layout, its ranks
+    fed their pieces) or its ranks' pieces, and gets its ranks' shards, as JAX."""
+    p = _two_mpi_ranks(tmp_path, name, RANKS_2X2)
+    files = [tmp_path / f"m.vmfb.{how}{g}" for how in ("whole", "pieces") for g in range(4)]
+    assert all(f.exists() for f in files), p.stdout + p.stderr
+    for f in files:
+        assert float(f.read_text().split()[1]) < 1e-4, (f.name, f.read_text())
 
 
 def test_a_uri_listed_per_rank_gives_each_rank_its_own_device():
@@ -540,6 +578,61 @@ def test_the_devices_benchmark_runs_both_data_parallel_exports(capsys):
 
 
 SAMPLE = pathlib.Path(__file__).resolve().parents[2] / "samples" / "sharded" / "run.py"
+
+
+def _spmd_ops(text):
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.passes.canonicalize import CanonicalizeOps
+    from tensorvm.compiler.passes.inline import InlineCalls
+    from tensorvm.compiler.passes.spmd_partition import PartitionSpmd
+    module = parse_module(text)
+    for p in (CanonicalizeOps(), InlineCalls(), PartitionSpmd()):
+        p.run(module)
+    return [o for f in module.functions for o in f.walk()]
+
+
+@pytest.mark.parametrize("block", ["block_dp", "block_tp"])
+def test_broadcasts_meeting_split_values_are_built_at_the_shard_shape(block):
+    """The sample's transformer blocks: every broadcast_in_dim (of a scalar, of
+    a replicated bias, or of a split statistic) that meets a split value is
+    broadcast again at the shard shape, not built whole and sliced (52 and 12
+    dynamic_slices before, counting the shard-offset lookups)."""
+    ops = _spmd_ops((SAMPLE.parent / f"{block}.mlir").read_text())
+    assert not [o for o in ops if o.name == "stablehlo.dynamic_slice"]
+    assert not [o for o in ops if o.name == "stablehlo.partition_id"]
+
+
+REBUILT = """
+module @rebuilt attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                         %v: tensor<8xf32>)
+      -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+    %c = stablehlo.constant dense<2.5> : tensor<8x4xf32>
+    %s = stablehlo.multiply %a, %c : tensor<8x4xf32>
+    %b = stablehlo.broadcast_in_dim %v, dims = [0] : (tensor<8xf32>) -> tensor<8x4xf32>
+    %r = stablehlo.add %s, %b : tensor<8x4xf32>
+    return %r : tensor<8x4xf32>
+  }
+}
+"""
+
+
+def test_splat_constants_and_row_broadcasts_meeting_a_split_operand():
+    """A splat constant meeting a split operand is a splat of the shard shape; a
+    broadcast of a replicated vector along the split dim slices the vector (4
+    elements), not the broadcast result (16), and broadcasts that; the result
+    matches numpy on 2 partitions."""
+    ops = _spmd_ops(REBUILT)
+    consts = [o.results[0].type.shape for o in ops if o.name == "stablehlo.constant"
+              and o.results[0].uses and o.results[0].type.element == "f32"]
+    assert consts == [(4, 4)]
+    assert [o.results[0].type.shape for o in ops if o.name == "stablehlo.dynamic_slice"
+            and o.results[0].type.element == "f32"] == [(4,)]      # (not the offset lookup)
+    rng = np.random.default_rng(3)
+    a, v = rng.standard_normal((8, 4)).astype(np.float32), rng.standard_normal(8).astype(np.float32)
+    pm = runtime.load_module(compile_str(REBUILT), device="local-sync", partitions=2)
+    np.testing.assert_allclose(np.asarray(pm.main(a, v)), a * 2.5 + v[:, None], rtol=1e-6, atol=1e-6)
 
 
 def test_the_sharded_sample_runs_on_two_local_devices():
