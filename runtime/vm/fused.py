@@ -130,9 +130,15 @@ def plan(fn, instrs, layout, consts):
     writes = []                      # every (slot, name) given to val, in order
     counter = [0]
 
+    named = {}                       # value key -> its closure name (one name per value)
+
     def const(value, prefix="c"):
-        name = f"{prefix}{len(bound)}"
-        bound[name] = value
+        # (an object by identity: ``bound`` keeps it alive, so its id stays its own)
+        key = (value.__class__, value) if value.__class__ in (int, str) else (id(value),)
+        name = named.get(key)
+        if name is None:
+            name = named[key] = f"{prefix}{len(bound)}"
+            bound[name] = value
         return name
 
     def setv(s, name):
@@ -155,8 +161,9 @@ def plan(fn, instrs, layout, consts):
         name = fresh(s)
         params.append(name)
         setv(s, name)
-    imports = []                     # import index per import call (by position)
-    plain_sites = []                 # positions of calls whose result is not checked
+    imports = []                     # import index per F/S pair
+    import_names = {}                # import index -> its pair
+    plain_sites = []                 # pairs whose result is not checked
     deopt_slots = {}
     line_op, prev = [], None         # lines[k] was generated for instruction line_op[k]
     for i in path:
@@ -187,8 +194,10 @@ def plan(fn, instrs, layout, consts):
                         grouped.append(exprs[pos])
                         pos += 1
                 exprs = grouped
-            k = len(imports)
-            imports.append(imp)
+            k = import_names.get(imp)        # one F/S pair per import, not per call:
+            if k is None:                    # compile() time grows with the names
+                k = import_names[imp] = len(imports)
+                imports.append(imp)
             deopt_slots[i] = len(writes)
             deopt = f"raise _Deopt({i}, res, locals())"
             call = f"F{k}(S{k}{''.join(', ' + e for e in exprs)})"
@@ -196,7 +205,8 @@ def plan(fn, instrs, layout, consts):
             banks = [b for b, _ in results]
             if consts.import_names[imp] in PLAIN_IMPORTS and (
                     not dsts or (len(dsts) == 1 and banks[0] == "ref")):
-                plain_sites.append(k)        # result unchecked: bind() wants a plain target
+                if k not in plain_sites:     # result unchecked: bind() wants a plain target
+                    plain_sites.append(k)
                 if dsts:
                     d = fresh(dsts[0])
                     lines.append(f"{d} = {call}")

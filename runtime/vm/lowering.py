@@ -12,6 +12,8 @@ on it, so the hot loop itself is ``while pc >= 0: pc = ops[pc](r)``.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from operator import itemgetter as _itemgetter
 from typing import NamedTuple
 
@@ -258,8 +260,13 @@ def _immediate(kind, value, consts):
     return value                      # global index
 
 
-def lower_function(instrs, layout: Layout, consts) -> tuple:
-    """``(ops, sites, pcs)``: closures, control sites and byte pcs, by op index."""
+def lower_function(instrs, layout: Layout, consts, lazy: bool = False) -> tuple:
+    """``(ops, sites, pcs)``: closures, control sites and byte pcs, by op index.
+
+    ``lazy``: each op that is not a branch is built the first time it runs
+    (a stub stands in for it until then); for functions whose fused form
+    runs the hot path, so that the interpreter, entered on a rare branch,
+    does not pay for every instruction of the function."""
     index_of = {ins.pc: i for i, ins in enumerate(instrs)}
     ops, sites, pcs = [], [], []
     slot = layout.slot
@@ -284,18 +291,35 @@ def lower_function(instrs, layout: Layout, consts) -> tuple:
             elif mn == "call.import":
                 site = ImportSite("import", v[0], tuple(v[1]), tuple(map(slot, v[2])),
                                   tuple(map(slot, v[3])), tuple(b for b, _ in v[3]))
-                ops[-1] = _import_op(site, consts.import_sigs[v[0]], i + 1)
+                build = partial(_import_op, site, consts.import_sigs[v[0]], i + 1)
+                ops[-1] = _stub(ops, i, build) if lazy else build()
             elif mn == "ret":
                 site = RetSite("ret", tuple(map(slot, v[0])))
             else:
                 site = YieldSite("yield", index_of[v[0]])
         else:
-            args = [slot(x) if f.kind == "reg" else _immediate(f.kind, x, consts)
-                    for f, x in zip(op.fields, v)]
-            ops.append(_factory(op)(*args, i + 1))
+            build = partial(_plain_op, op, v, slot, consts, i + 1)
+            # (a rodata operand is read now: its checksum error belongs to lowering)
+            eager = not lazy or any(f.kind == "rodata" for f in op.fields)
+            ops.append(build() if eager else _stub(ops, i, build))
         sites.append(site)
         pcs.append(ins.pc)
     return ops, sites, pcs
+
+
+def _plain_op(op, operands, slot, consts, n):
+    args = [slot(x) if f.kind == "reg" else _immediate(f.kind, x, consts)
+            for f, x in zip(op.fields, operands)]
+    return _factory(op)(*args, n)
+
+
+def _stub(ops, i, build):
+    """An op that builds op ``i`` with ``build()``, puts it in its place and
+    runs it (threads racing here build equal ops; either may stay)."""
+    def op(r):
+        real = ops[i] = build()
+        return real(r)
+    return op
 
 
 def _jump(t):

@@ -63,7 +63,12 @@ class VmFunction:
             if name == "fused":
                 self.fused = fused_plan(self, self._instrs, self._layout, self._consts)
             else:
-                ops, sites, pcs = lower_function(self._instrs, self._layout, self._consts)
+                try:           # fused: the interpreter runs only its rare branches
+                    lazy = object.__getattribute__(self, "fused") is not None
+                except AttributeError:
+                    lazy = False
+                ops, sites, pcs = lower_function(self._instrs, self._layout, self._consts,
+                                                 lazy=lazy)
                 functions = self.module.functions    # internal call targets
                 self.sites = [s._replace(callee=functions[s.callee]) if s is not None
                               and s.kind == "call" else s for s in sites]

@@ -340,3 +340,18 @@ def test_plain_imports_are_fused_unchecked_only_with_plain_targets():
     assert ctx.lookup("f").target.fused is not None and ctx.invoke("f", [s]) == [s]
     other = context_for(PLAIN_PROGRAM, natives=[NotPlain()])
     assert other.lookup("f").target.fused is None and other.invoke("f", [s]) == [s]
+
+
+def test_a_deopt_builds_only_the_ops_the_interpreter_runs():
+    """A fused function's interpreter ops are built at their first run: the
+    deopt on a false guard pays for its branch, not for the whole function
+    (MobileNetV2's main: ~1000 argument-check instructions before its guard)."""
+    ctx = context_for(PROGRAM, natives=[Native()])
+    assert ctx.invoke("guarded", [0]) == [30, 20]              # deopts at the guard
+    fn = ctx.lookup("guarded").target.function
+    stubs = [op.__qualname__.startswith("_stub") for op in fn.ops]
+    assert stubs[:2] == [True, True]       # const and add ran fused: never built
+    assert not any(stubs[3:])              # the cold block and the hot one ran here
+    assert ctx.begin_invoke("guarded", [0]).run() == [30, 20]  # the stubs build and run
+    assert ctx.begin_invoke("guarded", [1]).run() == [21, 11]
+    assert not any(op.__qualname__.startswith("_stub") for op in fn.ops)
