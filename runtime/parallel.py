@@ -110,7 +110,7 @@ class ParallelFunction:
             raise ValueError(f"{self.name}: {len(self.functions)} ranks need as many argument "
                              f"tuples, got {len(per_rank_args)}")
         return run_ranks([(f, tuple(a)) for f, a in zip(self.functions, per_rank_args)],
-                         self.pm.channels)
+                         self.pm.channels, self.pm.host_queues)
 
 
 def _leaves(result, tree) -> list:
@@ -126,7 +126,7 @@ def _leaves(result, tree) -> list:
 _LEFT_BEHIND: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def _settle_earlier_failure(channels) -> None:
+def _settle_earlier_failure(channels, host_queues=None) -> None:
     """Before a call: refuse while ranks of a failed call still run; recover once
     they have all returned."""
     left = _LEFT_BEHIND.get(channels[0])
@@ -140,12 +140,16 @@ def _settle_earlier_failure(channels) -> None:
     del _LEFT_BEHIND[channels[0]]
     for c in channels:
         c.recover()
+    if host_queues is not None:
+        host_queues.recover()
 
 
-def run_ranks(calls, channels) -> list:
+def run_ranks(calls, channels, host_queues=None) -> list:
     """Run ``calls`` [(callable, args)] one per rank on threads; results in rank order.
-    After a failed call the channels recover (module docstring)."""
-    _settle_earlier_failure(channels)
+    After a failed call the channels recover (module docstring); a failure
+    aborts ``host_queues`` (the ranks' shared HostQueues) too, so that a rank
+    waiting in a recv or infeed raises PeerFailedError instead of its timeout."""
+    _settle_earlier_failure(channels, host_queues)
     n = len(calls)
     results, errors = [None] * n, {}
     first_error = []                    # monotonic time of the first failure
@@ -158,6 +162,8 @@ def run_ranks(calls, channels) -> list:
             errors[k] = e
             first_error.append(time.monotonic())
             channels[k].abort(e)
+            if host_queues is not None and not isinstance(e, PeerFailedError):
+                host_queues.abort(e, k)
     threads = {k: threading.Thread(target=one, args=(k,), name=f"rank-{k}", daemon=True)
                for k in range(1, n)}
     for t in threads.values():
@@ -177,6 +183,8 @@ def run_ranks(calls, channels) -> list:
         else:
             for c in channels:
                 c.recover()
+            if host_queues is not None:
+                host_queues.recover()
         own = {k: e for k, e in errors.items() if not isinstance(e, PeerFailedError)}
         k, first = min((own or errors).items())
         late = (f"; rank(s) {sorted(alive)} still running after {timeout_s:g} s, left "
@@ -189,8 +197,9 @@ def run_ranks(calls, channels) -> list:
 class ParallelModule(ExportsAsAttributes):
     """A module loaded as ``replicas * partitions`` in-process ranks."""
 
-    def __init__(self, modules, channels, replicas, partitions):
+    def __init__(self, modules, channels, replicas, partitions, host_queues=None):
         self.modules, self.channels = modules, channels
+        self.host_queues = host_queues    # shared by every rank (runtime/host_queues.py)
         self.replicas, self.partitions = replicas, partitions
         self.name = modules[0].name
         self._functions = {}
