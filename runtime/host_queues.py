@@ -91,14 +91,17 @@ class HostQueue:
 
     def put_entry(self, entry: tuple) -> None:
         """Append ``entry`` (a tuple of numpy arrays the caller will not
-        change: the VM's own host copies), or hand it to the oldest waiting pop."""
-        with self._cond:
-            if not self._waiters:
-                self._items.append(entry)
-                self._cond.notify()
+        change: the VM's own host copies), or hand it to the oldest waiting
+        pop that still wants it (a cancelled call's pop does not)."""
+        while True:
+            with self._cond:
+                if not self._waiters:
+                    self._items.append(entry)
+                    self._cond.notify()
+                    return
+                deliver = self._waiters.popleft()
+            if deliver(entry, None) is not False:
                 return
-            deliver = self._waiters.popleft()
-        deliver(entry, None)
 
     def pop(self, timeout_s: float | None = None):
         """The oldest entry: one array, or a tuple when the entry holds
@@ -122,23 +125,24 @@ class HostQueue:
             self._items.clear()
             return out
 
-    def take(self, deliver, what: str):
+    def take(self, deliver, what: str, timeout_s: float | None = None):
         """For the VM: the oldest entry now, or None after arranging
-        ``deliver(entry, None)`` when one arrives, or ``deliver(None,
-        HostQueueTimeoutError)`` after the queues' timeout."""
+        ``deliver(entry, None)`` when one arrives (``deliver`` returns False
+        to refuse it: it goes to the next pop), or ``deliver(None,
+        HostQueueTimeoutError)`` after ``timeout_s`` (None: the queues')."""
         with self._cond:
             if self._items:
                 return self._items.popleft()
             aborted = self._owner._aborted
             if aborted is not None:
                 raise self._peer_failed(*aborted)
-            t = self._owner.timeout_s
+            t = self._owner.timeout_s if timeout_s is None else timeout_s
             timer = None
 
             def arrived(entry, error):
                 if timer is not None:
                     timer.cancel()
-                deliver(entry, error)
+                return deliver(entry, error)
 
             def expire():
                 with self._cond:

@@ -520,21 +520,27 @@ def host_queue_pop(state, queue, handle, views):
                 v.buffer.write(0, a.tobytes())
     got = []
     done = Fence.single(hal.Semaphore(0), 1)
+    inv = current_invocation()
 
     def deliver(entry, error):      # on the pushing (or timer) thread
+        if error is None and inv is not None and inv.cancelled:
+            return False            # the entry goes to the next pop
         got.append((entry, error))
         done.signal()
+        return True
 
     def then():                     # back on the invocation's thread
         entry, error = got[0]
         if error is not None:
             raise error
         write(entry)
-    entry = q.take(deliver, op)
+    # bounded by the context's timeout when the queues have none (a pop left
+    # waiting past its call would take an entry meant for a later one)
+    t = hq.timeout_s if hq.timeout_s is not None else state.timeout_s
+    entry = q.take(deliver, op, t)
     if entry is not None:
         write(entry)
         return None
-    t = hq.timeout_s              # the queue's own timeout error comes first
     return Suspend(done, -1 if t is None else int(t * 1000) + 5000, then)
 
 

@@ -228,6 +228,17 @@ def test_recv_waits_without_blocking_the_caller(vmfb):
     np.testing.assert_array_equal(np.asarray(fut.result(10)), a2(1, 2, 3, 4))
 
 
+def test_cancelled_recv_leaves_the_next_entry_queued(vmfb):
+    m = runtime.load_module(vmfb, device="local-task", timeout_s=5)
+    m.host_queues.timeout_s = 1
+    fut = m.recv7.invoke_async()
+    time.sleep(0.1)
+    assert fut.cancel()
+    m.host_queues.channel(7).push(a2(5, 5, 5, 5))      # refused by the cancelled pop
+    assert len(m.host_queues.channel(7)) == 1
+    np.testing.assert_array_equal(np.asarray(m.recv7()), a2(5, 5, 5, 5))
+
+
 def test_one_scheduler_thread_drives_receiver_and_sender(vmfb):
     """On local-sync both async calls run on the scheduler's one thread: the
     recv suspends instead of blocking it, so the send can run and feed it."""
@@ -285,3 +296,25 @@ def test_compiled_imports_match_the_hal_module():
     for name, sig in host_transfers.SIGNATURES.items():
         assert HAL_IMPORTS[name] == sig == FUNCTIONS[name][0]
     assert {n: c for n, c in HAL_IMPORTS.items() if FUNCTIONS[n][0] != c} == {}
+
+
+@pytest.mark.parametrize("driver", ["opencl", "cuda"])
+def test_host_transfers_on_gpu_drivers(driver):
+    """Pops write device buffers and pushes read them back on every driver."""
+    from tensorvm import hal
+    reason = hal.registry.driver_availability(driver)
+    if reason:
+        pytest.skip(f"{driver} unavailable: {reason}")
+    m = runtime.load_module(compile_str(PROGRAM, targets=[driver]), device=driver, timeout_s=60)
+    q = m.host_queues
+    q.infeed.push(a2(1, 2, 3, 4))
+    q.infeed.push(a2(5, 6, 7, 8))
+    d, b, _ = m.feed(Token())
+    np.testing.assert_array_equal(np.asarray(d), a2(1, 4, 9, 16))
+    np.testing.assert_array_equal(np.asarray(b), a2(5, 6, 7, 8))
+    assert m.out(a2(1, 2, 3, 4)) is Token()
+    np.testing.assert_array_equal(q.outfeed.pop(0), a2(2, 4, 6, 8))
+    m.send(a2(1, 2, 3, 4), Token())
+    first, diff = m.recv(Token())
+    np.testing.assert_array_equal(np.asarray(first), -a2(1, 2, 3, 4))
+    np.testing.assert_array_equal(np.asarray(diff), a2(2, 4, 6, 8))
