@@ -320,3 +320,16 @@ def test_host_transfers_on_gpu_drivers(driver):
     first, diff = m.recv(Token())
     np.testing.assert_array_equal(np.asarray(first), -a2(1, 2, 3, 4))
     np.testing.assert_array_equal(np.asarray(diff), a2(2, 4, 6, 8))
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_streaming_sample(device):
+    """samples/host_io: one call loops over infeed batches, outfeeding each
+    result while the host keeps pushing."""
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[2] / "samples" / "host_io" / "run.py"
+    spec = importlib.util.spec_from_file_location("host_io_sample", path)
+    sample = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sample)
+    assert sample.stream(device, batches=6) == 6
