@@ -524,7 +524,11 @@ def host_queue_pop(state, queue, handle, views):
 
     def deliver(entry, error):      # on the pushing (or timer) thread
         if error is None and inv is not None and inv.cancelled:
-            return False            # the entry goes to the next pop
+            from tensorvm.runtime.errors import CallCancelledError
+            got.append((None, CallCancelledError(f"call cancelled while waiting in {op} on "
+                                                 f"{q.name}")))
+            done.signal()           # the call ends now ...
+            return False            # ... and the entry goes to the next pop
         got.append((entry, error))
         done.signal()
         return True
