@@ -4,17 +4,19 @@
 point.  Heavy pieces (numpy, the VM, the HAL) load on first use, so
 ``import tensorvm.runtime`` stays cheap.
 """
-from .errors import CallCancelledError, CallTimeoutError, InvalidArgumentError, LinkError, VmTrap
+from .errors import (CallCancelledError, CallTimeoutError, HostQueueError, HostQueueTimeoutError,
+                     HostQueueTypeError, InvalidArgumentError, LinkError, VmTrap)
 
 _LAZY = {
     "load_module": "api", "Module": "api", "Function": "api", "DeviceArray": "api",
     "Instance": "api", "get_device": "api", "MissingCustomCallError": "custom_calls",
     "Context": "vm", "BytecodeModule": "vm", "NativeModule": "vm", "Suspend": "vm",
-    "Invocation": "vm", "FunctionHandle": "vm",
+    "Invocation": "vm", "FunctionHandle": "vm", "HostQueues": "host_queues",
+    "HostQueue": "host_queues", "Token": "host_queues",
 }
 
-__all__ = ["CallCancelledError", "CallTimeoutError", "InvalidArgumentError", "LinkError",
-           "VmTrap", *_LAZY]
+__all__ = ["CallCancelledError", "CallTimeoutError", "HostQueueError", "HostQueueTimeoutError",
+           "HostQueueTypeError", "InvalidArgumentError", "LinkError", "VmTrap", *_LAZY]
 
 
 def __getattr__(name):

@@ -28,6 +28,7 @@ from .arrays import DeviceArray, arg_spec, import_array, tensor_text, to_view
 from .errors import CallCancelledError, InvalidArgumentError
 from .vm import BytecodeModule, Context
 from .vm.interpreter import DEFAULT_TIMEOUT_S, bounds_error, coerce
+from tensorvm.vmfb.host_transfers import TOKEN_KIND
 from tensorvm.vmfb.model import parse_signature
 
 ASYNC_SUFFIX = "$async"
@@ -88,8 +89,12 @@ class Function:
         self._fused = getattr(target, "fused", None) if handle.all_refs else None
         # nested arguments/results recorded by a frontend (runtime/pytree.py)
         self._in_tree, self._out_tree = refl.get("pytree_args"), refl.get("pytree_results")
+        # !stablehlo.token results: null refs in the VM, Token objects here
+        self._token_results = [i for i, e in enumerate(self.results) if e.get("kind") == TOKEN_KIND]
 
     def _describe(self, entry, param) -> str:
+        if entry.get("kind") == TOKEN_KIND:
+            return "!stablehlo.token"
         if param.bank == "ref" and entry.get("dtype"):
             return tensor_text(entry.get("shape", []), entry["dtype"])
         return entry.get("dtype") or param.bank
@@ -176,6 +181,13 @@ class Function:
         p = self._sig.args[i]
         entry = self.args[i] if i < len(self.args) else {}
         if p.bank == "ref":
+            if entry.get("kind") == TOKEN_KIND:
+                from .host_queues import Token
+                if v is not None and not isinstance(v, Token):
+                    raise InvalidArgumentError(f"{self.name}: {self._arg_label(i)}: expected a "
+                                               f"token (tensorvm.runtime.Token()), got "
+                                               f"{type(v).__name__}")
+                return None                   # tokens carry no data: a null ref
             if entry.get("kind") == "fence" or (not entry.get("dtype") and not isinstance(
                     v, (np.ndarray, np.generic, list, tuple, int, float, complex, DeviceArray))
                     and not dlpack.is_dlpack(v)):
@@ -197,6 +209,10 @@ class Function:
         dev, t = self.module.device, self.module.timeout_s
         out = [DeviceArray(r, dev, ready, t) if r.__class__ is _BufferView or
                isinstance(r, _BufferView) else r for r in results]
+        if self._token_results:
+            from .host_queues import Token
+            for i in self._token_results:
+                out[i] = Token()
         if self._out_tree is not None:
             return pytree.unflatten(self._out_tree, iter(out))
         if not out:
@@ -368,6 +384,17 @@ class Module(ExportsAsAttributes):
                 if not n.startswith("__") and not n.endswith(ASYNC_SUFFIX)}
 
     @property
+    def host_queues(self):
+        """This module's ``HostQueues`` (runtime/host_queues.py): push what its
+        ``infeed`` / host ``recv`` ops read, pop what its ``outfeed`` / host
+        ``send`` ops wrote."""
+        from .modules.hal import HalState
+        for _, state in self.context._modules:
+            if isinstance(state, HalState):
+                return state.host_queues
+        raise ValueError(f"module '{self.name}' has no hal module state")
+
+    @property
     def executables(self) -> list:
         """``{"name", "format", "variant", "target"}`` of each executable the
         module has loaded: which CPU variant (index into the .vmfb's list, its
@@ -417,7 +444,7 @@ class Instance:
 
     def load_module(self, source, device="local-task", *, timeout_s=None, trace=None,
                     verify="lazy", expected_sha256=None, custom_calls=None, replicas=None,
-                    partitions=None, channel=None):
+                    partitions=None, channel=None, host_queues=None):
         """Read (``bytes``/path/ModuleDef), verify, link with ``hal`` and run ``__init``.
 
         ``custom_calls``: ``{name: fn}`` binding the module's host calls
@@ -432,6 +459,10 @@ class Instance:
         numbered process by process); ``channel=[Channel, ...]``: one rank per
         channel (and device), e.g. from ``hal.channels.hierarchical.mpi_channels``
         over a communicator of one's own (runtime/parallel.py).
+        ``host_queues``: a ``HostQueues`` to use (shared with other modules);
+        by default the module gets its own (``module.host_queues``), and the
+        ranks of a parallel load (in process, or this process's under MPI)
+        share one.
 
         ``verify="lazy"`` checks the container and the module's tables now and
         each function's bytecode just before its first call, and loads each
@@ -444,7 +475,8 @@ class Instance:
             raise ValueError(f"verify must be 'lazy' or 'eager', got {verify!r}")
         bytecode = _verified_module(source, verify == "lazy", expected_sha256)
         mdef = bytecode.definition
-        kw = dict(timeout_s=timeout_s, trace=trace, verify=verify, custom_calls=custom_calls)
+        kw = dict(timeout_s=timeout_s, trace=trace, verify=verify, custom_calls=custom_calls,
+                  host_queues=host_queues)
         if replicas is not None or partitions is not None:
             if channel is not None:
                 raise ValueError("replicas= / partitions= load in-process ranks with channels "
@@ -475,7 +507,7 @@ class Instance:
         # eager: kernels too, so that every load error surfaces now
         natives = [HalModule(defer_loads=verify == "lazy")] + [m for m in self.native_modules if m.name != "hal"]
         natives += _custom_call_modules(bytecode, custom_calls or {}, natives)
-        ctx = Context(natives + [bytecode], device=dev, channel=channel,
+        ctx = Context(natives + [bytecode], device=dev, channel=channel, host_queues=host_queues,
                       default_timeout_s=self.timeout_s if timeout_s is None else timeout_s)
         module = Module(ctx, bytecode, dev, tracer)
         module.channel = channel
@@ -507,8 +539,12 @@ class Instance:
             from tensorvm import hal
             devices = [hal.create_device(d) if isinstance(d, str) and devices.count(d) > 1
                        else d for d in devices]
+        if kw.get("host_queues") is None:      # one host for every rank here (run_parallel)
+            from .host_queues import HostQueues
+            timeout = kw["timeout_s"]
+            kw["host_queues"] = HostQueues(self.timeout_s if timeout is None else timeout)
         mods = [self.load_module(bytecode, d, channel=c, **kw) for d, c in zip(devices, chans)]
-        return ParallelModule(mods, chans)
+        return ParallelModule(mods, chans, kw["host_queues"])
 
 
 def _verified_module(source, lazy: bool, expected_sha256) -> BytecodeModule:
@@ -570,7 +606,7 @@ _DEFAULT = Instance()
 
 def load_module(path_or_bytes, device="local-task", *, native_modules=(), timeout_s=None,
                 trace=None, verify="lazy", expected_sha256=None, custom_calls=None,
-                replicas=None, partitions=None, channel=None) -> Module:
+                replicas=None, partitions=None, channel=None, host_queues=None) -> Module:
     """Load a ``.vmfb`` (path, bytes or ModuleDef) onto ``device`` (URI or Device).
 
     ``timeout_s``: the default wait timeout (60 s unless given); ``trace``: a
@@ -581,9 +617,11 @@ def load_module(path_or_bytes, device="local-task", *, native_modules=(), timeou
     for the module's host calls (docs/custom_kernels.md); ``replicas`` /
     ``partitions``: run as that many in-process ranks (a ParallelModule);
     ``channel="mpi"``: this process is one rank of ``mpirun``, or one rank per
-    device of a ``device`` list (runtime/parallel.py)."""
+    device of a ``device`` list (runtime/parallel.py);
+    ``host_queues``: the ``HostQueues`` its infeed/outfeed/host send/recv use
+    (default: its own, ``module.host_queues``; docs/host_transfers.md)."""
     inst = Instance(native_modules) if native_modules else _DEFAULT
     return inst.load_module(path_or_bytes, device, timeout_s=timeout_s, trace=trace,
                             verify=verify, expected_sha256=expected_sha256,
                             custom_calls=custom_calls, replicas=replicas,
-                            partitions=partitions, channel=channel)
+                            partitions=partitions, channel=channel, host_queues=host_queues)

@@ -54,3 +54,25 @@ class InvalidArgumentError(ValueError):
 class LinkError(ValueError):
     """A context could not link a module: an import is missing or its signature
     differs from the export's.  The message names both sides."""
+
+
+class HostQueueError(RuntimeError):
+    """A host transfer (infeed, outfeed, send/recv with ``is_host_transfer``)
+    failed: names the queue (``queue``: "infeed", "outfeed", "channel 1")."""
+
+    def __init__(self, message: str, queue: str | None = None):
+        super().__init__(message)
+        self.queue = queue
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.queue))
+
+
+class HostQueueTimeoutError(HostQueueError, TimeoutError):
+    """A pop found no entry within the queues' timeout (a ``recv`` with no
+    matching ``send``, an ``infeed`` nobody pushed to, an empty outfeed)."""
+
+
+class HostQueueTypeError(HostQueueError, InvalidArgumentError):
+    """An entry does not match what the program declares: its array count,
+    an element type or a shape (``expected`` and ``got`` say which)."""

@@ -113,7 +113,7 @@ class ParallelFunction:
             raise ValueError(f"{self.name}: {len(self.functions)} ranks need as many argument "
                              f"tuples, got {len(per_rank_args)}")
         return run_ranks([(f, tuple(a)) for f, a in zip(self.functions, per_rank_args)],
-                         self.pm.channels, self.pm.ranks)
+                         self.pm.channels, self.pm.ranks, self.pm.host_queues)
 
 
 def _leaves(result, tree) -> list:
@@ -129,7 +129,7 @@ def _leaves(result, tree) -> list:
 _LEFT_BEHIND: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def _settle_earlier_failure(channels) -> None:
+def _settle_earlier_failure(channels, host_queues=None) -> None:
     """Before a call: refuse while ranks of a failed call still run; recover once
     they have all returned."""
     left = _LEFT_BEHIND.get(channels[0])
@@ -141,25 +141,31 @@ def _settle_earlier_failure(channels) -> None:
                            f"(stuck outside any collective); the ranks cannot run another "
                            f"call until they return")
     del _LEFT_BEHIND[channels[0]]
-    _after_failure(channels, None)
+    _after_failure(channels, None, host_queues)
 
 
-def _after_failure(channels, error) -> None:
+def _after_failure(channels, error, host_queues=None) -> None:
     """Recover the channels of a failed call, or mark them broken where they
-    cannot recover (MPI): their next call raises ChannelBrokenError."""
+    cannot recover (MPI): their next call raises ChannelBrokenError.  The
+    ranks' host queues recover either way (their entries stay queued)."""
     if all(c.recoverable for c in channels):
         for c in channels:
             c.recover()
     elif error is not None:
         for c in channels:
             c.call_failed(error)
+    if host_queues is not None:
+        host_queues.recover()
 
 
-def run_ranks(calls, channels, ranks=None) -> list:
+def run_ranks(calls, channels, ranks=None, host_queues=None) -> list:
     """Run ``calls`` [(callable, args)] one per rank on threads; results in rank order.
     After a failed call the channels recover (module docstring).  ``ranks``:
-    the channel ranks the calls are, for messages (0..n-1 unless given)."""
-    _settle_earlier_failure(channels)
+    the channel ranks the calls are, for messages (0..n-1 unless given).  A
+    failure aborts ``host_queues`` (the ranks' shared HostQueues) too, so that
+    a rank waiting in a recv or infeed raises PeerFailedError instead of its
+    timeout."""
+    _settle_earlier_failure(channels, host_queues)
     for c in channels:
         c.check_usable()
     n = len(calls)
@@ -175,6 +181,8 @@ def run_ranks(calls, channels, ranks=None) -> list:
             errors[k] = e
             first_error.append(time.monotonic())
             channels[k].abort(e)
+            if host_queues is not None and not isinstance(e, PeerFailedError):
+                host_queues.abort(e, k)
     threads = {k: threading.Thread(target=one, args=(k,), name=f"rank-{k}", daemon=True)
                for k in range(1, n)}
     for t in threads.values():
@@ -197,7 +205,7 @@ def run_ranks(calls, channels, ranks=None) -> list:
             if not all(c.recoverable for c in channels):
                 _after_failure(channels, first)
         else:
-            _after_failure(channels, first)
+            _after_failure(channels, first, host_queues)
         late = (f"; rank(s) {sorted(alive)} still running after {timeout_s:g} s, left "
                 f"behind" if alive else "")
         raise ParallelCallError(f"rank {k} failed: {type(first).__name__}: {first}{late}",
@@ -209,8 +217,9 @@ class ParallelModule(ExportsAsAttributes):
     """A module loaded as ranks of this process, one per channel: all
     ``replicas * partitions`` in process, or this process's share under MPI."""
 
-    def __init__(self, modules, channels):
+    def __init__(self, modules, channels, host_queues=None):
         self.modules, self.channels = modules, channels
+        self.host_queues = host_queues    # shared by this process's ranks (runtime/host_queues.py)
         self.replicas, self.partitions = channels[0].num_replicas, channels[0].num_partitions
         self.count = channels[0].count                # ranks in all
         self.ranks = [c.rank for c in channels]       # the ones this process runs

@@ -132,3 +132,31 @@ def test_run_a_mesh_export_as_its_ranks(tmp_path):
     r = _tool("tensorvm-run", f"--module={out}", *(["--device=local-sync"] * 3), *inputs)
     assert r.returncode == 1 and "need 2 devices, got 3" in r.stderr
     assert r.stderr.strip().count("\n") == 0
+
+
+HOST_IO = """
+func.func @main(%t: !stablehlo.token) -> (tensor<2xi32>, !stablehlo.token) {
+  %a:2 = "stablehlo.infeed"(%t) : (!stablehlo.token) -> (tensor<2xi32>, !stablehlo.token)
+  %b = stablehlo.add %a#0, %a#0 : tensor<2xi32>
+  %o = "stablehlo.outfeed"(%b, %a#1) : (tensor<2xi32>, !stablehlo.token) -> !stablehlo.token
+  %s = "stablehlo.send"(%a#0, %o) {channel_handle = #stablehlo.channel_handle<handle = 3, type = 2>, is_host_transfer = true} : (tensor<2xi32>, !stablehlo.token) -> !stablehlo.token
+  return %b, %s : tensor<2xi32>, !stablehlo.token
+}
+"""
+
+
+def test_run_with_infeed_tokens_and_outfeed(tmp_path):
+    """--input=!stablehlo.token, --infeed entries; outfeed and host sends print."""
+    src = tmp_path / "io.mlir"
+    src.write_text(HOST_IO)
+    out = tmp_path / "io.vmfb"
+    assert _tool("tensorvm-compile", str(src), "-o", str(out), "--targets=cpu").returncode == 0
+    r = _tool("tensorvm-run", f"--module={out}", "--device=local-sync",
+              "--input=!stablehlo.token", "--infeed=2xi32=3,4")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["result[0]: 2xi32=[6 8]", "result[1]: !stablehlo.token",
+                                     "outfeed[0]: 2xi32=[6 8]", "channel 3[0]: 2xi32=[3 4]"]
+    r = _tool("tensorvm-run", f"--module={out}", "--device=local-sync", "--input=token",
+              "--infeed=3xi32=1,2,3")
+    assert r.returncode == 1 and r.stderr.count("\n") == 1
+    assert "array #0 of the entry is tensor<3xi32>, the program expects tensor<2xi32>" in r.stderr

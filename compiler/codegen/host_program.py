@@ -27,6 +27,8 @@ from ..ir.symbolic import Dim, make, shape_product
 from ..passes import shapes as shape_analysis
 from ..passes.host_values import HOST_ATTR, analyze_block
 from .collectives import COLLECTIVE_OPS, emit_collective
+from .host_transfer import (HOST_TRANSFER_OPS, TOKEN_OPS, Tok, emit_host_transfer, emit_token,
+                            is_token, uses_tokens)
 from .native_loop import plan_native_loop
 
 _BANK = {"i1": "i32", "i8": "i32", "i16": "i32", "i32": "i32", "ui8": "i32", "ui16": "i32",
@@ -96,6 +98,8 @@ def needs_general_path(func) -> bool:
         if op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case") or HOST_ATTR in op.attributes \
                 or HOST_CALL_ATTR in op.attributes or op.name in COLLECTIVE_OPS:
             return True
+    if uses_tokens(func):
+        return True
     return shape_analysis.has_dynamic(func)     # dynamic dims: sizes computed at run time
 
 
@@ -202,6 +206,9 @@ class GeneralFunction:
         self.dev = f.reg("dev")
         f.emit(f"{self.dev} = global.load.ref @__device")
         for i, a in enumerate(block.arguments):
+            if is_token(a.type):            # no data: the API checked it is a Token
+                self.env[a] = Tok(a.type)
+                continue
             nm = f.reg("n")
             f.emit(f"{nm} = const.ref.str {_q(self.names[i])}")
             dims = [f.const("i64", d if isinstance(d, int) else -1) for d in self.dims_of(a)]
@@ -220,6 +227,9 @@ class GeneralFunction:
         outs = []
         for v in block.terminator.operands:
             val = self.env[v]
+            if isinstance(val, Tok):
+                outs.append(val)
+                continue
             dv = self.to_device(val) if isinstance(val, Host) else val
             if not dv.fresh:
                 dv = self.copy(dv, v)
@@ -227,7 +237,7 @@ class GeneralFunction:
         return outs
 
     def _return(self, outs) -> None:
-        views = [self._view(dv.buf, v)
+        views = [self._null() if isinstance(dv, Tok) else self._view(dv.buf, v)
                  for v, dv in zip(self.func.regions[0].blocks[0].terminator.operands, outs)]
         self.f.emit("ret " + ", ".join(views))
 
@@ -241,7 +251,8 @@ class GeneralFunction:
 
         def flat(block) -> bool:
             for op in block.operations:
-                if op.name in ("stablehlo.if", "stablehlo.case") or op.name in COLLECTIVE_OPS:
+                if op.name in ("stablehlo.if", "stablehlo.case") or op.name in COLLECTIVE_OPS \
+                        or op.name in HOST_TRANSFER_OPS:
                     return False
                 if op.name == "stablehlo.while" and id(op) not in native:
                     return False
@@ -266,7 +277,7 @@ class GeneralFunction:
         """Registers with every dynamic dim of every argument (the cache key)."""
         regs = []
         for i, a in enumerate(self.func.regions[0].blocks[0].arguments):
-            for k, d in enumerate(self.dims_of(a)):
+            for k, d in enumerate(() if is_token(a.type) else self.dims_of(a)):
                 if not isinstance(d, int):
                     r, = self.f.call("buffer_view.dim", [f"%a{i}", self.const("i32", k)], 1)
                     regs.append(r)
@@ -604,6 +615,10 @@ class GeneralFunction:
             self.host_call(op)
         elif name in COLLECTIVE_OPS:
             emit_collective(self, op)
+        elif name in HOST_TRANSFER_OPS:
+            emit_host_transfer(self, op)
+        elif name in TOKEN_OPS:
+            emit_token(self, op)
         elif name in ("stablehlo.reshape", "stablehlo.dynamic_reshape") \
                 and not isinstance(self.env.get(op.operands[0]), Host) and op.result not in self.host:
             src = self.env[op.operands[0]]
@@ -670,7 +685,9 @@ class GeneralFunction:
         loop_vars = []
         for v, r in zip(op.operands, op.results):
             val = self.env[v]
-            if r in self.host:
+            if isinstance(val, Tok):
+                loop_vars.append(val)
+            elif r in self.host:
                 regs = []
                 for x in (val.regs if isinstance(val, Host) else self.read_back(val).regs):
                     bank = _BANK[v.type.element]
@@ -708,7 +725,7 @@ class GeneralFunction:
         self.f.emit(f"br {head}")
         self.place(done)
         for r, var in zip(op.results, loop_vars):
-            self.env[r] = var if isinstance(var, Host) else Dev(var.buf, var.type, False)
+            self.env[r] = var if isinstance(var, (Host, Tok)) else Dev(var.buf, var.type, False)
 
     def native_loop(self, loop, loop_vars, vm_loop: str, done: str) -> None:
         """Branch to the loop's native entry point when the loaded variant has
@@ -749,6 +766,8 @@ class GeneralFunction:
 
     def snapshot(self, val):
         """A copy of ``val`` in fresh registers (so later moves cannot clobber it)."""
+        if isinstance(val, Tok):
+            return val
         if isinstance(val, Host):
             bank = _BANK[val.type.element]
             regs = []
@@ -764,6 +783,8 @@ class GeneralFunction:
 
     def assign(self, var, val) -> None:
         """var := val (registers of a loop variable or a branch result)."""
+        if isinstance(var, Tok):
+            return
         if isinstance(var, Host):
             for dst, src in zip(var.regs, val.regs):
                 self.op_line(f"{dst} = mov.{_BANK[var.type.element]} {src}")
@@ -786,7 +807,9 @@ class GeneralFunction:
         """if arm0 / elif arm1 ... / else default, each yielding op's results."""
         out_vars = []
         for r in op.results:
-            if r in self.host:
+            if is_token(r.type):
+                out_vars.append(Tok(r.type))
+            elif r in self.host:
                 out_vars.append(Host([self.new(_BANK[r.type.element]) for _ in range(r.type.num_elements)],
                                      r.type))
             else:
@@ -813,7 +836,7 @@ class GeneralFunction:
                 self.place(nxt)
         self.place(join)
         for r, var in zip(op.results, out_vars):
-            self.env[r] = var if isinstance(var, Host) else Dev(var.buf, var.type, fresh)
+            self.env[r] = var if isinstance(var, (Host, Tok)) else Dev(var.buf, var.type, fresh)
 
     def normalize(self, r, el) -> str:
         """Canonical register form of a narrow integer (sign/zero extended)."""

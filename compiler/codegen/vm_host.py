@@ -26,9 +26,10 @@ import re
 
 import numpy as np
 
-from tensorvm.vmfb import element_types
+from tensorvm.vmfb import element_types, host_transfers
 from tensorvm.vmfb.model import ExecutableDef, ExecutableVariant, ModuleDef, RodataDef
 
+from ..ir.types import TokenType
 from ..passes.inline import symbol
 from ..passes.memory import FunctionPlan
 
@@ -64,6 +65,7 @@ HAL_IMPORTS = {
     "channel.replica_id": "r->i",
     "channel.partition_id": "r->i",
     "channel.collective": "riii*I*I*r*r->",
+    **host_transfers.SIGNATURES,
 }
 
 ASYNC_SUFFIX = "$async"
@@ -138,6 +140,8 @@ def _element_id(t) -> int:
 
 
 def _reflection_entry(name, t) -> dict:
+    if isinstance(t, TokenType):
+        return {"name": name, "kind": host_transfers.TOKEN_KIND}
     return {"name": name, "dtype": t.element,
             "shape": ["?" if d is None else int(d) for d in t.shape]}
 

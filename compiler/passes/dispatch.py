@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from ..custom_kernels import HOST_CALL_ATTR, KERNEL_ATTR
 from ..codegen.collectives import COLLECTIVE_OPS
+from ..codegen.host_transfer import HOST_TRANSFER_OPS, TOKEN_OPS
 from ..dialects import registry
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
@@ -39,6 +40,9 @@ from ..ir.types import TensorType
 from .base import Pass
 from .host_values import HOST_ATTR, REGION_OPS, analyze_block
 from .shapes import is_shape_assertion, shape_operands
+
+# ops the host program runs itself (channel and queue calls, tokens): never in a kernel
+HOST_RUN_OPS = COLLECTIVE_OPS | HOST_TRANSFER_OPS | TOKEN_OPS
 
 _RESHAPES = ("stablehlo.reshape", "stablehlo.dynamic_reshape")
 
@@ -90,7 +94,7 @@ class FormDispatchRegions(Pass):
                         self.run_on_block(b)
                 continue
             if (HOST_ATTR in op.attributes or is_shape_assertion(op) or HOST_CALL_ATTR in op.attributes
-                    or op.name in COLLECTIVE_OPS):
+                    or op.name in HOST_RUN_OPS):
                 continue
             if op.name not in shlo.KERNEL_OPS and KERNEL_ATTR not in op.attributes:
                 raise UnsupportedOpError(op.name, registry.rejected_reason(op.name) or "",
@@ -101,7 +105,7 @@ class FormDispatchRegions(Pass):
         mat = self._materialized(block, ops, ret)
         for op in ops:
             if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
-                    or HOST_CALL_ATTR in op.attributes or op.name in COLLECTIVE_OPS:
+                    or HOST_CALL_ATTR in op.attributes or op.name in HOST_RUN_OPS:
                 continue
             if self._is_root(op, mat):
                 self._form(op, mat, block)
@@ -117,7 +121,7 @@ class FormDispatchRegions(Pass):
                 mat.update(op.operands)
                 mat.update(_captured_by_regions(op, block))
             if KERNEL_ATTR in op.attributes or HOST_CALL_ATTR in op.attributes \
-                    or op.name in COLLECTIVE_OPS:
+                    or op.name in HOST_RUN_OPS:
                 mat.update(op.operands)     # user code / the channel reads and writes
                 mat.update(op.results)      # whole buffers
         for op in ops:          # device values the host reads (read back) live in buffers
@@ -129,7 +133,7 @@ class FormDispatchRegions(Pass):
         for op in ops:
             if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
                     or HOST_CALL_ATTR in op.attributes or KERNEL_ATTR in op.attributes \
-                    or op.name in COLLECTIVE_OPS:
+                    or op.name in HOST_RUN_OPS:
                 continue
             res = op.results
             if op.name == "stablehlo.constant":

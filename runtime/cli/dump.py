@@ -116,6 +116,7 @@ def render(info) -> str:
     def fmt(xs):
         return ", ".join(f"{a.get('name', '?')}: " + (
             "!hal.fence" if a.get("kind") == "fence" else
+            "!stablehlo.token" if a.get("kind") == "token" else
             "x".join(map(str, a.get("shape", []) + [a.get("dtype")]))) for a in xs)
     out = [f"module @{info['module']} (format version {info['format_version']})",
            f"sha256 {info['sha256']}", "", "functions:"]

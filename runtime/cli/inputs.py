@@ -4,6 +4,7 @@
     f32=1.5                 a scalar
     4xi32                   zeros of that shape
     @x.npy                  a numpy file
+    !stablehlo.token        a token argument (also: token)
 """
 from __future__ import annotations
 
@@ -21,7 +22,13 @@ class InputError(ValueError):
 _SPEC = re.compile(r"^((?:\d+x)*)([a-z0-9<>]+)(?:=(.*))?$", re.S)
 
 
+TOKEN_SPECS = ("!stablehlo.token", "token")
+
+
 def parse_input(spec: str) -> np.ndarray:
+    if spec.strip() in TOKEN_SPECS:
+        from tensorvm.runtime.host_queues import Token
+        return Token()
     if spec.startswith("@"):
         path = spec[1:]
         try:

@@ -14,6 +14,12 @@ gives each rank its device), ``--channel=mpi`` makes each process one rank of
 device: ranks are numbered process by process).  ``{rank}`` in an ``--input=@...`` or
 ``--output=@...`` path is replaced by the rank; printed results are
 prefixed with ``rank K:``.
+
+Host transfers (docs/host_transfers.md): ``--input=!stablehlo.token`` passes
+a token argument; each ``--infeed=VALUE`` (the ``--input`` syntax) is one
+entry pushed onto the module's infeed queue before the call; after it, what
+the program's outfeeds and host sends wrote prints as ``outfeed[i]:`` /
+``channel H[i]:``.
 """
 from __future__ import annotations
 
@@ -34,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "repeat it to give each rank its own device")
     p.add_argument("--input", action="append", default=[], metavar="VALUE",
                    help="an argument: 2x2xf32=1,2,3,4 | f32=1.5 | 4xi32 (zeros) | @file.npy")
+    p.add_argument("--infeed", action="append", default=[], metavar="VALUE",
+                   help="an entry for the program's stablehlo.infeed (the --input syntax); "
+                        "repeat it, one entry each, in order")
     p.add_argument("--output", action="append", default=[], metavar="@FILE.npy",
                    help="write the next result to a .npy file instead of printing it")
     p.add_argument("--trace", metavar="PATH",
@@ -73,6 +82,9 @@ def main(argv=None) -> int:
         module = runtime.load_module(args.module, device=devices if len(devices) > 1 else devices[0],
                                      trace=tracer, replicas=replicas, partitions=partitions,
                                      channel=args.channel)
+        queues = module.host_queues
+        for spec in args.infeed:
+            queues.infeed.push(parse_input(spec))
         if parallel:
             ranks = module.ranks
             per_rank = module[args.function].run(
@@ -89,6 +101,7 @@ def main(argv=None) -> int:
         for rank, results in zip(ranks, per_rank):
             _emit(results, [_ranked(o, rank) for o in args.output],
                   "" if rank is None else f"rank {rank}: ")
+        _emit_host_queues(queues)
     except (InputError, OSError, ValueError) as e:     # ValueError: a bad rank/device count
         print(f"tensorvm-run: error: {e}", file=sys.stderr)
         return 1
@@ -100,11 +113,28 @@ def main(argv=None) -> int:
     return 0
 
 
+def _emit_host_queues(queues) -> None:
+    """Print the entries the call left on the outfeed and host channels."""
+    named = [("outfeed", queues.outfeed)] + [(f"channel {h}", q)
+                                             for h, q in sorted(queues.channels.items())]
+    for name, q in named:
+        for i, entry in enumerate(q.clear()):
+            text = ", ".join(format_array(a) for a in entry)
+            print(f"{name}[{i}]: {text}", flush=True)
+
+
 def _emit(results, outputs, prefix) -> None:
     """Print each result, or save it to its ``--output=@file.npy``."""
+    from tensorvm.runtime.host_queues import Token
     if not isinstance(results, tuple):
         results = (results,)
     for i, r in enumerate(results):
+        if isinstance(r, Token):
+            if i < len(outputs):
+                raise InputError(f"--output={outputs[i]}: result {i} is a !stablehlo.token "
+                                 f"(no data to save)")
+            print(f"{prefix}result[{i}]: !stablehlo.token", flush=True)
+            continue
         a = np.asarray(r)
         if i < len(outputs):
             target = outputs[i]

@@ -21,17 +21,18 @@ from tensorvm.hal.errors import rethrow
 from tensorvm.runtime.errors import InvalidArgumentError
 from tensorvm.runtime.vm.interpreter import current_invocation
 from tensorvm.runtime.vm.native import NativeModule, Suspend
-from tensorvm.vmfb import element_types
+from tensorvm.vmfb import element_types, host_transfers
 
 
 class HalState:
     """Per-context state: the device and the executables loaded for it."""
 
     __slots__ = ("_device", "_executables", "_lock", "device_class", "timeout_s", "_channel",
-                 "defer_loads")
+                 "defer_loads", "_host_queues")
 
-    def __init__(self, device, timeout_s=None, channel=None):
+    def __init__(self, device, timeout_s=None, channel=None, host_queues=None):
         self._channel = channel     # collectives' channel; a lone one made on first use
+        self._host_queues = host_queues   # infeed/outfeed/host channels; made on first use
         if isinstance(device, str):
             device = hal.create_device(device)
         self._device = device
@@ -56,6 +57,13 @@ class HalState:
             from tensorvm.hal.channel import single_channel
             self._channel = single_channel()
         return self._channel
+
+    @property
+    def host_queues(self):
+        if self._host_queues is None:
+            from tensorvm.runtime.host_queues import HostQueues
+            self._host_queues = HostQueues(self.timeout_s)
+        return self._host_queues
 
     @property
     def device(self):
@@ -493,6 +501,63 @@ def channel_collective(state, channel, kind, mode, reduction, params, groups, in
     return Suspend(done, -1 if t is None else int(t * 1000) + 5000)
 
 
+# -- host transfers (vmfb/host_transfers.py) ----------------------------------------
+def host_queue_push(state, queue, handle, views):
+    """One entry of the views' contents (computed already) onto the queue."""
+    q = state.host_queues.queue(queue, handle)
+    for v in views:
+        _need(v, BufferView, "host_queue.push", "operand")
+    q.put_entry(tuple(np.array(v.to_numpy(), copy=True) for v in views))
+
+
+def host_queue_pop(state, queue, handle, views):
+    """The oldest entry of the queue into the views (checked against their
+    types: HostQueueTypeError); an empty queue suspends the invocation until
+    a push, or fails it with HostQueueTimeoutError after the queues' timeout.
+    The errors are raised on the invocation's thread as they are (not
+    through a fence, which would make them HalErrors)."""
+    from tensorvm.runtime.host_queues import check_entry
+    hq = state.host_queues
+    q = hq.queue(queue, handle)
+    for v in views:
+        _need(v, BufferView, "host_queue.pop", "result")
+    op = "stablehlo.infeed" if q is hq.infeed else "stablehlo.recv"
+
+    def write(entry):
+        check_entry(q, entry, views, op)
+        for v, a in zip(views, entry):
+            if a.nbytes:
+                v.buffer.write(0, a.tobytes())
+    got = []
+    done = Fence.single(hal.Semaphore(0), 1)
+    inv = current_invocation()
+
+    def deliver(entry, error):      # on the pushing (or timer) thread
+        if error is None and inv is not None and inv.cancelled:
+            from tensorvm.runtime.errors import CallCancelledError
+            got.append((None, CallCancelledError(f"call cancelled while waiting in {op} on "
+                                                 f"{q.name}")))
+            done.signal()           # the call ends now ...
+            return False            # ... and the entry goes to the next pop
+        got.append((entry, error))
+        done.signal()
+        return True
+
+    def then():                     # back on the invocation's thread
+        entry, error = got[0]
+        if error is not None:
+            raise error
+        write(entry)
+    # bounded by the context's timeout when the queues have none (a pop left
+    # waiting past its call would take an entry meant for a later one)
+    t = hq.timeout_s if hq.timeout_s is not None else state.timeout_s
+    entry = q.take(deliver, op, t)
+    if entry is not None:
+        write(entry)
+        return None
+    return Suspend(done, -1 if t is None else int(t * 1000) + 5000, then)
+
+
 FUNCTIONS = {
     "device.get": ("->r", device_get),
     "executable.load": ("rr->r", executable_load),
@@ -527,6 +592,8 @@ FUNCTIONS = {
     "channel.replica_id": ("r->i", channel_replica_id),
     "channel.partition_id": ("r->i", channel_partition_id),
     "channel.collective": ("riii*I*I*r*r->", channel_collective),
+    host_transfers.PUSH: (host_transfers.SIGNATURES[host_transfers.PUSH], host_queue_push),
+    host_transfers.POP: (host_transfers.SIGNATURES[host_transfers.POP], host_queue_pop),
 }
 
 
@@ -548,6 +615,7 @@ class HalModule(NativeModule):
     def create_state(self, context) -> HalState:
         state = HalState(getattr(context, "device", None),
                          getattr(context, "default_timeout_s", None),
-                         getattr(context, "channel", None))
+                         getattr(context, "channel", None),
+                         getattr(context, "host_queues", None))
         state.defer_loads = self.defer_loads
         return state

@@ -76,9 +76,11 @@ class Context:
     """Linked modules plus their per-context state (see module docstring)."""
 
     def __init__(self, modules=(), *, device=None, max_depth: int = DEFAULT_MAX_DEPTH,
-                 default_timeout_s: float | None = DEFAULT_TIMEOUT_S, channel=None):
+                 default_timeout_s: float | None = DEFAULT_TIMEOUT_S, channel=None,
+                 host_queues=None):
         self.device = device
         self.channel = channel             # the hal module's collective channel (or None)
+        self.host_queues = host_queues     # the hal module's HostQueues (or None: its own)
         self.max_depth = max_depth
         self.default_timeout_s = default_timeout_s   # for waits with timeout -1
         self._lock = threading.RLock()

@@ -14,6 +14,11 @@ ranks meet in shared memory, processes exchange over MPI; one rank per
 process is the plain MPI channel), runs its ranks' programs, and the results
 are gathered back to rank 0.  Rank 0 prints one ``RESULT <case> <status>
 <message>`` line per case and a summary.
+
+Host queues belong to one process (runtime/host_queues.py): a case whose
+ranks meet through the host (``send`` / ``recv`` with ``is_host_transfer``,
+or an ``infeed`` the ranks share) places all its ranks in process 0, where
+they share its queues, and its ``infeed`` entries are pushed there.
 """
 from __future__ import annotations
 
@@ -34,6 +39,12 @@ def spread(n: int, processes: int) -> list:
     return [n // processes + (q < n % processes) for q in range(processes)]
 
 
+def placement(n: int, processes: int, through_host: bool) -> list:
+    """How many of ``n`` ranks each process hosts: all in process 0 when they
+    meet through the host, else spread."""
+    return [n] + [0] * (processes - 1) if through_host else spread(n, processes)
+
+
 def _rank_work(world, task, device):
     """This process's part of one run_parallel: None (no ranks here), or
     (ok, [(rank, results)] or error text)."""
@@ -41,19 +52,21 @@ def _rank_work(world, task, device):
     from tensorvm import runtime
     from tensorvm.hal.channels.hierarchical import mpi_channels
     from tensorvm.runtime.parallel import run_ranks
-    vmfb, programs, per_rank_args = task
+    vmfb, programs, per_rank_args, infeed, through_host = task
     r, p = len(programs), len(programs[0])
     me = world.Get_rank()
-    k = spread(r * p, world.Get_size())[me]
+    k = placement(r * p, world.Get_size(), through_host)[me]
     sub = world.Split(0 if k else MPI.UNDEFINED, me)
     if sub == MPI.COMM_NULL:
         return None
     try:
         chans = mpi_channels(k, r, p, timeout_s=20, comm=sub)
         pm = runtime.load_module(vmfb, device=[device] * k, channel=chans)
+        for entry in infeed:                 # (only one process hosts ranks then)
+            pm.host_queues.infeed.push(*entry)
         calls = [(pm.modules[i][programs[g // p][g % p]], per_rank_args[g])
                  for i, g in enumerate(pm.ranks)]
-        results = run_ranks(calls, pm.channels, pm.ranks)
+        results = run_ranks(calls, pm.channels, pm.ranks, pm.host_queues)
         return True, [(g, suite.as_arrays(res)) for g, res in zip(pm.ranks, results)]
     except Exception as e:   # noqa: BLE001 - reported by rank 0
         return False, f"process {me}: {type(e).__name__}: {e}"
@@ -61,12 +74,14 @@ def _rank_work(world, task, device):
         sub.Free()
 
 
-def mpi_ranks(world, device):
+def mpi_ranks(world, device, host_transfers=False):
     """A ``run_ranks`` for interpret_suite.run_case: the ranks are spread over
-    the MPI processes."""
-    def run(vmfb, programs, per_rank_args, device_=None):
+    the MPI processes (``host_transfers``: the case's programs send/recv
+    through the host, so its ranks share process 0)."""
+    def run(vmfb, programs, per_rank_args, device_=None, infeed=()):
         n = len(programs) * len(programs[0])
-        task = world.bcast((vmfb, programs, per_rank_args), root=0)
+        through_host = n > 1 and (host_transfers or bool(infeed))
+        task = world.bcast((vmfb, programs, per_rank_args, list(infeed), through_host), root=0)
         outs = [o for o in world.gather(_rank_work(world, task, device), root=0) if o is not None]
         failed = [msg for ok, msg in outs if not ok]
         if failed:
@@ -93,13 +108,13 @@ def main(argv=None) -> int:
             world.gather(_rank_work(world, task, args.device), root=0)
     files = sorted(p for p in (runner.SUITES / "interpret").rglob("*.mlir")
                    if re.search(args.filter, p.name) and "interpreter.run_parallel" in p.read_text())
-    run = mpi_ranks(world, args.device)
     counts = {}
     try:
         for path in files:
             for i, case in enumerate(suite.split_cases(path.read_text())):
                 if "check." not in case or "interpreter.run_parallel" not in case:
                     continue
+                run = mpi_ranks(world, args.device, "is_host_transfer" in case)
                 r = suite.run_case(str(path), i, case, args.device, run)
                 if r is None:
                     continue

@@ -24,21 +24,22 @@ the device and compares on the host:
   cannot be recorded: its checks are not compared, and a case with any check
   not compared is reported as ``ran`` (ran, not checked), never ``pass``.
 
-``interpreter.run_parallel`` (collectives, replica/partition ids) runs its
-programs as ``len(programs)`` replicas x ``len(programs[0])`` partitions of
-one module loaded in-process (``load_module(..., replicas=, partitions=)``):
-the operands come from the function's code before it (compiled separately),
-each rank gets its share in order, and the checks read the ranks' results,
-which become arguments of the checking function (``prepare_parallel``).
+``interpreter.run_parallel`` (collectives, replica/partition ids, host
+transfers) runs its programs as ``len(programs)`` replicas x
+``len(programs[0])`` partitions of one module loaded in-process
+(``load_module(..., replicas=, partitions=)``): the operands come from the
+function's code before it (compiled separately), each rank gets its share in
+order, and the checks read the ranks' results, which become arguments of the
+checking function (``prepare_parallel``).  Its ``infeed = [@f, ...]``
+functions run first (in the operands' module); each one's results are one
+entry pushed onto the ranks' shared infeed queue (``pm.host_queues``), and
+a ``send`` / ``recv`` with ``is_host_transfer`` meets its peer on the
+shared queue of its channel handle (runtime/host_queues.py).
 
-A case passes when every check in it was compared and holds.  Cases using
-what tensorvm does not support by design (tokens and infeed/outfeed/
-send/recv: host I/O needs a second party that one process does not have)
-are reported as ``by-design`` only when they fail with the designed
-``UnsupportedOpError``, one naming that op (``designed_error``).  Any other
-unsupported op, a crash or a wrong value in such a case stays
-``unsupported``, ``error`` or ``fail``.  (Quantized types and the i2/i4/
-f4/f6 element types used to be listed here; they compile now.)
+A case passes when every check in it was compared and holds.  Nothing is
+excluded by design any more (tokens, infeed/outfeed and host send/recv
+compile since the host queues exist): an unsupported op is ``unsupported``,
+a crash ``error``, a wrong value ``fail``.
 """
 from __future__ import annotations
 
@@ -49,33 +50,12 @@ from pathlib import Path
 
 import numpy as np
 
-BY_DESIGN_OPS = ("infeed", "outfeed", "send", "recv", "after_all", "create_token")
-BY_DESIGN_RE = re.compile(
-    r"stablehlo\.(?P<op>%s)\b|(?P<misc>!stablehlo\.token)" % "|".join(BY_DESIGN_OPS))
 CHECKS = ("check.expect_eq", "check.expect_eq_const", "check.expect_almost_eq",
           "check.expect_almost_eq_const", "check.expect_close", "check.expect_serialized_eq")
 
 
 def split_cases(text: str) -> list[str]:
     return re.split(r"^// -----.*$", text, flags=re.M)
-
-
-def by_design_reason(case: str) -> str | None:
-    m = BY_DESIGN_RE.search(case)
-    if not m:
-        return None
-    return m.group("op") or m.group("misc").strip("!.")
-
-
-TOKEN_OPS = BY_DESIGN_OPS
-
-
-def designed_error(reason: str, op_name: str, message: str) -> bool:
-    """Whether an UnsupportedOpError (its op and message) is the one designed
-    for ``reason`` (a by_design_reason), not some other gap in the same case."""
-    if reason in BY_DESIGN_OPS:
-        return op_name == f"stablehlo.{reason}"
-    return reason == "stablehlo.token" and op_name in {f"stablehlo.{o}" for o in TOKEN_OPS}
 
 
 def _attr_value(op, key, default):
@@ -97,11 +77,13 @@ def _set_signature(func, block, outputs) -> None:
 
 
 def prepare_parallel(text: str, filename: str):
-    """(inputs module, checks module, {function: (programs, ranks' operand count)}).
+    """(inputs module, checks module, {function: (programs, ranks' operand count,
+    infeed functions)}).
 
     In the inputs module each function holding ``interpreter.run_parallel``
     returns its operands instead; in the checks module the op's results are
-    the function's new arguments.  programs: [[symbol per partition] per replica]."""
+    the function's new arguments.  programs: [[symbol per partition] per replica];
+    infeed functions: the symbols of its ``infeed`` attribute, in queue order."""
     from tensorvm.compiler.frontend.parser import parse_module
     from tensorvm.compiler.ir.attributes import IntAttr
     inputs = parse_module(text, filename=filename)
@@ -125,6 +107,7 @@ def prepare_parallel(text: str, filename: str):
         if rp is None:
             continue
         programs = [[e.name for e in row.elements] for row in rp.attributes["programs"].elements]
+        infeed = [e.name for e in getattr(rp.attributes.get("infeed"), "elements", ())]
         block = func.regions[0].blocks[0]
         for r in rp.results:
             r.replace_all_uses_with(block.add_argument(r.type))
@@ -132,26 +115,37 @@ def prepare_parallel(text: str, filename: str):
         rp.erase()
         _set_signature(func, block, block.terminator.operands)
         name = func.attributes["sym_name"]
-        runs[getattr(name, "value", name)] = (programs, n_ops)
+        runs[getattr(name, "value", name)] = (programs, n_ops, infeed)
         checks.attributes["mhlo.num_replicas"] = IntAttr(len(programs))
         checks.attributes["mhlo.num_partitions"] = IntAttr(len(programs[0]))
     return inputs, checks, runs
 
 
 def as_arrays(res) -> list:
-    """One call's results as a list of numpy arrays."""
+    """One call's results as a list of numpy arrays (tokens stay Tokens)."""
+    from tensorvm.runtime import Token
     res = res if isinstance(res, tuple) else (() if res is None else (res,))
-    return [np.asarray(x) for x in res]
+    return [x if isinstance(x, Token) else np.asarray(x) for x in res]
 
 
-def run_ranks_in_process(vmfb, programs, per_rank_args, device):
-    """Each rank's results (lists of arrays): ranks of one in-process hub."""
+def load_ranks(vmfb, programs, device, infeed=()):
+    """The ParallelModule of a run_parallel, its infeed entries pushed."""
     from tensorvm import runtime
+    pm = runtime.load_module(vmfb, device=device, replicas=len(programs),
+                             partitions=len(programs[0]), timeout_s=20)
+    for entry in infeed:
+        pm.host_queues.infeed.push(*entry)
+    return pm
+
+
+def run_ranks_in_process(vmfb, programs, per_rank_args, device, infeed=()):
+    """Each rank's results (lists of arrays): ranks of one in-process hub
+    sharing one host (its queues)."""
     from tensorvm.runtime.parallel import run_ranks
-    r, p = len(programs), len(programs[0])
-    pm = runtime.load_module(vmfb, device=device, replicas=r, partitions=p, timeout_s=20)
+    p = len(programs[0])
+    pm = load_ranks(vmfb, programs, device, infeed)
     calls = [(pm.modules[k][programs[k // p][k % p]], args) for k, args in enumerate(per_rank_args)]
-    return [as_arrays(res) for res in run_ranks(calls, pm.channels)]
+    return [as_arrays(res) for res in run_ranks(calls, pm.channels, pm.host_queues)]
 
 
 def run_parallel(path, index, inputs, checks, runs, device, run_ranks=run_ranks_in_process):
@@ -163,13 +157,30 @@ def run_parallel(path, index, inputs, checks, runs, device, run_ranks=run_ranks_
     feed = runtime.load_module(compile_module(inputs, opts).vmfb, device=device)
     vmfb = compile_module(checks, opts).vmfb
     out = {}
-    for fname, (programs, n_ops) in runs.items():
+    for fname, (programs, n_ops, infeed) in runs.items():
         n = len(programs) * len(programs[0])
         ops = as_arrays(feed[fname]()) if n_ops else []
-        per = len(ops) // n
-        ranks = run_ranks(vmfb, programs, [ops[k * per:(k + 1) * per] for k in range(n)], device)
+        # each rank takes as many operands as its program has arguments, in order
+        counts = [_arity(checks, programs[k // len(programs[0])][k % len(programs[0])])
+                  for k in range(n)]
+        if sum(counts) != len(ops):
+            raise ValueError(f"@{fname}: run_parallel has {len(ops)} operands, its programs "
+                             f"take {sum(counts)}")
+        starts = np.cumsum([0] + counts)
+        entries = [as_arrays(feed[q]()) for q in infeed]
+        ranks = run_ranks(vmfb, programs, [ops[starts[k]:starts[k + 1]] for k in range(n)],
+                          device, entries)
         out[fname] = [a for res in ranks for a in res]
     return vmfb, out
+
+
+def _arity(module, name: str) -> int:
+    """The argument count of function ``@name`` of IR ``module``."""
+    for func in module.functions:
+        sym = func.attributes["sym_name"]
+        if getattr(sym, "value", sym) == name:
+            return len(func.regions[0].blocks[0].arguments)
+    raise KeyError(f"run_parallel program @{name} is not a function of the case")
 
 
 def prepare_case(text: str, filename: str, module=None):
@@ -370,11 +381,8 @@ def run_case(path: str, index: int, case: str, device: str = "local-sync",
     t0 = time.perf_counter()
     name = f"{_rel(path)}:{index}"
     op = Path(path).stem
-    design = by_design_reason(case)
 
     def result(status, msg="", what=op):
-        if status == "unsupported" and design and designed_error(design, what, msg):
-            status, msg, what = "by-design", f"{design}: {msg}", design
         return Result(name, status, what, msg[:400], time.perf_counter() - t0)
     try:
         args = {}

@@ -93,7 +93,8 @@ INTERPRET_SAMPLE = ["add.mlir:6", "check.mlir:6", "convolution.mlir:0", "fft.mli
                     "while.mlir:0", "case.mlir:0", "reduce_window.mlir:0", "scatter.mlir:0",
                     "triangular_solve.mlir:0", "convert.mlir:5", "complex.mlir:0", "probe.mlir:8",
                     "all_reduce.mlir:3", "all_gather.mlir:2", "collective_permute.mlir:0",
-                    "collective_broadcast.mlir:9", "replica_id.mlir:0"]
+                    "collective_broadcast.mlir:9", "replica_id.mlir:0", "infeed.mlir:0",
+                    "send_recv.mlir:1"]
 
 
 def _listed(path: Path) -> list[str]:
@@ -123,14 +124,48 @@ def test_interpret_sample(case):
     assert r is not None and r.status == "pass", f"{case}: {r and r.status}: {r and r.message}"
 
 
-def test_by_design_needs_the_designed_error():
-    """A by-design case counts as such only for the UnsupportedOpError its reason names."""
+@needs_interpret
+@pytest.mark.parametrize("name, index, old, new", [
+    ("infeed.mlir", 0, "check.expect_eq_const %results#2, dense<[[5, 6], [7, 8]]>",
+     "check.expect_eq_const %results#2, dense<[[5, 6], [7, 9]]>"),
+    ("infeed.mlir", 0, "infeed=[@infeed_queue0, @infeed_queue1]",     # FIFO order
+     "infeed=[@infeed_queue1, @infeed_queue0]"),
+    ("send_recv.mlir", 0, "check.expect_eq_const %2#4, dense<[[5, 6], [7, 8]]>",
+     "check.expect_eq_const %2#4, dense<[[1, 2], [3, 4]]>"),
+    ("send_recv.mlir", 1, "check.expect_eq_const %3#4, dense<[[5, 6], [7, 8]]>",
+     "check.expect_eq_const %3#4, dense<[[1, 2], [3, 4]]>")])
+def test_interpret_host_transfers_compare_values(name, index, old, new):
+    """The infeed entries and the values a recv got from its send are checked:
+    the case passes, and fails once its expectation (or queue order) is wrong."""
+    import interpret_suite
+    path = INTERPRET / name
+    case = interpret_suite.split_cases(path.read_text())[index]
+    assert interpret_suite.run_case(str(path), index, case).status == "pass"
+    assert case.count(old) == 1
+    r = interpret_suite.run_case(str(path), index, case.replace(old, new))
+    assert r.status == "fail" and "expect_eq_const" in r.message, r
+
+
+@needs_interpret
+def test_interpret_outfeed_reaches_the_host_queue():
+    """outfeed.mlir has no check op (the sweep skips it): its program's outfeed
+    lands on the ranks' host queue, one entry holding the operand."""
+    import numpy as np
     import interpret_suite as s
-    assert s.designed_error("infeed", "stablehlo.infeed", "unsupported op 'stablehlo.infeed'")
-    assert not s.designed_error("infeed", "stablehlo.reshape", "unsupported op 'stablehlo.reshape'")
-    assert s.by_design_reason("stablehlo.all_reduce") is None     # collectives run (run_parallel)
-    assert s.by_design_reason("tensor<2xi4> !quant.uniform<i8:f32, 1.0> tensor<f4E2M1FN>") is None
-    assert s.designed_error("stablehlo.token", "stablehlo.infeed", "unsupported op 'stablehlo.infeed'")
+    from tensorvm import runtime
+    from tensorvm.compiler import CompileOptions, compile_module
+    inputs, checks, runs = s.prepare_parallel((INTERPRET / "outfeed.mlir").read_text(),
+                                              "outfeed.mlir")
+    opts = CompileOptions(targets=("cpu",), cpu="host")
+    ops = s.as_arrays(runtime.load_module(compile_module(inputs, opts).vmfb,
+                                          device="local-sync").main())
+    programs, n_ops, infeed = runs["main"]
+    assert programs == [["outfeed"]] and n_ops == 2 and infeed == []
+    pm = s.load_ranks(compile_module(checks, opts).vmfb, programs, "local-sync")
+    assert pm["outfeed"].run([ops]) == [runtime.Token()]
+    np.testing.assert_array_equal(pm.host_queues.outfeed.pop(0),
+                                  np.arange(1, 9, dtype=np.int64).reshape(2, 2, 2))
+    assert len(pm.host_queues.outfeed) == 0
 
 
 @needs_interpret
@@ -142,7 +177,8 @@ def test_interpret_collectives_under_mpirun(world):
     spread over ``world`` MPI processes on loopback: under ``mpirun -n 2`` a
     5-rank case runs as 3 + 2 ranks per process (several devices per process,
     hal/channels/hierarchical.py), under ``-n 3`` as 2 + 2 + 1, under ``-n 5``
-    one rank per process."""
+    one rank per process; ranks that meet through the host (host send/recv,
+    a shared infeed) all run in process 0, which owns the host queues."""
     import os
     import subprocess
     import sys
