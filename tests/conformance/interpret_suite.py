@@ -145,7 +145,7 @@ def run_ranks_in_process(vmfb, programs, per_rank_args, device, infeed=()):
     p = len(programs[0])
     pm = load_ranks(vmfb, programs, device, infeed)
     calls = [(pm.modules[k][programs[k // p][k % p]], args) for k, args in enumerate(per_rank_args)]
-    return [as_arrays(res) for res in run_ranks(calls, pm.channels, pm.host_queues)]
+    return [as_arrays(res) for res in run_ranks(calls, pm.channels, host_queues=pm.host_queues)]
 
 
 def run_parallel(path, index, inputs, checks, runs, device, run_ranks=run_ranks_in_process):

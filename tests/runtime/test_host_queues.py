@@ -190,7 +190,7 @@ def test_send_feeds_recv_across_ranks(vmfb):
     for _ in range(3):                          # repeatable: nothing is left over
         calls = [(pm.modules[0].send, (x, Token())), (pm.modules[1].recv, (Token(),))]
         from tensorvm.runtime.parallel import run_ranks
-        tok, (first, diff) = run_ranks(calls, pm.channels, pm.host_queues)
+        tok, (first, diff) = run_ranks(calls, pm.channels, host_queues=pm.host_queues)
         assert tok is Token()
         np.testing.assert_array_equal(np.asarray(first), -x)
         np.testing.assert_array_equal(np.asarray(diff), 2 * x)
@@ -265,13 +265,14 @@ def test_failed_sender_fails_the_waiting_receiver_at_once(vmfb):
     t0 = time.monotonic()
     with pytest.raises(ParallelCallError, match="rank 0 failed: InvalidArgumentError") as e:
         run_ranks([(pm.modules[0].send, (bad, Token())), (pm.modules[1].recv, (Token(),))],
-                  pm.channels, pm.host_queues)
+                  pm.channels, host_queues=pm.host_queues)
     assert time.monotonic() - t0 < 5                          # not the 20 s timeout
     assert isinstance(e.value.errors[1], PeerFailedError) and e.value.errors[1].rank == 0
     assert "channel 1" in str(e.value.errors[1])
     x = a2(1, 2, 3, 4)                                        # the queues recovered
     _, (first, _) = run_ranks([(pm.modules[0].send, (x, Token())),
-                               (pm.modules[1].recv, (Token(),))], pm.channels, pm.host_queues)
+                               (pm.modules[1].recv, (Token(),))], pm.channels,
+                              host_queues=pm.host_queues)
     np.testing.assert_array_equal(np.asarray(first), -x)
 
 
