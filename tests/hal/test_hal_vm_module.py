@@ -22,6 +22,7 @@ SIGNATURES = {   # docs/internals.md §6
     "device.queue.alloca": "rrrI->r", "device.queue.dealloca": "rrrr->",
     "buffer.load.i32": "rI->i", "buffer.load.i64": "rI->I",
     "command_buffer.dispatch.indirect": "rriiii*i*r*i*I->",
+    "host_queue.push": "iI*r->", "host_queue.pop": "iI*r->",
     "command_buffer.copy.indirect": "rriIriII->", "device.queue.execute.indirect": "rrrr*r->",
     "fence.signal": "r->", "buffer_view.checked_buffer": "rri*I->r",
     "device.queue.execute.indirect.wait": "rri*r->", "executable.has_entry": "rr->i",
