@@ -211,6 +211,7 @@ def _read(view: memoryview, verify: bool) -> ModuleDef:
     for (a0, a1, an), (b0, b1, bn) in zip(spans, spans[1:]):
         if b0 < a1:
             raise VmfbError(f"{bn} [{b0}, {b1}) overlaps {an} [{a0}, {a1})")
+
     def section_data(index):
         s = sections[index]
         return view[s["offset"]:s["offset"] + s["length"]]

@@ -14,8 +14,9 @@ different modules never share an entry.  Only immutable sources are cached:
 changes later cannot change a cached module); bigger files are mapped and
 read uncached, as ``read_module`` does.  A module whose header or tables are
 damaged never enters the cache (it raised first); a damaged payload raises
-where it is first read (read_module), for every context alike.  Entries stay while a loaded module uses them, and
-the ``capacity`` most recent ones (at most ``max_bytes`` of sources) beyond.
+where it is first read (read_module), for every context alike.  Entries stay
+while a loaded module uses them, and the ``capacity`` most recent ones (at
+most ``max_bytes`` of sources) beyond.
 """
 from __future__ import annotations
 

@@ -291,17 +291,19 @@ def lower_function(instrs, layout: Layout, consts, lazy: bool = False) -> tuple:
             elif mn == "call.import":
                 site = ImportSite("import", v[0], tuple(v[1]), tuple(map(slot, v[2])),
                                   tuple(map(slot, v[3])), tuple(b for b, _ in v[3]))
-                build = partial(_import_op, site, consts.import_sigs[v[0]], i + 1)
-                ops[-1] = _stub(ops, i, build) if lazy else build()
+                sig = consts.import_sigs[v[0]]
+                ops[-1] = (_stub(ops, i, partial(_import_op, site, sig, i + 1)) if lazy
+                           else _import_op(site, sig, i + 1))
             elif mn == "ret":
                 site = RetSite("ret", tuple(map(slot, v[0])))
             else:
                 site = YieldSite("yield", index_of[v[0]])
         else:
-            build = partial(_plain_op, op, v, slot, consts, i + 1)
             # (a rodata operand is read now: its checksum error belongs to lowering)
-            eager = not lazy or any(f.kind == "rodata" for f in op.fields)
-            ops.append(build() if eager else _stub(ops, i, build))
+            if lazy and not any(f.kind == "rodata" for f in op.fields):
+                ops.append(_stub(ops, i, partial(_plain_op, op, v, slot, consts, i + 1)))
+            else:
+                ops.append(_plain_op(op, v, slot, consts, i + 1))
         sites.append(site)
         pcs.append(ins.pc)
     return ops, sites, pcs

@@ -17,7 +17,6 @@ import re
 import threading
 
 from tensorvm.vmfb.isa import CHAR_BANK
-from tensorvm.vmfb.model import parse_signature
 
 from .fused import plan as fused_plan
 from .lowering import Layout, lower_function
@@ -100,12 +99,12 @@ _RUNS = re.compile(r"(.)\1*")     # a run of one character
 class _Consts:
     """Module-wide immutable operands: rodata views, strings, executables."""
 
-    def __init__(self, mdef, import_sigs=None):
+    def __init__(self, mdef, import_sigs):
+        """``import_sigs``: the imports' parsed signatures (ModuleTables has them)."""
         self.rodata = _RodataViews(mdef.rodata)
         self.strings = list(mdef.strings)
         self.executables = list(mdef.executables)
-        self.import_sigs = import_sigs if import_sigs is not None else \
-            [parse_signature(i.signature) for i in mdef.imports]
+        self.import_sigs = import_sigs
         self.import_names = [f"{i.module}.{i.name}" for i in mdef.imports]
 
 

@@ -9,7 +9,6 @@ indices in range, global banks matching the op.  Each failure raises
 """
 from __future__ import annotations
 
-
 from tensorvm.vmfb.bytecode import decode_function
 from tensorvm.vmfb.element_types import BY_NAME as _ELEMENT_TYPES
 from tensorvm.vmfb.errors import VerificationError, VmfbError
