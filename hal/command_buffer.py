@@ -10,7 +10,8 @@ be submitted many times, also concurrently with itself on different queues.
 Indirect bindings (IREE's binding tables): wherever a command takes a buffer
 it may take an ``int`` slot instead.  The buffer for each slot is supplied per
 submission (``queue_execute(..., binding_tables=[[buf0, buf1, ...]])``), so a
-command buffer recorded once replays over new buffers on every call.  Slot
+command buffer recorded once replays over new buffers on every call (a
+``BufferView`` in a table stands for its buffer: checked arguments).  Slot
 ranges need an explicit length; each submission checks that its table's
 buffers cover every range recorded against them.
 """
@@ -20,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .buffer import Buffer
+from .buffer import Buffer, BufferView
 from .errors import HalError
 from .executable import Executable
 
@@ -240,12 +241,16 @@ class CommandBuffer:
                            f"the binding table has {have}")
         if table.__class__ is not list:
             table = list(table)
-        slot = 0
+        slot, given = 0, table
         for need in ext:
             buf = table[slot]
-            if not isinstance(buf, Buffer):
-                raise HalError(f"binding table slot {slot}: expected a Buffer, got "
-                               f"{type(buf).__name__}")
+            if buf.__class__ is BufferView:          # a checked argument: its buffer
+                if table is given:
+                    table = list(table)              # (the caller's list stays as it was)
+                buf = table[slot] = buf.buffer
+            elif not isinstance(buf, Buffer):
+                raise HalError(f"binding table slot {slot}: expected a Buffer or BufferView, "
+                               f"got {type(buf).__name__}")
             if buf.byte_length < need:
                 raise HalError(f"binding table slot {slot}: the command buffer uses {need} "
                                f"bytes, the buffer has {buf.byte_length}")

@@ -22,6 +22,7 @@ ready; the function returns the (not yet ready) result views at once.
 """
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -58,6 +59,7 @@ HAL_IMPORTS = {
     "device.queue.execute.indirect": "rrrr*r->",
     "fence.signal": "r->",
     "buffer_view.checked_buffer": "rri*I->r",
+    "buffer_view.check_args": "r*r->",
     "device.queue.execute.indirect.wait": "rri*r->",
     "executable.has_entry": "rr->i",
     "invocation.bounds": "r->r",
@@ -401,7 +403,17 @@ class _HostFunction:
         dev = f.reg("dev")
         f.emit(f"{dev} = global.load.ref @__device")
         bufs = {}
-        for i, a in enumerate(self.block.arguments):
+        args = self.block.arguments
+        if self.static and args and not any(isinstance(a.type, TokenType) for a in args):
+            # One call checks them all (a model's hundreds of weights cost one
+            # instruction, not two each); the views go to the binding table.
+            spec = json.dumps([[self.names[i], _element_id(a.type), list(a.type.shape)]
+                               for i, a in enumerate(args)], separators=(",", ":"))
+            nm = f.reg("n")
+            f.emit(f"{nm} = const.ref.str {_quote(spec)}")
+            f.call("buffer_view.check_args", [nm, _list([f"%a{i}" for i in range(len(args))])])
+            bufs.update({("arg", i): f"%a{i}" for i in range(len(args))})
+        for i, a in enumerate(args if not bufs else ()):
             nm = f.reg("n")
             f.emit(f"{nm} = const.ref.str {_quote(self.names[i])}")
             dims = [f.const("i64", d) for d in a.type.shape]

@@ -278,6 +278,56 @@ def buffer_view_checked_buffer(state, view, name, type_id, dims):
     return view.buffer
 
 
+def buffer_view_check_args(state, spec, views):
+    """Check every argument of a call in one go: ``spec`` is the export's
+    argument list as JSON, ``[[name, element type id, [dims]], ...]`` (parsed
+    once per module string), ``views`` the arguments, in order.  The views
+    then go to the binding table as they are (it takes a view's buffer)."""
+    expected = _ARG_SPECS.get(spec)
+    if expected is None:
+        expected = _arg_spec(spec)
+    if len(views) != len(expected):
+        raise HalError(f"hal.buffer_view.check_args: {len(views)} arguments for a spec of "
+                       f"{len(expected)}")
+    for view, (dt, shape, name, type_id, dims) in zip(views, expected):
+        if view.__class__ is not BufferView or view.shape != shape or \
+                not (view.dtype is dt or view.dtype == dt):
+            buffer_view_assert(state, view, name, type_id, dims)     # raises, naming it
+
+
+_ARG_SPECS: dict = {}           # spec string -> [(dtype, shape, name, type id, dims)]
+_ARG_SPEC_LIMIT = 4096
+
+
+def _arg_spec(spec):
+    """The parsed ``check_args`` spec (HalError naming the defect)."""
+    import json
+    where = "hal.buffer_view.check_args: spec"
+    if spec.__class__ is not str:
+        raise HalError(f"{where} must be a string, got {type(spec).__name__}")
+    try:
+        entries = json.loads(spec)
+    except ValueError as e:
+        raise HalError(f"{where} is not JSON: {e}") from None
+    if entries.__class__ is not list:
+        raise HalError(f"{where} must be a JSON list")
+    out = []
+    for i, e in enumerate(entries):
+        if not (e.__class__ is list and len(e) == 3 and e[0].__class__ is str
+                and e[1].__class__ is int and e[2].__class__ is list
+                and all(d.__class__ is int and d >= 0 for d in e[2])):
+            raise HalError(f"{where}[{i}] must be [name, element type id, [static dims]], "
+                           f"got {e!r:.200}")
+        dt = _dtype_of(e[1])
+        if dt is None:
+            _etype(e[1], "buffer_view.check_args")
+        out.append((dt, tuple(e[2]), e[0], e[1], e[2]))
+    if len(_ARG_SPECS) >= _ARG_SPEC_LIMIT:
+        _ARG_SPECS.clear()
+    _ARG_SPECS[spec] = out
+    return out
+
+
 def buffer_view_buffer(state, view):
     if view.__class__ is BufferView:
         return view.buffer
@@ -568,6 +618,7 @@ FUNCTIONS = {
     "buffer_view.assert": ("rri*I->", buffer_view_assert),
     "buffer_view.buffer": ("r->r", buffer_view_buffer),
     "buffer_view.checked_buffer": ("rri*I->r", buffer_view_checked_buffer),
+    "buffer_view.check_args": ("r*r->", buffer_view_check_args),
     "buffer_view.dim": ("ri->I", buffer_view_dim),
     "buffer_view.create": ("rIIi*I->r", buffer_view_create),
     "command_buffer.create": ("r->r", command_buffer_create),
@@ -601,7 +652,7 @@ class HalModule(NativeModule):
     """The ``hal`` module; its state is the context's device (``context.device``)."""
 
     name = "hal"
-    plain = frozenset(("buffer_view.checked_buffer", "allocator.allocate", "buffer_view.create",
+    plain = frozenset(("buffer_view.checked_buffer", "buffer_view.check_args", "allocator.allocate", "buffer_view.create",
                        "buffer_view.buffer", "allocator.import", "device.get"))
 
     def __init__(self, *, defer_loads: bool = True):

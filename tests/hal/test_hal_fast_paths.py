@@ -189,6 +189,44 @@ def test_checked_buffer_validates_like_assert(device):
         vm("buffer_view.checked_buffer", None, "x", 11, [2, 4])
 
 
+def test_check_args_checks_every_argument_and_names_the_bad_one(device):
+    vm = _hal_fns(device)
+    a = hal.BufferView(device.allocator.allocate(32), (2, 4), np.float32)
+    b = hal.BufferView(device.allocator.allocate(12), (3,), np.int32)
+    spec = '[["x",11,[2,4]],["params[\'w\']",3,[3]]]'
+    assert vm("buffer_view.check_args", spec, [a, b]) is None
+    with pytest.raises(InvalidArgumentError, match=r"argument 'params\['w'\]': expected "
+                                                   r"tensor<3xi32>, got tensor<2x4xf32>"):
+        vm("buffer_view.check_args", spec, [a, a])
+    with pytest.raises(InvalidArgumentError, match="argument 'x'.*got null"):
+        vm("buffer_view.check_args", spec, [None, b])
+    with pytest.raises(HalError, match="1 arguments for a spec of 2"):
+        vm("buffer_view.check_args", spec, [a])
+    for bad, message in (("[", "not JSON"), ('{"x": 1}', "must be a JSON list"),
+                         ('[["x", 11, [-1]]]', r"\[0\] must be \[name"),
+                         ('[["x", 9999, [2]]]', "unknown element type id 9999")):
+        with pytest.raises(HalError, match=message):
+            vm("buffer_view.check_args", bad, [a])
+
+
+def test_binding_table_takes_a_views_buffer(device, kernels):
+    """Checked arguments go to the binding table as views; the caller's
+    table is left as it was."""
+    vm = _hal_fns(device)
+    cb = _scale_cb(device, kernels)
+    x = np.arange(8, dtype=np.float32)
+    view = hal.BufferView(device.allocator.import_host(x), (8,), np.float32)
+    out = vm("allocator.allocate", device, 32)
+    table = [view, out]
+    res = vm("device.queue.execute.indirect.wait", device, cb, -1, table)
+    if isinstance(res, Suspend):
+        res.waitable.wait(T)
+    assert table[0] is view
+    np.testing.assert_array_equal(hal.BufferView(out, (8,), np.float32).to_numpy(), x * 2 + 1)
+    with pytest.raises(HalError, match="expected a Buffer or BufferView, got int"):
+        vm("device.queue.execute.indirect.wait", device, cb, -1, [3, out])
+
+
 def test_single_timepoint_fence_semantics():
     sem = hal.Semaphore(0)
     f = hal.Fence.single(sem, 2)

@@ -25,6 +25,7 @@ SIGNATURES = {   # docs/internals.md §6
     "host_queue.push": "iI*r->", "host_queue.pop": "iI*r->",
     "command_buffer.copy.indirect": "rriIriII->", "device.queue.execute.indirect": "rrrr*r->",
     "fence.signal": "r->", "buffer_view.checked_buffer": "rri*I->r",
+    "buffer_view.check_args": "r*r->",
     "device.queue.execute.indirect.wait": "rri*r->", "executable.has_entry": "rr->i",
     "invocation.bounds": "r->r",
     "channel.get": "->r", "channel.replica_id": "r->i", "channel.partition_id": "r->i",
