@@ -32,7 +32,7 @@ from tensorvm.vmfb.model import ExecutableDef, ExecutableVariant, ModuleDef, Rod
 
 from ..ir.types import TokenType
 from ..passes.inline import symbol
-from ..passes.memory import FunctionPlan
+from ..passes.memory import ALIGNMENT as PACK_ALIGNMENT, FunctionPlan
 
 # hal module imports used by generated code: name -> calling convention.
 HAL_IMPORTS = {
@@ -180,14 +180,28 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     ``workgroups`` map dispatch ops to entry ordinals and workgroup counts.
     """
     mdef = ModuleDef(name=name)
-    const_index: dict = {}
+    # The constants of straight-line functions share one rodata segment,
+    # imported once (bindings address them by offset): a load checks, imports
+    # and stores one buffer, not one per constant.  Functions with control
+    # flow (host_program.py) hold each of theirs as a buffer of its own.
+    const_index: dict = {}           # id(op) -> own rodata index (global @__c<i>)
+    pack_offset: dict = {}           # id(op) -> offset in the packed segment
+    pack = bytearray()
     for func in functions:
+        general = getattr(plans[id(func)], "general", False)
         for op in plans[id(func)].constants:
-            if id(op) in const_index:
+            if id(op) in const_index or id(op) in pack_offset:
                 continue
-            arr = np.ascontiguousarray(op.attr("value").array)
-            const_index[id(op)] = len(mdef.rodata)
-            mdef.rodata.append(RodataDef(f"c{len(mdef.rodata)}", arr.tobytes()))
+            data = np.ascontiguousarray(op.attr("value").array).tobytes()
+            if general:
+                const_index[id(op)] = len(mdef.rodata)
+                mdef.rodata.append(RodataDef(f"c{len(mdef.rodata)}", data))
+            else:
+                pack_offset[id(op)] = len(pack)
+                pack += data + bytes(-len(data) % PACK_ALIGNMENT)
+    own = len(mdef.rodata)
+    if pack:
+        mdef.rodata.append(RodataDef("constants", bytes(pack), PACK_ALIGNMENT))
     fmt, target, entries, data = executable
     if entries:
         mdef.executables.append(ExecutableDef("kernels", [ExecutableVariant(fmt, target, entries, data)]))
@@ -198,13 +212,15 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     text.append("global @__device : ref")
     if entries:
         text.append("global @__exe : ref")
-    text += [f"global @__c{i} : ref" for i in range(len(mdef.rodata))]
+    text += [f"global @__c{i} : ref" for i in range(own)]
+    if pack:
+        text.append("global @__consts : ref")
 
     reflections = {}
     for func in functions:
         fname = symbol(func, "sym_name")
         plan = plans[id(func)]
-        host = _HostFunction(func, plan, const_index, entry_of, workgroups, bool(entries))
+        host = _HostFunction(func, plan, pack_offset, entry_of, workgroups, bool(entries))
         reflections[fname], reflections[fname + ASYNC_SUFFIX] = host.reflection()
         if getattr(plan, "general", False):
             text.append(f"global @{_sym('__dcb_' + fname)} : ref")
@@ -231,7 +247,7 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         r = init.reg("ro")
         init.emit(f"{r} = const.ref.rodata @{ro.name}")
         buf, = init.call("allocator.import", [dev, r], 1)
-        init.emit(f"global.store.ref {buf}, @__c{i}")
+        init.emit(f"global.store.ref {buf}, @{'__c' + str(i) if i < own else '__consts'}")
     init.emit("ret")
     text += ["func @__init() -> () export {", "entry:"] + init.lines + ["}"]
     # Only the HAL functions the code calls are imported: every import is
@@ -276,11 +292,12 @@ class _HostFunction:
     """The host code of one function: its argument checks, allocations,
     command recording (by slot or direct) and the two exported forms."""
 
-    def __init__(self, func, plan: FunctionPlan, const_index, entry_of, workgroups, has_exe):
+    def __init__(self, func, plan: FunctionPlan, pack_offset, entry_of, workgroups, has_exe):
+        """``pack_offset``: each constant's offset in the packed segment."""
         self.func, self.plan = func, plan
         self.block = func.regions[0].blocks[0]
         self.ret = self.block.terminator
-        self.const_index, self.entry_of, self.workgroups = const_index, entry_of, workgroups
+        self.pack_offset, self.entry_of, self.workgroups = pack_offset, entry_of, workgroups
         self.has_exe = has_exe
         self.names = _arg_names(func)
         types = [a.type for a in self.block.arguments] + [v.type for v in self.ret.operands]
@@ -301,7 +318,7 @@ class _HostFunction:
                 continue
             src = plan.storage[v]
             key = ("copy", len(self.copies))
-            self.copies.append(((src.kind, src.index), src.offset, key, src.size))
+            self.copies.append(((src.kind, src.index), self._offset(src), key, src.size))
             self.per_call.append(key)
             self.outputs.append((key, 0, src.size))
         self.slot = {k: i for i, k in enumerate(self.per_call)}
@@ -339,7 +356,7 @@ class _HostFunction:
                     reg, slot = ref_of((s.kind, s.index))
                     regs.append(reg)
                     slots.append(slot)
-                    spans += [f.const("i64", s.offset), f.const("i64", s.size)]
+                    spans += [f.const("i64", self._offset(s)), f.const("i64", s.size)]
                 head = [cb, exe, f.const("i32", self.entry_of[id(d)]), f.const("i32", count),
                         one, one, "[]"]
                 if any(s is not None for s in slots):
@@ -373,10 +390,21 @@ class _HostFunction:
             f.consts[("null", None)] = r
         return f.consts[("null", None)]
 
-    def _constant(self, f, index):
-        r = f.reg("k")
-        f.emit(f"{r} = global.load.ref @__c{self.const_index[id(self.plan.constants[index])]}")
-        return r
+    def _offset(self, s) -> int:
+        """Storage ``s``'s byte offset in its buffer (a constant's includes
+        its place in the packed segment)."""
+        if s.kind == "constant":
+            return s.offset + self.pack_offset[id(self.plan.constants[s.index])]
+        return s.offset
+
+    @staticmethod
+    def _constant(f, index):
+        """The register holding the packed constants' buffer (one load per function)."""
+        if ("consts", None) not in f.consts:
+            r = f.reg("k")
+            f.emit(f"{r} = global.load.ref @__consts")
+            f.consts[("consts", None)] = r
+        return f.consts[("consts", None)]
 
     def record_function(self, name) -> list:
         """``@__record_f() -> (cb)``: the command buffer over binding slots."""
