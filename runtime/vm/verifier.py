@@ -9,10 +9,12 @@ indices in range, global banks matching the op.  Each failure raises
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tensorvm.vmfb.bytecode import decode_function
 from tensorvm.vmfb.element_types import BY_NAME as _ELEMENT_TYPES
 from tensorvm.vmfb.errors import VerificationError, VmfbError
-from tensorvm.vmfb.isa import BANK_CHAR, BANKS, MAX_REGISTERS
+from tensorvm.vmfb.isa import BANK_CHAR, BANKS, MAX_REGISTERS, OPS as _ISA_OPS
 from tensorvm.vmfb.model import parse_signature
 
 _INT_RANGE = {"i32": (-(1 << 31), (1 << 32) - 1), "i64": (-(1 << 63), (1 << 64) - 1)}
@@ -146,59 +148,111 @@ class _FunctionVerifier:
             raise VerificationError("function has no code", self.fn.name)
         starts = {ins.pc for ins in instrs}
         m = self.module
+        counts = self.fn.registers
+        sizes = {k: len(getattr(m, table)) for k, (_, table) in _TABLES.items()}
         for ins in instrs:
-            self.pc = ins.pc
             op = ins.op
-            for f, v in zip(op.fields, ins.operands):
-                k = f.kind
+            for k, f, v in zip(_KINDS[op.code], op.fields, ins.operands):
+                # (the checks that pass build no message: most operands are fine)
                 if k == "reg":
-                    if f.bank != "any" and v[0] != f.bank:
-                        self.fail(f"{op.mnemonic} {f.name}: {v[0]} register, {f.bank} expected")
-                    self.reg(v, f"{op.mnemonic} {f.name}")
+                    if v[1] >= counts.get(v[0], 0) or (f.bank != "any" and v[0] != f.bank):
+                        self._field_error(ins, f, v)
                 elif k == "regs":
                     for r in v:
-                        self.reg(r, f"{op.mnemonic} {f.name}")
+                        if r[1] >= counts.get(r[0], 0):
+                            self._field_error(ins, f, r)
                 elif k == "block":
                     if v not in starts:
+                        self.pc = ins.pc
                         self.fail(f"{op.mnemonic}: branch target {v} is not an "
                                   f"instruction start in this function")
-                elif k in _TABLES:
-                    what, table = _TABLES[k]
-                    self.index(what, v, getattr(m, table))
-                    if k == "global":
-                        want = op.mnemonic.rsplit(".", 1)[1]
-                        if m.globals[v].bank != want:
-                            self.fail(f"{op.mnemonic} on global '{m.globals[v].name}' of "
-                                      f"bank {m.globals[v].bank}")
-            self.control(ins)
+                elif k is not None:
+                    if not 0 <= v < sizes[k] or (k == "global" and m.globals[v].bank
+                                                 != op.mnemonic.rsplit(".", 1)[1]):
+                        self._field_error(ins, f, v)
+            if op.mnemonic in _CONTROL_CHECKED:
+                self.control(ins)
         if not instrs[-1].op.terminator:
             self.pc = instrs[-1].pc
             self.fail(f"{instrs[-1].op.mnemonic} falls off the end of the function "
                       f"(the last instruction must be a terminator)")
+
+    def _field_error(self, ins, f, v):
+        """Raise the error of operand ``v`` of field ``f``, which failed a check."""
+        self.pc = ins.pc
+        op, k = ins.op, f.kind
+        what = f"{op.mnemonic} {f.name}"
+        if k in ("reg", "regs"):
+            if k == "reg" and f.bank != "any" and v[0] != f.bank:
+                self.fail(f"{what}: {v[0]} register, {f.bank} expected")
+            self.reg(v, what)
+        else:
+            name, table = _TABLES[k]
+            self.index(name, v, getattr(self.module, table))
+            g = self.module.globals[v]
+            self.fail(f"{op.mnemonic} on global '{g.name}' of bank {g.bank}")
 
     def control(self, ins):
         mn = ins.op.mnemonic
         if mn == "call":
             callee, args, results = ins.operands
             sig = self.fn_sigs[callee]
-            name = self.module.functions[callee].name
-            self.banks(args, sig.args, f"call @{name} arguments")
-            self.banks(results, sig.results, f"call @{name} results")
+            if _banks_of(args) != _banks_of(sig.args) or \
+                    _banks_of(results) != _banks_of(sig.results):
+                name = self.module.functions[callee].name
+                self.banks(args, sig.args, f"call @{name} arguments")
+                self.banks(results, sig.results, f"call @{name} results")
         elif mn == "call.import":
             callee, segments, args, results = ins.operands
             sig = self.import_sigs[callee]
-            name = self.module.imports[callee].full_name
-            variadic = [p for p in sig.args if p.variadic]
-            if len(segments) != len(variadic):
-                self.fail(f"call.import @{name}: {len(segments)} segment counts for "
-                          f"{len(variadic)} variadic parameters")
-            expanded, seg = [], iter(segments)
-            for p in sig.args:
-                expanded.extend([p] * next(seg) if p.variadic else [p])
-            self.banks(args, expanded, f"call.import @{name} arguments")
-            self.banks(results, sig.results, f"call.import @{name} results")
+            expanded = _expanded_banks(sig, tuple(segments))
+            if expanded is None or _banks_of(args) != expanded or \
+                    _banks_of(results) != _banks_of(sig.results):
+                self.pc = ins.pc
+                name = self.module.imports[callee].full_name
+                variadic = [p for p in sig.args if p.variadic]
+                if len(segments) != len(variadic):
+                    self.fail(f"call.import @{name}: {len(segments)} segment counts for "
+                              f"{len(variadic)} variadic parameters")
+                params, seg = [], iter(segments)
+                for p in sig.args:
+                    params.extend([p] * next(seg) if p.variadic else [p])
+                self.banks(args, params, f"call.import @{name} arguments")
+                self.banks(results, sig.results, f"call.import @{name} results")
         elif mn == "ret":
-            self.banks(ins.operands[0], self.sig.results, "ret")
+            if _banks_of(ins.operands[0]) != _banks_of(self.sig.results):
+                self.pc = ins.pc
+                self.banks(ins.operands[0], self.sig.results, "ret")
+
+
+_CONTROL_CHECKED = frozenset(("call", "call.import", "ret"))
+#: Per opcode, per field: what ``run`` checks ("reg", "regs", "block", a
+#: table kind of _TABLES, or None for immediates).
+_KINDS = [tuple(f.kind if f.kind in ("reg", "regs", "block") or f.kind in _TABLES else None
+                for f in op.fields) for op in _ISA_OPS]
+
+
+def _banks_of(items) -> tuple:
+    """The banks of registers (bank, index) or of Params, as a tuple."""
+    return tuple(x[0] if x.__class__ is tuple else x.bank for x in items)
+
+
+@lru_cache(maxsize=4096)
+def _expanded_banks(sig, segments):
+    """The banks an import call passes, its variadic runs expanded by
+    ``segments`` (None when the counts do not match the variadic runs)."""
+    out, seg = [], iter(segments)
+    for p in sig.args:
+        if p.variadic:
+            k = next(seg, None)
+            if k is None:
+                return None
+            out += [p.bank] * k
+        else:
+            out.append(p.bank)
+    if next(seg, None) is not None:
+        return None
+    return tuple(out)
 
 
 class ModuleTables:
