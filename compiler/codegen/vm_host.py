@@ -3,17 +3,19 @@ checks its arguments, allocates, submits one command buffer of dispatches
 (one barrier between schedule levels) and returns buffer views.
 
 ``__init`` runs once per context: it fetches the device, loads the
-executables and imports the large constants (zero-copy on the CPU) into
-globals.  The first call of a static-shape function ``f`` calls
-``@__record_f``, which records ``f``'s command buffer against binding-table
-*slots* (arguments, the transient slab, results) and keeps it in
-``@__cb_f``: a load does not pay for recording (nor for verifying and
-lowering the recorder) of functions it may never call.  Two threads making
-the first call at once both record; either command buffer serves every
-call.  A call then only checks arguments, allocates, submits the recorded
-command buffer with this call's binding table, awaits and wraps the results.
-Functions with dynamic shapes take host_program.py, which keeps the command
-buffer recorded for the last argument dims in ``@__dcb_f``.
+executables and imports the constants (zero-copy on the CPU): those of
+straight-line functions as one packed segment (``@__consts``, addressed by
+offset), those of functions with control flow one global each.  The first
+call of a static-shape function ``f`` calls ``@__record_f``, which records
+``f``'s command buffer against binding-table *slots* (arguments, the
+transient slab, results) and keeps it in ``@__cb_f``: a load does not pay
+for recording (nor for verifying and lowering the recorder) of functions
+it may never call.  Two threads making the first call at once both record;
+either command buffer serves every call.  A call then only checks
+arguments, allocates, submits the recorded command buffer with this call's
+binding table, awaits and wraps the results.  Functions with dynamic
+shapes take host_program.py, which keeps the command buffer recorded for
+the last argument dims in ``@__dcb_f``.
 
 Every export ``f`` also gets ``f$async(args..., wait_fence, signal_fence)``
 (IREE's coarse-fences ABI): the submission waits on ``wait_fence`` before
