@@ -29,7 +29,7 @@ from .errors import CallCancelledError, InvalidArgumentError
 from .vm import BytecodeModule, Context
 from .vm.interpreter import DEFAULT_TIMEOUT_S, bounds_error, coerce
 from tensorvm.vmfb.host_transfers import TOKEN_KIND
-from tensorvm.vmfb.model import parse_signature
+from tensorvm.vmfb.model import ModuleDef, parse_signature
 
 ASYNC_SUFFIX = "$async"
 _NP = np.ndarray
@@ -503,9 +503,9 @@ class Instance:
         tracer = _tracer(trace) or self.tracer
         if tracer is not None:
             dev.tracer = tracer
-        from .modules.hal import HalModule
         # eager: kernels too, so that every load error surfaces now
-        natives = [HalModule(defer_loads=verify == "lazy")] + [m for m in self.native_modules if m.name != "hal"]
+        natives = [_hal_module.HalModule(defer_loads=verify == "lazy")]
+        natives += [m for m in self.native_modules if m.name != "hal"]
         natives += _custom_call_modules(bytecode, custom_calls or {}, natives)
         ctx = Context(natives + [bytecode], device=dev, channel=channel, host_queues=host_queues,
                       default_timeout_s=self.timeout_s if timeout_s is None else timeout_s)
@@ -551,41 +551,40 @@ def _verified_module(source, lazy: bool, expected_sha256) -> BytecodeModule:
     """The verified BytecodeModule of ``source`` (path, bytes-like or
     ModuleDef): from the process's module cache when these exact bytes were
     accepted before (runtime/vm/cache.py), else read and verified now."""
-    from tensorvm.vmfb.model import ModuleDef
-    if isinstance(source, BytecodeModule):    # a rank of a parallel load: verified already
+    if source.__class__ is bytes:            # (the common case: immutable, cacheable)
+        data = source
+    elif isinstance(source, BytecodeModule):    # a rank of a parallel load: verified already
         if not lazy:
             source.verify_bodies()
         return source
-    if isinstance(source, ModuleDef):
+    elif isinstance(source, ModuleDef):
         if expected_sha256 is not None:
             raise ValueError("expected_sha256 pins a module's bytes; pass the .vmfb path or "
                              "bytes, not a ModuleDef")
         return BytecodeModule.from_def(source, lazy=lazy)
-    from tensorvm.vmfb.container import read_module
-    if not isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)):
+    elif not isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)):
         raise TypeError(f"load_module takes a path, bytes or ModuleDef, "
                         f"got {type(source).__name__}")
-    from .vm.cache import MODULES, private_bytes
-    data = private_bytes(source)
-    if data is None:                     # too big to copy: mapped, not cached
-        return BytecodeModule.from_def(read_module(source, expected_sha256=expected_sha256),
-                                       lazy=lazy)
+    else:
+        data = _module_cache.private_bytes(source)
+        if data is None:                     # too big to copy: mapped, not cached
+            return BytecodeModule.from_def(
+                _container.read_module(source, expected_sha256=expected_sha256), lazy=lazy)
     if expected_sha256 is not None:
-        from tensorvm.vmfb.container import check_digest
-        check_digest(data, expected_sha256)
-    return MODULES.load(data, lazy)
+        _container.check_digest(data, expected_sha256)
+    return _module_cache.MODULES.load(data, lazy)
 
 
 def _custom_call_modules(bytecode, custom_calls: dict, natives) -> list:
     """The ``custom`` native module for a module's host calls ([] if none)."""
-    from .custom_calls import MODULE, CustomCallModule, MissingCustomCallError, needed
-    wanted = needed(bytecode)
-    if not wanted or any(m.name == MODULE for m in natives):
+    cc = _custom_calls
+    wanted = cc.needed(bytecode)
+    if not wanted or any(m.name == cc.MODULE for m in natives):
         return []                       # (an embedder's own 'custom' module serves them)
     missing = set(wanted) - set(custom_calls)
     if missing:
-        raise MissingCustomCallError(bytecode.name, missing)
-    return [CustomCallModule(custom_calls, wanted)]
+        raise cc.MissingCustomCallError(bytecode.name, missing)
+    return [cc.CustomCallModule(custom_calls, wanted)]
 
 
 def _tracer(trace):

@@ -176,6 +176,39 @@ def _plain_function(f, names: set, sections: list) -> bool:
     return True
 
 
+_GLOBAL_INITIAL = {"i32": _I32, "i64": _I64}
+
+
+def _plain_global(g) -> bool:
+    if g.__class__ is not dict or not _plain_keys(g):
+        return False
+    name, bank, init = g.get("name"), g.get("bank"), g.get("initial")
+    if name.__class__ is not str or "\0" in name or bank.__class__ is not str \
+            or bank not in BANKS:
+        return False
+    if init is None:
+        return True
+    if bank in _GLOBAL_INITIAL:
+        lo, hi = _GLOBAL_INITIAL[bank]
+        return init.__class__ is int and lo <= init <= hi
+    return bank != "ref" and init.__class__ is float
+
+
+def _plain_variant(v, sections: list) -> bool:
+    """A well-formed executable variant with packed entry points (1.2+)."""
+    if v.__class__ is not dict or not _plain_keys(v):
+        return False
+    t, sec = v.get("target"), v.get("section")
+    if v.get("format").__class__ is not str or t.__class__ is not dict \
+            or v.get("entry_points_packed").__class__ is not bytes or "entry_points" in v \
+            or sec.__class__ is not int or not 0 <= sec < len(sections) \
+            or sections[sec].get("kind") != "executable" or not _plain_keys(t):
+        return False
+    triple, feats = t.get("triple", ""), t.get("features", ())
+    return triple.__class__ is str and (feats == () or (
+        feats.__class__ is list and all(f.__class__ is str for f in feats)))
+
+
 def _plain_entry_point(ep, names: set) -> bool:
     """A well-formed entry point whose name is new (added to ``names``), checked
     without building messages; False sends it through the checks that name
@@ -286,6 +319,8 @@ def validate(h) -> dict:
         _name(m["name"], w + ".name")
         _signature(m["signature"], w + ".signature", True)
     for i, g in enumerate(_list(h["globals"], "globals")):
+        if _plain_global(g):
+            continue
         w = f"globals[{i}]"
         _map(g, w, ("name", "bank"))
         _name(g["name"], w + ".name")
@@ -309,9 +344,14 @@ def validate(h) -> dict:
         _section(r["section"], w + ".section", sections, "rodata")
     for i, e in enumerate(_list(h["executables"], "executables")):
         w = f"executables[{i}]"
-        _map(e, w, ("name", "variants"))
-        _name(e["name"], w + ".name")
+        if e.__class__ is not dict or e.get("name").__class__ is not str \
+                or "\0" in e["name"] or e.get("variants").__class__ is not list \
+                or not _plain_keys(e):
+            _map(e, w, ("name", "variants"))
+            _name(e["name"], w + ".name")
         for j, v in enumerate(_list(e["variants"], w + ".variants")):
+            if _plain_variant(v, sections):
+                continue
             vw = f"{w}.variants[{j}]"
             _map(v, vw, ("format", "target", "section"))
             _str(v["format"], vw + ".format")
@@ -450,19 +490,17 @@ def pack_reflection(reflection):
 
 def unpack_one(data, what: str):
     """The one msgpack value filling ``data``, decoded with limits no bigger
-    than ``data`` (no ext types; map keys strings); VmfbError("<what>: ...")."""
+    than ``data`` (no ext types; map keys strings); VmfbError("<what>: ...").
+    (One ``unpackb`` call: a load decodes its header with no Unpacker object.)"""
     n = len(data)
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True,
-                                max_buffer_size=max(n, 1), max_str_len=n, max_bin_len=n,
-                                max_array_len=n, max_map_len=n, max_ext_len=0)
     try:
-        unpacker.feed(data)
-        value = unpacker.unpack()
+        return msgpack.unpackb(data, raw=False, strict_map_key=True, use_list=True,
+                               max_str_len=n, max_bin_len=n, max_array_len=n, max_map_len=n,
+                               max_ext_len=0)
+    except msgpack.ExtraData as e:
+        raise VmfbError(f"{what}: {len(e.extra)} bytes after the value") from None
     except Exception as e:  # msgpack raises many types (StackError, UnicodeDecodeError...)
         raise VmfbError(f"{what}: {type(e).__name__}: {e}") from None
-    if unpacker.tell() != n:
-        raise VmfbError(f"{what}: {n - unpacker.tell()} bytes after the value")
-    return value
 
 
 def unpack_reflection(data: bytes, where: str) -> dict:

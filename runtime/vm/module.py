@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import threading
 
-from tensorvm.vmfb.isa import CHAR_BANK
+from tensorvm.vmfb.isa import BANKS, CHAR_BANK
 
 from .fused import plan as fused_plan
 from .lowering import Layout, lower_function
@@ -39,11 +39,10 @@ class VmFunction:
         self.module, self.index, self.name = module, index, fdef.name
         self.signature, self.sig = fdef.signature, sig
         self.exported = fdef.exported
-        layout = Layout(fdef.registers)
+        layout, self.arg_slots, self.result_banks = _frame_shape(fdef.registers, fdef.signature,
+                                                                 sig)
         self.template = layout.template
         self._instrs, self._layout, self._consts = instrs, layout, consts
-        self.arg_slots = _arg_slots(fdef.signature, layout.base)
-        self.result_banks = tuple(p.bank for p in sig.results)
 
     def __getattr__(self, name):
         """Called only for a lazy slot not yet filled: prepare it, once."""
@@ -77,6 +76,25 @@ class VmFunction:
 
     def __repr__(self):
         return f"<VmFunction {self.module.name}.{self.name} {self.signature}>"
+
+
+_SHAPES: dict = {}     # (register counts, signature) -> (Layout, arg slots, result banks)
+
+
+def _frame_shape(registers: dict, signature: str, sig) -> tuple:
+    """``(Layout, arg_slots, result_banks)`` of a function with these
+    (verified) register counts and signature: immutable, and shared by every
+    function of every module with the same frame (most modules repeat a few
+    frame shapes), so a load builds each shape once per process."""
+    key = (tuple(registers.get(b, 0) for b in BANKS), signature)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        layout = Layout(registers)
+        shape = (layout, _arg_slots(signature, layout.base),
+                 tuple(p.bank for p in sig.results))
+        if len(_SHAPES) < 4096:           # (bounded: a hostile stream of shapes)
+            _SHAPES[key] = shape
+    return shape
 
 
 def _arg_slots(signature: str, base: dict) -> tuple:

@@ -117,9 +117,11 @@ _TABLES = {"func": ("function", "functions"), "import": ("import", "imports"),
 class _FunctionVerifier:
     """Checks one function's decoded instructions against the module tables."""
 
-    def __init__(self, module, fn, sig, fn_sigs, import_sigs):
+    def __init__(self, module, fn, sig, fn_sigs, import_sigs, sizes=None):
+        """``sizes``: {index kind: table length} (``table_sizes``; computed if None)."""
         self.module, self.fn, self.sig = module, fn, sig
         self.fn_sigs, self.import_sigs = fn_sigs, import_sigs
+        self.sizes = table_sizes(module) if sizes is None else sizes
         self.pc = None
 
     def fail(self, message):
@@ -146,10 +148,10 @@ class _FunctionVerifier:
     def run(self, instrs):
         if not instrs:
             raise VerificationError("function has no code", self.fn.name)
-        starts = {ins.pc for ins in instrs}
+        starts = None                      # instruction starts: built at the first branch
         m = self.module
         counts = self.fn.registers
-        sizes = {k: len(getattr(m, table)) for k, (_, table) in _TABLES.items()}
+        sizes = self.sizes
         for ins in instrs:
             op = ins.op
             for k, f, v in zip(_KINDS[op.code], op.fields, ins.operands):
@@ -162,6 +164,8 @@ class _FunctionVerifier:
                         if r[1] >= counts.get(r[0], 0):
                             self._field_error(ins, f, r)
                 elif k == "block":
+                    if starts is None:
+                        starts = {ins.pc for ins in instrs}
                     if v not in starts:
                         self.pc = ins.pc
                         self.fail(f"{op.mnemonic}: branch target {v} is not an "
@@ -232,6 +236,11 @@ _KINDS = [tuple(f.kind if f.kind in ("reg", "regs", "block") or f.kind in _TABLE
                 for f in op.fields) for op in _ISA_OPS]
 
 
+def table_sizes(module) -> dict:
+    """{index operand kind: length of the table it indexes} of ``module``."""
+    return {k: len(getattr(module, table)) for k, (_, table) in _TABLES.items()}
+
+
 def _banks_of(items) -> tuple:
     """The banks of registers (bank, index) or of Params, as a tuple."""
     return tuple(x[0] if x.__class__ is tuple else x.bank for x in items)
@@ -264,6 +273,7 @@ class ModuleTables:
         """``check_reflection=False``: each export's reflection is checked by
         ``reflection(i)`` on first use instead (a lazy load decodes none)."""
         self.module = module
+        self._sizes = None                 # table_sizes, at the first body
         self.fn_sigs = [_signature(f.signature, "bad signature", False, f.name)
                         for f in module.functions]
         self.import_sigs = [_signature(i.signature, f"import {i.module}.{i.name}: bad signature",
@@ -303,8 +313,10 @@ class ModuleTables:
         """Decode and verify function ``i``'s code; its instructions."""
         fn = self.module.functions[i]
         instrs = decode_function(fn.code, fn.name)
+        if self._sizes is None:
+            self._sizes = table_sizes(self.module)
         _FunctionVerifier(self.module, fn, self.fn_sigs[i], self.fn_sigs,
-                          self.import_sigs).run(instrs)
+                          self.import_sigs, self._sizes).run(instrs)
         return instrs
 
 
