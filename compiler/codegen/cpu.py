@@ -200,7 +200,7 @@ def render_loop_kernel(kernel: Kernel):
     head = _pointer_decls(kernel, em)
     shape = kernel.shape
     rpw, chunk, chunks, count = workgroup_plan(kernel)
-    out = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+    out = [kernel_signature(kernel.name) + " {"]
     out += head
     if not shape:
         em.depth = 2
@@ -325,7 +325,7 @@ def render_contraction_kernel(kernel: Kernel):
     nt = min(NT, max(1, plan.cols)) if isinstance(plan.cols, int) else NT
     idx_decls, store = contraction_epilogue(em, kernel, "b", "(m + i)", "(n0 + j)", "acc[i][j]")
     rn = f"(n0 + j) * {rsn}" if rsn != 1 else "n0 + j"
-    src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+    src = [kernel_signature(kernel.name) + " {"]
     src += head
     src += [f"  {ct} acc[{MR}][{nt}];"]
     src += gemm.rectangle_loop(plan, rows, c.N)
@@ -383,7 +383,7 @@ def render_sequential_kernel(kernel: Kernel):
     em = BodyEmitter({}, indent=2)
     head = _pointer_decls(kernel, em)
     count = emit_sequential(kernel, em, "wg", [f"o{j}" for j in range(len(kernel.outputs))])
-    out = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+    out = [kernel_signature(kernel.name) + " {"]
     out += head + ["  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {"]
     out += em.lines + ["  }", "  return 0;", "}"]
     return em.decls, "\n".join(out), count
@@ -507,14 +507,18 @@ def _run_cc(commands, jobs: int) -> str | None:
     return failed
 
 
+def kernel_signature(name: str) -> str:
+    """The C declarator of kernel ``name`` (the loader's entry point ABI)."""
+    return f"int {name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end)"
+
+
 def translation_units(prologue_text: str, units: list, budget: int | None = None,
                       jobs: int | None = None) -> list[str]:
     """The C text of each translation unit for ``units``, a list of (decls,
-    functions) that must stay together (a native loop with the kernels it
-    calls, which GCC may then inline): at most ``jobs`` units of about equal
-    size, one when the whole module is under ``budget`` bytes."""
+    functions) that must stay together: at most ``jobs`` units of about equal
+    size, one per ``budget`` bytes started (one for a module under it)."""
     sizes = [sum(map(len, funcs)) for _, funcs in units]
-    n = min(jobs or compile_jobs(), len(units), max(1, sum(sizes) // (budget or TU_BYTES)))
+    n = min(jobs or compile_jobs(), len(units), max(1, -(-sum(sizes) // (budget or TU_BYTES))))
     bins = [[] for _ in range(max(1, n))]
     load = [0] * len(bins)
     for i in sorted(range(len(units)), key=lambda i: -sizes[i]):   # largest first
@@ -549,41 +553,21 @@ def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=N
         rendered.append((d, "__attribute__((visibility(\"default\")))\n" + f))
         counts.append(n)
         entries.append(EntryPoint(k.name, k.num_bindings, k.num_constant_words))
-    owner = list(range(len(kernels)))    # kernels a native loop calls share its unit
-    loop_funcs = {}
+    groups = [(list(d), [f]) for d, f in rendered]     # one unit item per kernel
     for lp in loops:
+        # A loop reaches its kernels through prototypes: they may sit in other
+        # translation units (a greedy-decoding loop calls every kernel of the
+        # model; sharing one unit made its C compile serial).
         body = sorted({entry_of[id(d)] for d in lp.dispatches})
-        for i in body[1:]:
-            _merge(owner, body[0], i)
-        loop_funcs.setdefault(body[0] if body else None, []).append(
+        protos = [kernel_signature(kernels[i].name) + ";" for i in body]
+        groups.append(([native_loop.CLOCK_C, *protos], [
             "__attribute__((visibility(\"default\")))\n" + native_loop.render_native_loop(
-                lp, lambda d: kernels[entry_of[id(d)]].name, lambda d: counts[entry_of[id(d)]]))
+                lp, lambda d: kernels[entry_of[id(d)]].name, lambda d: counts[entry_of[id(d)]])]))
         entries.append(EntryPoint(lp.name, native_loop.binding_count(lp),
                                   native_loop.constant_word_count(lp)))
-    groups: dict = {}
-    for i, (d, f) in enumerate(rendered):
-        decls, funcs = groups.setdefault(_find(owner, i), ([], []))
-        decls += d
-        funcs.append(f)
-    for first, funcs in loop_funcs.items():
-        decls, group_funcs = groups.setdefault(None if first is None else _find(owner, first),
-                                               ([], []))
-        decls.append(native_loop.CLOCK_C)
-        group_funcs += funcs
     pro = prologue(has_float16(target.compiler(), target.flags))
-    units = translation_units(pro, list(groups.values()))
+    units = translation_units(pro, groups)
     data, record = build_shared_object(units, target, kernels)
     return data, record, entries, counts, "".join(
         f"/* ---- translation unit {i + 1} of {len(units)} ---- */\n{u}" if len(units) > 1 else u
         for i, u in enumerate(units))
-
-
-def _find(owner: list, i: int) -> int:
-    while owner[i] != i:
-        owner[i] = owner[owner[i]]
-        i = owner[i]
-    return i
-
-
-def _merge(owner: list, a: int, b: int) -> None:
-    owner[_find(owner, b)] = _find(owner, a)

@@ -1,8 +1,9 @@
 """Large CPU executables are split into translation units compiled
 concurrently (codegen/cpu.py ``translation_units``): the split module must
-compute what the one-unit module computes, a native loop must stay in the
-unit of the kernels it calls, and GEMM kernels of different units share one
-thread-local scratch."""
+compute what the one-unit module computes, a native loop calls kernels that
+live in other units (through prototypes: a loop calling every kernel of a
+model must not make its C compile serial), and GEMM kernels of different
+units share one thread-local scratch."""
 from __future__ import annotations
 
 import numpy as np
@@ -67,9 +68,19 @@ def test_units_are_balanced_and_keep_groups_whole():
          + "\n\n".join(units[i][1][0] for i in range(5)) + "\n"]
 
 
-def test_a_native_loop_stays_with_its_kernels(monkeypatch):
+def test_a_native_loop_calls_kernels_of_other_units(monkeypatch):
     _units(monkeypatch, 16)
+    made, split = [], cpu.translation_units
+    monkeypatch.setattr(cpu, "translation_units", lambda *a, **k: made.append(split(*a, **k))
+                        or made[-1])
     blob = compile_str(test_native_loops.RNN)
+    loop_unit = [u for u in made[0] if "_native(" in u]
+    assert len(made[0]) > 1 and len(loop_unit) == 1
+    kernels = [ep.name for ep in read_module(blob).executables[0].variants[0].entry_points
+               if not ep.name.endswith("_native")]
+    assert any(f"int {k}(const tvm_dispatch_state_t* st" in loop_unit[0] and
+               f"int {k}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"
+               not in loop_unit[0] for k in kernels)       # declared there, defined elsewhere
     v = read_module(blob).executables[0].variants[0]
     assert any(ep.name.endswith("_native") for ep in v.entry_points)
     rng = np.random.default_rng(1)
