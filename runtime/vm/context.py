@@ -47,11 +47,6 @@ class FunctionHandle:
         return f"<FunctionHandle {self.module_name}.{self.name} {self.signature}>"
 
 
-#: (module name, export, signature, plain set) -> (full name, parsed signature, plain):
-#: what binding an export derives from its names alone, shared by every context.
-_BINDINGS: dict = {}
-
-
 class _NativeExports:
     """A native module's exports, each bound to this context's state when it
     is first linked or looked up: a load binds the few dozen HAL functions
@@ -71,16 +66,8 @@ class _NativeExports:
             if entry is None:
                 return default
             sig, fn = entry
-            key = (self._name, name, sig, self._plain)
-            try:
-                meta = _BINDINGS.get(key)
-            except TypeError:                 # (an unhashable signature or plain set)
-                key = meta = None
-            if meta is None:                  # (once per process per export)
-                meta = (f"{self._name}.{name}", parse_signature(sig), name in self._plain)
-                if key is not None and len(_BINDINGS) < 4096:
-                    _BINDINGS[key] = meta
-            hit = (sig, NativeTarget(meta[0], fn, self._state, meta[1], meta[2]))
+            hit = (sig, NativeTarget(f"{self._name}.{name}", fn, self._state,
+                                     parse_signature(sig), name in self._plain))
             self._bound[name] = hit        # (a racing lookup binds an equal target)
         return hit
 
@@ -120,14 +107,7 @@ class Context:
                 raise TypeError(f"cannot register {type(module).__name__}: expected a "
                                 f"BytecodeModule or NativeModule")
             inst = ModuleInstance(module, self)
-            inst.imports = targets = []
-            exports = self._exports
-            for imp_module, imp_name, imp_sig, _ in module.imports:
-                found = exports.get(imp_module)
-                found = found.get(imp_name) if found is not None else None
-                if found is None or found[0] != imp_sig:      # (raises LinkError)
-                    found = (None, self._resolve(module, imp_module, imp_name, imp_sig))
-                targets.append(found[1])
+            inst.imports = [self._resolve(module, m, n, sig) for m, n, sig, _ in module.imports]
             self._exports[module.name] = {
                 name: (f.signature, BytecodeTarget(f, inst)) for name, f in module.exports.items()}
             self._modules.append((module, inst))

@@ -117,11 +117,11 @@ _TABLES = {"func": ("function", "functions"), "import": ("import", "imports"),
 class _FunctionVerifier:
     """Checks one function's decoded instructions against the module tables."""
 
-    def __init__(self, module, fn, sig, fn_sigs, import_sigs, sizes=None):
-        """``sizes``: {index kind: table length} (``table_sizes``; computed if None)."""
+    def __init__(self, module, fn, sig, fn_sigs, import_sigs, sizes):
+        """``sizes``: {index kind: table length} (``table_sizes``)."""
         self.module, self.fn, self.sig = module, fn, sig
         self.fn_sigs, self.import_sigs = fn_sigs, import_sigs
-        self.sizes = table_sizes(module) if sizes is None else sizes
+        self.sizes = sizes
         self.pc = None
 
     def fail(self, message):
@@ -273,7 +273,7 @@ class ModuleTables:
         """``check_reflection=False``: each export's reflection is checked by
         ``reflection(i)`` on first use instead (a lazy load decodes none)."""
         self.module = module
-        self._sizes = None                 # table_sizes, at the first body
+        self.sizes = table_sizes(module)
         self.fn_sigs = [_signature(f.signature, "bad signature", False, f.name)
                         for f in module.functions]
         self.import_sigs = [_signature(i.signature, f"import {i.module}.{i.name}: bad signature",
@@ -313,10 +313,8 @@ class ModuleTables:
         """Decode and verify function ``i``'s code; its instructions."""
         fn = self.module.functions[i]
         instrs = decode_function(fn.code, fn.name)
-        if self._sizes is None:
-            self._sizes = table_sizes(self.module)
         _FunctionVerifier(self.module, fn, self.fn_sigs[i], self.fn_sigs,
-                          self.import_sigs, self._sizes).run(instrs)
+                          self.import_sigs, self.sizes).run(instrs)
         return instrs
 
 
