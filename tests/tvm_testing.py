@@ -2,6 +2,18 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
+import shutil
+
+import pytest
+
+MPIRUN = shutil.which("mpirun")
+_MISSING_MPI = [n for n, ok in (("mpirun (Debian: openmpi-bin libopenmpi-dev)", MPIRUN),
+                                ("mpi4py (pip install -e '.[mpi]')",
+                                 importlib.util.find_spec("mpi4py"))) if not ok]
+# The MPI tests start ranks with mpirun on loopback; each rank needs mpi4py.
+needs_mpi = pytest.mark.skipif(bool(_MISSING_MPI), reason="the MPI tests need "
+                               + " and ".join(_MISSING_MPI))
 
 
 @functools.lru_cache(maxsize=None)

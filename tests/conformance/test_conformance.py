@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import runner
+from tvm_testing import MPIRUN, needs_mpi
 
 HERE = Path(__file__).resolve().parent
 PASSING = HERE / "testdata_passing.txt"
@@ -169,8 +170,7 @@ def test_interpret_outfeed_reaches_the_host_queue():
 
 
 @needs_interpret
-@pytest.mark.skipif(shutil.which("mpirun") is None,
-                    reason="needs mpirun (Debian: openmpi-bin) and mpi4py for the MPI channel")
+@needs_mpi
 @pytest.mark.parametrize("world", [2, 3, 5])
 def test_interpret_collectives_under_mpirun(world):
     """Every listed run_parallel case passes (its values checked) with its ranks
@@ -185,7 +185,7 @@ def test_interpret_collectives_under_mpirun(world):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
                OMPI_MCA_oob_tcp_if_include="lo")
-    p = subprocess.run([shutil.which("mpirun"), "-n", str(world), "--oversubscribe",
+    p = subprocess.run([MPIRUN, "-n", str(world), "--oversubscribe",
                         sys.executable, str(HERE / "interpret_mpi.py")], env=env,
                        capture_output=True, text=True, timeout=600)
     status = {line.split()[1]: line.split(None, 3)[2:] for line in p.stdout.splitlines()

@@ -210,9 +210,7 @@ def test_partitions_and_a_device_per_rank():
 
 
 # -- MPI -------------------------------------------------------------------------------------
-MPIRUN = shutil.which("mpirun")
-needs_mpi = pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin) for "
-                               "the MPI channel tests")
+from tvm_testing import MPIRUN, needs_mpi  # noqa: E402
 
 RANK_SCRIPT = """
 import sys, time

@@ -471,12 +471,12 @@ func.func @main(%a: tensor<8x4xf32>) -> tensor<4x4xf32> {
         compile_str(text)
 
 
-MPIRUN = shutil.which("mpirun")
+from tvm_testing import MPIRUN, needs_mpi  # noqa: E402
 RANK = """
-import sys
+import os, sys
 import numpy as np
 from tensorvm import runtime
-sys.path.insert(0, sys.argv[3])
+sys.path[:0] = [sys.argv[3], os.path.dirname(sys.argv[3])]  # (tests/: tvm_testing)
 from test_sharded import _per_rank
 z = np.load(sys.argv[2])
 args = [z[f"arr_{i}"] for i in range(len([k for k in z.files if k.startswith("arr_")]))]
@@ -505,7 +505,7 @@ def _two_mpi_ranks(tmp_path, name, script):
                           env=env, capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
+@needs_mpi
 @pytest.mark.parametrize("name", ["psum", "block_tensor_parallel", "jit_mlp_data_parallel",
                                   "jit_matmul_contracting", "jit_reduce_sharded",
                                   "jit_matmul_reduce_scatter",
@@ -520,10 +520,10 @@ def test_two_mpi_ranks_match_jax(tmp_path, name):
 
 
 RANKS_2X2 = """
-import sys
+import os, sys
 import numpy as np
 from tensorvm import runtime
-sys.path.insert(0, sys.argv[3])
+sys.path[:0] = [sys.argv[3], os.path.dirname(sys.argv[3])]  # (tests/: tvm_testing)
 from test_sharded import _per_rank
 z = np.load(sys.argv[2])
 args = [z[f"arr_{i}"] for i in range(len([k for k in z.files if k.startswith("arr_")]))]
@@ -539,7 +539,7 @@ for how, got in (("whole", pm.main(*args)), ("pieces", pm.main.run([ins[g] for g
 """
 
 
-@pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
+@needs_mpi
 @pytest.mark.parametrize("name", ["jit_mlp_2x2", "jit_mlp_2x2_scatter", "tensor_parallel_2x2",
                                   "jit_mlp_data_parallel_4", "gspmd_tanh_yx"])
 def test_four_partitions_as_two_mpi_processes_of_two_devices(tmp_path, name):
@@ -642,7 +642,7 @@ def test_the_sharded_sample_runs_on_two_local_devices():
     assert "tensor parallel on 2 devices: result replicated" in p.stdout and "OK" in p.stdout
 
 
-@pytest.mark.skipif(MPIRUN is None, reason="needs mpirun (Debian: openmpi-bin)")
+@needs_mpi
 def test_the_sharded_sample_runs_as_two_mpi_ranks():
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo",
