@@ -26,7 +26,8 @@ the notes below the tables; the other columns still run. The headline is the
 ratio table (engine time / tensorvm time, best tensorvm driver): on shared
 machines absolute times are noise, ratios much less so.
 
-Load is the median of five loads (every engine alike): the first load of a
+Load is the median of LOAD_REPEATS (21) loads, every engine alike (a median
+of five moved by 1.5x between runs on a shared 2-core machine): the first load of a
 process also pays imports and device creation (--json has each engine's
 first load as `first_load_s`). tensorvm's loads are of new bytes (a private
 copy, its module cache cleared before each, untimed), so they pay the whole
@@ -202,7 +203,7 @@ def tensorvm_engines():
     return engines
 
 
-LOAD_REPEATS = 5
+LOAD_REPEATS = 21
 
 
 def timed_load(load, info=None, before=None):
