@@ -18,8 +18,8 @@ from .asmfunc import FunctionAssembler
 from .asmlex import Cursor, Token, parse_float_text, parse_int
 from .errors import AssemblyError
 from .isa import BANKS, CHAR_BANK
-from .model import (FunctionDef, GlobalDef, ImportDef, ModuleDef, Param, RodataDef,
-                    Signature, empty_registers)
+from .model import (INITIALIZER_OPERANDS, FunctionDef, GlobalDef, ImportDef, Initializer,
+                    ModuleDef, Param, RodataDef, Signature, empty_registers)
 
 __all__ = ["assemble", "disassemble_module", "AssemblyError"]
 
@@ -61,6 +61,9 @@ class _Assembler:
                 i = self.func_header(cur, lines, i)
             else:
                 getattr(self, "decl_" + tok.value)(cur)
+        for g in self.m.globals:
+            if callable(g.initial):           # (an initializer's names, now all declared)
+                g.initial = g.initial()
         for fn, args, declared, body in self.bodies:
             FunctionAssembler(self, fn, args, declared).run(body)
         return self.m
@@ -95,14 +98,10 @@ class _Assembler:
 
     def _type_list(self, cur: Cursor, variadic=False) -> list:
         """``(i32, *r, ...)``: bank names or calling-convention characters."""
-        cur.expect("punct", "(")
-        out = []
-        while not cur.accept(")"):
-            if out:
-                cur.expect("punct", ",")
+        def param():
             star = bool(variadic and cur.accept("*"))
-            out.append(Param(self._bank(cur), star))
-        return out
+            return Param(self._bank(cur), star)
+        return _parenthesized(cur, param)
 
     def _bank(self, cur: Cursor) -> str:
         tok = cur.expect("ident", what="a type (i32, i64, f32, f64, ref)")
@@ -119,8 +118,11 @@ class _Assembler:
         if cur.accept("="):
             tok = cur.next()
             if bank == "ref":
-                raise cur.error("ref globals start null and take no initial value", tok)
-            if bank in ("i32", "i64"):
+                if tok.kind != "ident" or tok.value != "call":
+                    raise cur.error("a ref global starts null or takes an initializer: "
+                                    "= call @module.fn(global|rodata|executable @name, ...)", tok)
+                initial = self._initializer(cur)
+            elif bank in ("i32", "i64"):
                 initial = parse_int(tok, cur)
                 bits = 32 if bank == "i32" else 64
                 if not -(1 << (bits - 1)) <= initial < (1 << (bits - 1)):
@@ -129,6 +131,23 @@ class _Assembler:
                 initial = parse_float_text(tok, cur)
         cur.expect_end()
         self.m.globals.append(GlobalDef(name, bank, initial))
+
+    def _initializer(self, cur: Cursor):
+        """``@import(kind @name, ...)`` after ``= call``, as a function that
+        resolves the names once every declaration is read (a disassembly
+        lists rodata after globals)."""
+        call = cur.next()
+
+        def operand():
+            kind = cur.expect("ident", what="an operand kind (global, rodata, executable)")
+            if kind.value not in INITIALIZER_OPERANDS:
+                raise cur.error(f"operand kind {kind.value!r} is not one of "
+                                f"{', '.join(INITIALIZER_OPERANDS)}", kind)
+            return kind.value, cur.next()
+        args = _parenthesized(cur, operand)
+        tables = {"global": "global", "rodata": "rodata", "executable": "exe"}
+        return lambda: Initializer(self.resolve("import", call, cur), tuple(
+            (k, self.resolve(tables[k], tok, cur)) for k, tok in args))
 
     def decl_rodata(self, cur: Cursor):
         name = self._new_name(cur, self.m.rodata, "rodata").value
@@ -155,14 +174,12 @@ class _Assembler:
 
     def func_header(self, cur: Cursor, lines: list, i: int) -> int:
         name_tok = self._new_name(cur, self.m.functions, "function")
-        cur.expect("punct", "(")
-        args = []
-        while not cur.accept(")"):
-            if args:
-                cur.expect("punct", ",")
+
+        def argument():
             reg = cur.expect("reg", what="an argument register (%name)")
             cur.expect("punct", ":")
-            args.append((reg, self._bank(cur)))
+            return reg, self._bank(cur)
+        args = _parenthesized(cur, argument)
         results = [p.bank for p in self._type_list(cur)] if cur.accept("->") else []
         fn = FunctionDef(name_tok.value, "", empty_registers(), b"")
         fn.signature = "".join(str(Param(b)) for _, b in args) + "->" + \
@@ -223,6 +240,17 @@ class _Assembler:
             if (d.full_name if kind == "import" else d.name) == tok.value:
                 return index
         raise cur.error(f"unknown {_KIND_NAMES[kind]} @{tok.value}", tok)
+
+
+def _parenthesized(cur: Cursor, item) -> list:
+    """``(item, item, ...)``: each read by ``item()``."""
+    cur.expect("punct", "(")
+    out = []
+    while not cur.accept(")"):
+        if out:
+            cur.expect("punct", ",")
+        out.append(item())
+    return out
 
 
 _DECLS = {"module", "import", "global", "rodata", "string", "func"}

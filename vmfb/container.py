@@ -22,11 +22,11 @@ import msgpack
 
 from . import header as _header
 from .errors import IntegrityError, VmfbError
-from .model import Deferred, ModuleDef
+from .model import Deferred, Initializer, ModuleDef
 
 MAGIC = b"\x89TVMFB\r\n"
 VERSION_MAJOR = 1
-VERSION_MINOR = 2
+VERSION_MINOR = 3           # the newest minor this reader reads (and writes when used)
 ALIGNMENT = 64
 PREFIX = struct.Struct("<8sHHIQQQI16sI")
 assert PREFIX.size == 64
@@ -85,7 +85,10 @@ def write_module(module: ModuleDef) -> bytes:
     out[PREFIX.size:PREFIX.size + len(packed)] = packed
     for entry, (_, view, _) in zip(hdr["sections"], payloads):
         out[entry["offset"]:entry["offset"] + entry["length"]] = view
-    prefix = PREFIX.pack(MAGIC, VERSION_MAJOR, VERSION_MINOR, 0, total, PREFIX.size,
+    # The lowest minor whose features the file uses: 1.3 only for ref-global
+    # initializers, which a 1.2 reader rejects by name rather than skipping.
+    minor = 3 if any(g.initial.__class__ is Initializer for g in module.globals) else 2
+    prefix = PREFIX.pack(MAGIC, VERSION_MAJOR, minor, 0, total, PREFIX.size,
                          len(packed), _crc(packed), bytes(16), 0)
     out[:PREFIX.size] = prefix[:60] + struct.pack("<I", _crc(prefix[:60]))
     return bytes(out)

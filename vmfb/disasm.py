@@ -15,7 +15,7 @@ from .bytecode import (block_starts, decode_function, format_float, format_instr
                        format_symbol, module_namer)
 from .errors import VmfbError
 from .isa import BANKS, BANK_CHAR
-from .model import ModuleDef, parse_signature
+from .model import Initializer, ModuleDef, parse_signature
 
 
 def _json(obj) -> str:
@@ -27,6 +27,14 @@ def _json(obj) -> str:
 
 def _params(params) -> str:
     return "(" + ", ".join(str(p) for p in params) + ")"
+
+
+def _initializer(module: ModuleDef, init: Initializer) -> str:
+    """``call @import(kind @name, ...)``: names where they resolve back uniquely."""
+    name_of = module_namer(module)
+    kinds = {"global": "global", "rodata": "rodata", "executable": "exe"}
+    args = ", ".join(f"{k} {name_of(kinds[k], i)}" for k, i in init.args)
+    return f"call {name_of('import', init.call)}({args})"
 
 
 def disassemble_module(module: ModuleDef, max_rodata_bytes: int | None = None) -> str:
@@ -48,7 +56,9 @@ def disassemble_module(module: ModuleDef, max_rodata_bytes: int | None = None) -
                    f" -> {_params(sig.results)}")
     for g in module.globals:
         line = f"global {format_symbol(g.name)} : {g.bank}"
-        if g.initial is not None:
+        if g.initial.__class__ is Initializer:
+            line += " = " + _initializer(module, g.initial)
+        elif g.initial is not None:
             line += " = " + (str(int(g.initial)) if g.bank in ("i32", "i64")
                              else format_float(float(g.initial), g.bank))
         out.append(line)

@@ -13,7 +13,8 @@ import msgpack
 from .errors import VmfbError
 from .isa import BANKS, MAX_REGISTERS
 from .model import (Deferred, EntryPoint, ExecutableDef, ExecutableVariant, FunctionDef,
-                    GlobalDef, ImportDef, ModuleDef, RodataDef, parse_signature)
+                    GlobalDef, ImportDef, INITIALIZER_OPERANDS, Initializer, ModuleDef,
+                    RodataDef, parse_signature)
 
 SECTION_KINDS = ("bytecode", "rodata", "executable")
 MAX_ALIGNMENT = 1 << 16
@@ -266,6 +267,23 @@ def _section(v, where, sections, kind):
     return v
 
 
+def _initializer(v, where) -> None:
+    """A ref global's ``initial`` (1.3): {"call": import index, "args":
+    [[kind, index]]}; indices are range-checked by the runtime's verifier."""
+    if v.__class__ is not dict:
+        _fail(where, f"ref globals take no initial value, only an initializer "
+                     f"{{\"call\": int, \"args\": [[kind, int]]}}, got {type(v).__name__}")
+    _map(v, where, ("call", "args"))
+    _int(v["call"], where + ".call", 0, MAX_COUNT)
+    for j, a in enumerate(_list(v["args"], where + ".args")):
+        w = f"{where}.args[{j}]"
+        if a.__class__ is not list or len(a) != 2:
+            _fail(w, f"must be [kind, index], got {a!r}")
+        if a[0] not in INITIALIZER_OPERANDS:
+            _fail(w, f"operand kind {a[0]!r} is not one of {', '.join(INITIALIZER_OPERANDS)}")
+        _int(a[1], w + "[1]", 0, MAX_COUNT)
+
+
 def validate(h) -> dict:
     """Check the whole header; return it unchanged (raises VmfbError)."""
     _map(h, "header", ("name", "version", "requirements", "functions", "imports", "globals",
@@ -329,7 +347,7 @@ def validate(h) -> dict:
         init = g.get("initial")
         if init is not None:
             if g["bank"] == "ref":
-                _fail(w + ".initial", "ref globals take no initial value")
+                _initializer(init, w + ".initial")
             elif g["bank"] in ("f32", "f64"):
                 _type(init, float, w + ".initial", "a float")
             else:
@@ -445,6 +463,8 @@ def to_header(m: ModuleDef, add_section) -> dict:
     def initial(g):
         if g.initial is None:
             return None
+        if g.initial.__class__ is Initializer:
+            return {"call": g.initial.call, "args": [[k, i] for k, i in g.initial.args]}
         return float(g.initial) if g.bank in ("f32", "f64") else g.initial
 
     return {
@@ -556,6 +576,13 @@ def _variant_entry_points(v: dict, where: str):
     return Deferred(lambda: unpack_entry_points(packed, where))
 
 
+def _initial(v):
+    """A validated global's initial value (an Initializer for a 1.3 map)."""
+    if v.__class__ is dict:
+        return Initializer(v["call"], tuple((k, i) for k, i in v["args"]))
+    return v
+
+
 def from_header(h: dict, section_data) -> ModuleDef:
     """ModuleDef from a validated header; ``section_data(index)`` returns the
     payload view of a section (or a Deferred that checks and returns it)."""
@@ -566,7 +593,8 @@ def from_header(h: dict, section_data) -> ModuleDef:
                                section_data(f["code"]), f["exported"], _function_reflection(f, i))
                    for i, f in enumerate(h["functions"])],
         imports=[ImportDef(i["module"], i["name"], i["signature"]) for i in h["imports"]],
-        globals=[GlobalDef(g["name"], g["bank"], g.get("initial")) for g in h["globals"]],
+        globals=[GlobalDef(g["name"], g["bank"], _initial(g.get("initial")))
+                 for g in h["globals"]],
         rodata=[RodataDef(r["name"], section_data(r["section"]), r["alignment"])
                 for r in h["rodata"]],
         executables=[ExecutableDef(e["name"], [

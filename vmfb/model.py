@@ -80,11 +80,26 @@ class ImportDef:
         return f"{self.module}.{self.name}"
 
 
+INITIALIZER_OPERANDS = ("global", "rodata", "executable")
+
+
+class Initializer(NamedTuple):
+    """A ref global's initial value (1.3): the result of calling import
+    ``call`` with ``args``, each ``(kind, index)``: an earlier initialized
+    global, a rodata or an executable (kind in INITIALIZER_OPERANDS).  A
+    context runs its module's initializers in global order when it registers
+    the module, before ``__init``: declared data, not code, so that a load
+    decodes, verifies and lowers no function to set up its device state."""
+    call: int
+    args: tuple = ()
+
+
 @dataclass
 class GlobalDef:
     name: str
     bank: str                      # one of isa.BANKS
-    initial: int | float | None = None   # ref globals start null
+    # i32/i64 int, f32/f64 float; ref globals start null or take an Initializer
+    initial: int | float | Initializer | None = None
 
 
 @dataclass

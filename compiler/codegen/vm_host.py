@@ -2,8 +2,9 @@
 checks its arguments, allocates, submits one command buffer of dispatches
 (one barrier between schedule levels) and returns buffer views.
 
-``__init`` runs once per context: it fetches the device, loads the
-executables and imports the constants (zero-copy on the CPU): those of
+Each context fetches the device, loads the executables and imports the
+constants (zero-copy on the CPU) through ref-global initializers (vmfb 1.3,
+run when it registers the module, no ``__init`` function): the constants of
 straight-line functions as one packed segment (``@__consts``, addressed by
 offset), those of functions with control flow one global each.  The first
 call of a static-shape function ``f`` calls ``@__record_f``, which records
@@ -211,12 +212,17 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     header = [f"module @{name}"]
     text = [f"import @{HOST_CALL_MODULE}.{n}{_asm_signature(c)}"
             for n, c in host_call_imports(functions).items()]
-    text.append("global @__device : ref")
+    # Device state as ref-global initializers (vmfb 1.3): the context calls
+    # these imports at registration, with no __init function to decode,
+    # verify, lower and run at every load.
+    text.append("global @__device : ref = call @hal.device.get()")
     if entries:
-        text.append("global @__exe : ref")
-    text += [f"global @__c{i} : ref" for i in range(own)]
-    if pack:
-        text.append("global @__consts : ref")
+        text.append("global @__exe : ref = call @hal.executable.load(global @__device, "
+                    "executable @kernels)")
+    for i, ro in enumerate(mdef.rodata):
+        g = f"__c{i}" if i < own else "__consts"
+        text.append(f"global @{g} : ref = call @hal.allocator.import(global @__device, "
+                    f"rodata @{ro.name})")
 
     reflections = {}
     for func in functions:
@@ -237,21 +243,6 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         text += host.export(fname, asynchronous=False)
         text += host.export(fname + ASYNC_SUFFIX, asynchronous=True)
 
-    init = _FunctionAsm()
-    dev, = init.call("device.get", [], 1)
-    init.emit(f"global.store.ref {dev}, @__device")
-    if entries:
-        ref = init.reg("e")
-        init.emit(f"{ref} = const.ref.executable @kernels")
-        exe, = init.call("executable.load", [dev, ref], 1)
-        init.emit(f"global.store.ref {exe}, @__exe")
-    for i, ro in enumerate(mdef.rodata):
-        r = init.reg("ro")
-        init.emit(f"{r} = const.ref.rodata @{ro.name}")
-        buf, = init.call("allocator.import", [dev, r], 1)
-        init.emit(f"global.store.ref {buf}, @{'__c' + str(i) if i < own else '__consts'}")
-    init.emit("ret")
-    text += ["func @__init() -> () export {", "entry:"] + init.lines + ["}"]
     # Only the HAL functions the code calls are imported: every import is
     # checked, linked and bound at each load.
     called = set(_HAL_CALL.findall("\n".join(text)))
@@ -260,7 +251,7 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     return mdef, "\n".join(header + text) + "\n", reflections
 
 
-_HAL_CALL = re.compile(r"call\.import @hal\.([\w.]+)\(")
+_HAL_CALL = re.compile(r"call(?:\.import)? @hal\.([\w.]+)\(")     # (initializers: call @hal.)
 
 
 def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchronous,

@@ -45,8 +45,9 @@ class HalState:
         self.defer_loads = True
 
     def loaded(self) -> list:
-        """The executables ``__init`` asked for, in load order (a
-        PendingExecutable until its first dispatch)."""
+        """The executables the module asked for (its initializers or
+        ``__init``), in load order (a PendingExecutable until its first
+        dispatch)."""
         with self._lock:
             return [exe for _, exe in self._executables.values()]
 
@@ -657,7 +658,7 @@ class HalModule(NativeModule):
 
     def __init__(self, *, defer_loads: bool = True):
         """``defer_loads``: executables load at their first dispatch
-        (PendingExecutable) instead of when ``__init`` asks for them."""
+        (PendingExecutable) instead of when the module asks for them."""
         self.defer_loads = defer_loads
 
     def functions(self) -> dict:

@@ -4,7 +4,8 @@ A ``Context`` registers modules in order; each bytecode module's imports are
 resolved against the exports of modules registered before it, by name and
 signature.  Invocations never share frames or registers, and globals are
 only replaced as whole values, so many threads may ``invoke`` one context at
-once.  ``__init`` runs once per module, under the context's lock.
+once.  A module's ref-global initializers (vmfb 1.3) and then its ``__init``
+run once per context, under the context's lock, when it is registered.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import threading
 from ..errors import InvalidArgumentError, LinkError
 from tensorvm.vmfb.model import parse_signature
 from .interpreter import (DEFAULT_MAX_DEPTH, DEFAULT_TIMEOUT_S, BytecodeTarget, Invocation,
-                          bounds_error, coerce)
+                          add_note, bounds_error, coerce)
 from .module import BytecodeModule
 from .native import NativeModule, NativeTarget
 from .numeric import f32, wrap32, wrap64
@@ -94,7 +95,8 @@ class Context:
         return [m for m, _ in self._modules]
 
     def register(self, module) -> None:
-        """Add a module, link its imports, run its ``__init`` if it exports one."""
+        """Add a module, link its imports, run its global initializers and its
+        ``__init`` if it exports one."""
         with self._lock:
             if module.name in self._exports:
                 raise LinkError(f"a module named '{module.name}' is already in this context")
@@ -111,10 +113,28 @@ class Context:
             self._exports[module.name] = {
                 name: (f.signature, BytecodeTarget(f, inst)) for name, f in module.exports.items()}
             self._modules.append((module, inst))
+            if module.initializers:
+                self._initialize(module, inst)
             init = module.exports.get("__init")
             if init is not None:
                 Invocation(BytecodeTarget(init, inst), [], self.max_depth,
                            self.default_timeout_s).run()
+
+    def _initialize(self, module, inst) -> None:
+        """Set each initialized ref global to its import call's result, in
+        global order (verified: operands in range, earlier globals only)."""
+        consts, values = module.consts, inst.globals
+        operands = {"global": values, "rodata": consts.rodata, "executable": consts.executables}
+        for gi, call, args in module.initializers:
+            target = inst.imports[call]
+            try:
+                values[gi] = Invocation(target, [operands[k][i] for k, i in args],
+                                        self.max_depth, self.default_timeout_s).run()[0]
+            except Exception as e:
+                m, n, _, _ = module.imports[call]
+                add_note(e, f"while initializing global '{module.globals[gi].name}' of module "
+                            f"'{module.name}' with {m}.{n}")
+                raise
 
     def _resolve(self, module, imp_module, imp_name, imp_sig):
         exports = self._exports.get(imp_module)

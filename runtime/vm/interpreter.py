@@ -78,7 +78,7 @@ def _is_timeout(e) -> bool:
     return isinstance(e, HalTimeoutError)
 
 
-def _note(e: BaseException, text: str) -> None:
+def add_note(e: BaseException, text: str) -> None:
     if hasattr(e, "add_note"):
         e.add_note(text)
 
@@ -267,7 +267,7 @@ class Invocation:
                         raise CallTimeoutError(f"{name}: timed out after {ms} ms (the call's "
                                                f"timeout_s)", function, pc) from e
                     raise VmTrap(f"{name}: timed out after {ms} ms", function, pc) from e
-                _note(e, f"while {function} waited in {name}")
+                add_note(e, f"while {function} waited in {name}")
                 raise
         values = sus.then() if sus.then is not None else tuple(_ZERO[b] for b in banks)
         self._store(values, dsts, banks, name, r)
@@ -347,7 +347,7 @@ class Invocation:
                     if e.function is None:
                         e.function, e.pc = fn.name, fn.pcs[pc]
                 else:
-                    _note(e, f"raised by native {raised.name} called from VM function "
+                    add_note(e, f"raised by native {raised.name} called from VM function "
                              f"'{fn.name}' at pc {fn.pcs[pc]}")
                 raise e
             site = fn.sites[pc]
@@ -418,7 +418,7 @@ class Invocation:
                 t.function, t.pc = fn.name, fn.pcs[pc]
             raise
         except Exception as e:
-            _note(e, f"raised by native {tgt.name} called from VM function "
+            add_note(e, f"raised by native {tgt.name} called from VM function "
                      f"'{fn.name}' at pc {fn.pcs[pc]}")
             raise
         self._pc_of_call = pc

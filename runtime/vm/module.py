@@ -163,6 +163,7 @@ class BytecodeModule:
         self.imports = [(i.module, i.name, i.signature, sig)
                         for i, sig in zip(mdef.imports, consts.import_sigs)]
         self.globals = list(mdef.globals)
+        self.initializers = []     # verified (global, import, args): ModuleTables
         self._prepare_lock = threading.RLock()
         self.source = None            # the immutable bytes it was read from (cache.py)
 
@@ -176,6 +177,7 @@ class BytecodeModule:
         functions = [VmFunction(self, i, fdef, sig, None if lazy else tables.body(i), consts)
                      for i, (fdef, sig) in enumerate(zip(mdef.functions, tables.fn_sigs))]
         cls.__init__(self, mdef, functions, consts)
+        self.initializers = tables.initializers
         self._tables = tables
         return self
 

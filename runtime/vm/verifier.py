@@ -15,7 +15,7 @@ from tensorvm.vmfb.bytecode import decode_function
 from tensorvm.vmfb.element_types import BY_NAME as _ELEMENT_TYPES
 from tensorvm.vmfb.errors import VerificationError, VmfbError
 from tensorvm.vmfb.isa import BANK_CHAR, BANKS, MAX_REGISTERS, OPS as _ISA_OPS
-from tensorvm.vmfb.model import parse_signature
+from tensorvm.vmfb.model import Initializer, parse_signature
 
 _INT_RANGE = {"i32": (-(1 << 31), (1 << 32) - 1), "i64": (-(1 << 63), (1 << 64) - 1)}
 
@@ -278,10 +278,14 @@ class ModuleTables:
                         for f in module.functions]
         self.import_sigs = [_signature(i.signature, f"import {i.module}.{i.name}: bad signature",
                                        True) for i in module.imports]
-        for g in module.globals:
+        self.initializers = []     # (global index, import index, ((kind, index), ...))
+        for gi, g in enumerate(module.globals):
             if g.bank not in BANKS:
                 raise VerificationError(f"global '{g.name}' has unknown bank {g.bank!r}")
             init = g.initial
+            if init.__class__ is Initializer and g.bank == "ref":
+                self.initializers.append((gi, *self._initializer(gi, g)))
+                continue
             ok = (init is None or (g.bank in _INT_RANGE and type(init) is int
                                    and _INT_RANGE[g.bank][0] <= init <= _INT_RANGE[g.bank][1])
                   or (g.bank in ("f32", "f64") and type(init) in (int, float)))
@@ -301,6 +305,37 @@ class ModuleTables:
                     _check_reflection(fn, sig)
                 if fn.name == "__init" and (sig.args or sig.results):
                     raise VerificationError("__init must take and return nothing", fn.name)
+
+    def _initializer(self, gi: int, g) -> tuple:
+        """``(import index, args)`` of ref global ``gi``'s Initializer: a call
+        of an import taking exactly its operands (all refs, none variadic)
+        and returning one ref, with every operand in range and each global
+        operand an earlier initialized one."""
+        m, init = self.module, g.initial
+        what = f"global '{g.name}' initializer"
+        k = init.call
+        if type(k) is not int or not 0 <= k < len(m.imports):
+            raise VerificationError(f"{what}: import index {k!r} out of range "
+                                    f"({len(m.imports)} imports)")
+        sig, imp = self.import_sigs[k], m.imports[k]
+        args = tuple(init.args)
+        if any(p.variadic or p.bank != "ref" for p in sig.args) or len(sig.args) != len(args) \
+                or [p.bank for p in sig.results] != ["ref"]:
+            raise VerificationError(f"{what}: {imp.module}.{imp.name} ({imp.signature}) is "
+                                    f"not a call of {len(args)} refs returning one ref")
+        limits = {"rodata": len(m.rodata), "executable": len(m.executables)}
+        for j, a in enumerate(args):
+            kind, index = a if isinstance(a, tuple) and len(a) == 2 else (None, None)
+            if kind == "global":
+                ok = type(index) is int and 0 <= index < gi \
+                     and m.globals[index].initial.__class__ is Initializer
+            else:
+                ok = kind in limits and type(index) is int and 0 <= index < limits[kind]
+            if not ok:
+                raise VerificationError(f"{what}: operand {j} {a!r} is not an earlier "
+                                        f"initialized global, a rodata or an executable "
+                                        f"in range")
+        return k, args
 
     def reflection(self, i: int):
         """Function ``i``'s reflection, decoded (VmfbError) and checked

@@ -179,3 +179,51 @@ def test_reflection_is_decoded_on_first_lookup_and_checked_then(vmfb):
         lazy.swap
     with pytest.raises(VerificationError, match="reflection lists 0 args"):
         rt.load_module(bad, device="local-sync", verify="eager")
+
+
+INITIALIZED = """
+module @inits
+import @hal.device.get() -> (r)
+import @hal.allocator.import(r, r) -> (r)
+import @hal.executable.load(r, r) -> (r)
+global @dev : ref = call @hal.device.get()
+global @buf : ref = call @hal.allocator.import(global @dev, rodata @k)
+global @seen : ref
+rodata @k = hex"0102030405060708"
+
+func @__init() -> () export {
+entry:
+  %b = global.load.ref @buf
+  global.store.ref %b, @seen
+  ret
+}
+func @get() -> (ref) export {
+entry:
+  %b = global.load.ref @seen
+  ret %b
+}
+"""
+
+
+def test_ref_global_initializers_run_in_order_before_init():
+    """A 1.3 module's initializers run when the context registers it, in global
+    order (@buf uses @dev) and before __init (which reads @buf)."""
+    blob = write_module(assemble(INITIALIZED))
+    assert blob[8:12] == bytes([1, 0, 3, 0])      # the writer marks the file 1.3
+    for device in ("local-sync", "local-task"):
+        assert rt.load_module(blob, device=device).get().read() == bytes(range(1, 9))
+
+
+def test_a_failing_initializer_names_its_global():
+    from tensorvm.vmfb.model import ExecutableDef, ExecutableVariant, ModuleDef
+    text = INITIALIZED.replace(
+        "global @seen : ref",
+        "global @seen : ref = call @hal.executable.load(global @dev, executable @nowhere)")
+    base = ModuleDef("inits", executables=[
+        ExecutableDef("nowhere", [ExecutableVariant("no-such-format", {}, [], b"")])])
+    from tensorvm.hal.errors import NoVariantError
+    blob = write_module(assemble(text, base=base))
+    with pytest.raises(NoVariantError, match="no variant this device can run") as e:
+        rt.load_module(blob, device="local-sync")
+    assert "while initializing global 'seen' of module 'inits' with hal.executable.load" \
+        in "\n".join(getattr(e.value, "__notes__", [])), e.value

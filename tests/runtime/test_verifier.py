@@ -175,3 +175,33 @@ def test_load_module_verify_modes():
         runtime.load_module(write_module(bad), device="local-sync", verify="eager")
     with pytest.raises(ValueError, match="verify"):
         runtime.load_module(bad, device="local-sync", verify="never")
+
+
+# -- ref-global initializers (vmfb 1.3) ------------------------------------------------
+def _initialized(*inits, imports=None):
+    """A module whose ref globals take ``inits`` (Initializer or None each)."""
+    from tensorvm.vmfb.model import Initializer
+    imports = imports or [ImportDef("hal", "device.get", "->r"),
+                          ImportDef("hal", "allocator.import", "rr->r"),
+                          ImportDef("ext", "v", "i*I->i")]
+    globs = [GlobalDef(f"g{i}", "ref", init if init is None else Initializer(*init))
+             for i, init in enumerate(inits)]
+    return module(fn(RET), globals=globs, imports=imports)
+
+
+def test_initializers_are_verified_at_load():
+    ok = BytecodeModule.from_def(_initialized((0, ()), (1, (("global", 0), ("rodata", 0)))))
+    assert ok.initializers == [(0, 0, ()), (1, 1, (("global", 0), ("rodata", 0)))]
+    for inits, message in [
+        ([(3, ())], "import index 3 out of range"),
+        ([(2, ())], r"ext.v \(i\*I->i\) is not a call of 0 refs returning one ref"),
+        ([(1, (("rodata", 0),))], "not a call of 1 refs"),
+        ([(0, ()), (1, (("global", 1), ("rodata", 0)))], r"operand 0 \('global', 1\)"),
+        ([None, (1, (("global", 0), ("rodata", 0)))], r"operand 0 \('global', 0\)"),
+        ([(1, (("global", 0), ("rodata", 0)))], "operand 0"),      # not an earlier global
+        ([(0, ()), (1, (("global", 0), ("rodata", 1)))], r"operand 1 \('rodata', 1\)"),
+        ([(0, ()), (1, (("global", 0), ("executable", 5)))], "operand 1"),
+        ([(0, ()), (1, (("global", 0), ("string", 0)))], "operand 1"),
+    ]:
+        with pytest.raises(VerificationError, match=message):
+            BytecodeModule.from_def(_initialized(*inits))

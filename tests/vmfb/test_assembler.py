@@ -151,7 +151,7 @@ func @"my fn$async"() -> () {
     ("func @f() -> (i32) {\n  ret\n}", "returns 1 values, ret gives 0", 2, 3),
     ("func @f() -> () {\nx:\nx:\n  ret\n}", "defined twice", 3, 1),
     ("func @f() -> () {\n  ret", "no closing", 1, 6),
-    ("global @g : ref = 1", "take no initial value", 1, 19),
+    ("global @g : ref = 1", "starts null or takes an initializer", 1, 19),
     ("global @g : i32\nglobal @g : i32", "already defined", 2, 8),
     ("global @g : i32 = 2147483648", "does not fit in i32", 1, 19),
     ("rodata @r = hex\"00\" align 3", "power of two", 1, 27),
@@ -199,3 +199,30 @@ def test_mutated_text_raises_only_assembly_errors():
             assemble("".join(t), base=_base())
         except AssemblyError:
             pass
+
+
+def test_ref_global_initializers_round_trip():
+    """``= call @import(kind @name, ...)`` names imports, earlier globals,
+    rodata declared anywhere (a disassembly lists it after the globals) and
+    base executables; the text re-assembles to the same tables."""
+    from tensorvm.vmfb.model import Initializer
+    base = ModuleDef("m", executables=[ExecutableDef("kernels", [])])
+    text = ("module @m\nimport @hal.device.get() -> (r)\nimport @hal.executable.load(r, r) -> (r)\n"
+            "import @hal.allocator.import(r, r) -> (r)\n"
+            "global @dev : ref = call @hal.device.get()\n"
+            "global @exe : ref = call @hal.executable.load(global @dev, executable @kernels)\n"
+            "global @k : ref = call @hal.allocator.import(global #0, rodata @consts)\n"
+            "global @plain : ref\n"
+            'rodata @consts = hex"00ff"\n')
+    m = assemble(text, base=base)
+    assert [g.initial for g in m.globals] == [
+        Initializer(0, ()), Initializer(1, (("global", 0), ("executable", 0))),
+        Initializer(2, (("global", 0), ("rodata", 0))), None]
+    again = assemble(disassemble_module(m), base=base)
+    assert again.globals == m.globals
+    for bad, message in [("global @g : ref = call @hal.nope()", "unknown import"),
+                         ("global @g : ref = call @hal.device.get(string @x)", "operand kind"),
+                         ("global @g : ref = call @hal.device.get(rodata @none)",
+                          "unknown rodata")]:
+        with pytest.raises(AssemblyError, match=message):
+            assemble("import @hal.device.get() -> (r)\n" + bad)
