@@ -654,7 +654,7 @@ class HalModule(NativeModule):
 
     name = "hal"
     plain = frozenset(("buffer_view.checked_buffer", "buffer_view.check_args", "allocator.allocate", "buffer_view.create",
-                       "buffer_view.buffer", "allocator.import", "device.get"))
+                       "buffer_view.buffer", "allocator.import", "device.get", "executable.load"))
 
     def __init__(self, *, defer_loads: bool = True):
         """``defer_loads``: executables load at their first dispatch

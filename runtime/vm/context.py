@@ -128,8 +128,12 @@ class Context:
         for gi, call, args in module.initializers:
             target = inst.imports[call]
             try:
-                values[gi] = Invocation(target, [operands[k][i] for k, i in args],
-                                        self.max_depth, self.default_timeout_s).run()[0]
+                a = [operands[k][i] for k, i in args]
+                if target.__class__ is NativeTarget and target.plain:   # one ref, always
+                    values[gi] = target.fn(target.state, *a)
+                else:
+                    values[gi] = Invocation(target, a, self.max_depth,
+                                            self.default_timeout_s).run()[0]
             except Exception as e:
                 m, n, _, _ = module.imports[call]
                 add_note(e, f"while initializing global '{module.globals[gi].name}' of module "
