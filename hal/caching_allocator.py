@@ -54,6 +54,7 @@ class PooledBuffer(Buffer):
 
 
 _new_pooled = object.__new__
+_DEVICE_LOCAL = MemoryType.DEVICE_LOCAL
 
 
 class CachingHostAllocator(HostAllocator):
@@ -72,7 +73,7 @@ class CachingHostAllocator(HostAllocator):
         HostAllocator.max_allocation_bytes.fset(self, value)
         self._limit = self.max_allocation_bytes     # the fast path's copy
 
-    def allocate(self, size: int, memory_type=MemoryType.DEVICE_LOCAL, zero: bool = True) -> Buffer:
+    def allocate(self, size: int, memory_type=_DEVICE_LOCAL, zero: bool = True) -> Buffer:
         """A zero-filled buffer of ``size`` bytes, from the pool when possible;
         ``zero=False``: a reused block keeps what it held (for buffers the
         caller overwrites, as a module's results and transients)."""
@@ -82,13 +83,22 @@ class CachingHostAllocator(HostAllocator):
             size = int(size)
             if size > self.max_allocation_bytes:
                 raise self.too_large(size)
-        if memory_type is not MemoryType.DEVICE_LOCAL:
+        if memory_type is not _DEVICE_LOCAL:
             MemoryType(memory_type)  # validates the flags
         cls = max(64, (size + 63) & ~63) if size <= 256 else size_class(size)
         block = None
         free = self._free.get(cls)
         if free:
-            block = self._take(free)
+            try:
+                block = free.pop()       # (the common case: the last block freed, unshared)
+            except IndexError:           # another thread took it
+                pass
+            else:
+                if _getrefcount(block[0]) <= 2:
+                    self.cached_bytes -= cls + ALIGNMENT
+                else:
+                    free.appendleft(block)
+                    block = self._take(free)
         if block is None:
             self.misses += 1
             raw = np.zeros(cls + ALIGNMENT, dtype=np.uint8)
