@@ -29,6 +29,9 @@ from .errors import HalError
 DEFAULT_MAX_BYTES = 256 << 20
 _SCAN = 4            # blocks inspected per allocation before making a new one
 _getrefcount = sys.getrefcount
+# A free block's raw array is referenced only by the block tuple and
+# getrefcount's argument: no buffer, slice or user view of it is alive.
+_UNSHARED = 2
 
 
 def size_class(size: int) -> int:
@@ -94,11 +97,11 @@ class CachingHostAllocator(HostAllocator):
             except IndexError:           # another thread took it
                 pass
             else:
-                if _getrefcount(block[0]) <= 2:
-                    self.cached_bytes -= cls + ALIGNMENT
-                else:
-                    free.appendleft(block)
-                    block = self._take(free)
+                if _getrefcount(block[0]) > _UNSHARED:
+                    free.appendleft(block)       # a view is still alive: look again later
+                    block = self._scan(free)
+            if block is not None:
+                self.cached_bytes -= cls + ALIGNMENT
         if block is None:
             self.misses += 1
             raw = np.zeros(cls + ALIGNMENT, dtype=np.uint8)
@@ -118,19 +121,17 @@ class CachingHostAllocator(HostAllocator):
         buf.memory_type, buf.writable, buf.allocator, buf._raw = HOST_MEMORY, True, self, block
         return buf
 
-    def _take(self, free):
-        """A reusable block from one size class's free list, or None."""
+    def _scan(self, free):
+        """A reusable block further down one size class's free list, or None
+        (``allocate`` tried the last one freed)."""
         for _ in range(_SCAN if len(free) > _SCAN else len(free)):
             try:
                 block = free.pop()
             except IndexError:
                 return None
-            # The raw array is referenced only by the block tuple and getrefcount's
-            # argument: no buffer, slice or user view of it is alive.
-            if _getrefcount(block[0]) <= 2:
-                self.cached_bytes -= block[0].nbytes
+            if _getrefcount(block[0]) <= _UNSHARED:
                 return block
-            free.appendleft(block)    # a view is still alive: look again later
+            free.appendleft(block)
         return None
 
     def _recycle(self, block) -> None:

@@ -16,6 +16,7 @@ import dataclasses
 
 from .asmfunc import FunctionAssembler
 from .asmlex import Cursor, Token, parse_float_text, parse_int
+from .bytecode import INITIALIZER_TABLES
 from .errors import AssemblyError
 from .isa import BANKS, CHAR_BANK
 from .model import (INITIALIZER_OPERANDS, FunctionDef, GlobalDef, ImportDef, Initializer,
@@ -145,9 +146,8 @@ class _Assembler:
                                 f"{', '.join(INITIALIZER_OPERANDS)}", kind)
             return kind.value, cur.next()
         args = _parenthesized(cur, operand)
-        tables = {"global": "global", "rodata": "rodata", "executable": "exe"}
         return lambda: Initializer(self.resolve("import", call, cur), tuple(
-            (k, self.resolve(tables[k], tok, cur)) for k, tok in args))
+            (k, self.resolve(INITIALIZER_TABLES[k], tok, cur)) for k, tok in args))
 
     def decl_rodata(self, cur: Cursor):
         name = self._new_name(cur, self.m.rodata, "rodata").value

@@ -355,6 +355,11 @@ def format_float(value: float, kind: str) -> str:
     return text if any(c in text for c in ".en") else text + ".0"
 
 
+# The name_of / resolve table of each ref-global initializer operand kind
+# (model.INITIALIZER_OPERANDS): assembly calls the executables' table "exe".
+INITIALIZER_TABLES = {"global": "global", "rodata": "rodata", "executable": "exe"}
+
+
 def module_namer(module) -> Callable[[str, int], str]:
     """name_of(kind, index) for format_instruction: symbols from ``module``
     where they resolve back uniquely, ``#index`` otherwise."""

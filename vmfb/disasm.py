@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from .bytecode import (block_starts, decode_function, format_float, format_instruction,
-                       format_symbol, module_namer)
+from .bytecode import (INITIALIZER_TABLES, block_starts, decode_function, format_float,
+                       format_instruction, format_symbol, module_namer)
 from .errors import VmfbError
 from .isa import BANKS, BANK_CHAR
 from .model import Initializer, ModuleDef, parse_signature
@@ -29,11 +29,9 @@ def _params(params) -> str:
     return "(" + ", ".join(str(p) for p in params) + ")"
 
 
-def _initializer(module: ModuleDef, init: Initializer) -> str:
+def _initializer(init: Initializer, name_of) -> str:
     """``call @import(kind @name, ...)``: names where they resolve back uniquely."""
-    name_of = module_namer(module)
-    kinds = {"global": "global", "rodata": "rodata", "executable": "exe"}
-    args = ", ".join(f"{k} {name_of(kinds[k], i)}" for k, i in init.args)
+    args = ", ".join(f"{k} {name_of(INITIALIZER_TABLES[k], i)}" for k, i in init.args)
     return f"call {name_of('import', init.call)}({args})"
 
 
@@ -54,10 +52,11 @@ def disassemble_module(module: ModuleDef, max_rodata_bytes: int | None = None) -
         sig = parse_signature(imp.signature)
         out.append(f"import {format_symbol(imp.full_name)}{_params(sig.args)}"
                    f" -> {_params(sig.results)}")
+    name_of = module_namer(module)
     for g in module.globals:
         line = f"global {format_symbol(g.name)} : {g.bank}"
         if g.initial.__class__ is Initializer:
-            line += " = " + _initializer(module, g.initial)
+            line += " = " + _initializer(g.initial, name_of)
         elif g.initial is not None:
             line += " = " + (str(int(g.initial)) if g.bank in ("i32", "i64")
                              else format_float(float(g.initial), g.bank))
@@ -75,7 +74,6 @@ def disassemble_module(module: ModuleDef, max_rodata_bytes: int | None = None) -
     for e in module.executables:
         formats = ", ".join(v.format for v in e.variants)
         out.append(f"; executable {format_symbol(e.name)}: {len(e.variants)} variant(s): {formats}")
-    name_of = module_namer(module)
 
     def signature_of(kind, index):
         table = module.functions if kind == "func" else module.imports
