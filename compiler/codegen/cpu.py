@@ -11,7 +11,7 @@ from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
 from ..ir.attributes import ints
-from . import custom, gemm, native_loop, scalar, vector_math
+from . import custom, gemm, native_loop, native_loop_c, scalar, vector_math
 from .cpu_targets import CpuTarget, resolve
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .kernel import Kernel, contraction_plan, workgroup_plan
@@ -560,7 +560,7 @@ def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=N
         # model; sharing one unit made its C compile serial).
         body = sorted({entry_of[id(d)] for d in lp.dispatches})
         protos = [kernel_signature(kernels[i].name) + ";" for i in body]
-        groups.append(([native_loop.CLOCK_C, *protos], [
+        groups.append(([native_loop_c.PRELUDE_C, *protos], [
             "__attribute__((visibility(\"default\")))\n" + native_loop.render_native_loop(
                 lp, lambda d: kernels[entry_of[id(d)]].name, lambda d: counts[entry_of[id(d)]])]))
         entries.append(EntryPoint(lp.name, native_loop.binding_count(lp),

@@ -55,13 +55,15 @@ def plan_general(func) -> GeneralPlan:
     block = func.regions[0].blocks[0]
     host = analyze_block(block, [False] * len(block.arguments))
     consts, dispatches, loops = [], [], {}
+    inside = set()                 # ops of a native loop: not roots of their own
     for op in func.walk():
         if op.name == "tvm.dispatch":
             dispatches.append(op)
-        elif op.name == "stablehlo.while":
+        elif op.name == "stablehlo.while" and id(op) not in inside:
             loop = plan_native_loop(op, host)
             if loop is not None:
                 loops[id(op)] = loop
+                inside.update(id(o) for o in op.walk())
         elif (op.name == "stablehlo.constant" and op.result not in host
               and not _inside_dispatch(op)):
             consts.append(op)
@@ -743,15 +745,25 @@ class GeneralFunction:
         for v in loop.host_in:
             consts += self.push_words(self.env[v])
         for v in loop.dev_in:
-            bufs.append(self.env[v].buf)
+            val = self.env.get(v)
+            if val is None:                   # a constant inside the loop: module rodata
+                self.operation(v.defining_op)
+                val = self.env[v]
+            if isinstance(val, Host):
+                val = self.to_device(val)
+            bufs.append(val.buf)
             spans += [f.const("i64", 0), self.nbytes(v)]
-        outs = []
+        outs, host_outs = [], []
         for j in loop.changing:
             r = loop.op.results[j]
             outs.append(self.allocate(r.type))
             bufs.append(outs[-1])
             spans += [f.const("i64", 0), self.nbytes(r)]
-        size = f.const("i64", max(64, 2 * loop.half))
+        for j in loop.host_out:                # final host values, read back after the loop
+            host_outs.append(self.allocate(_I64))
+            bufs.append(host_outs[-1])
+            spans += [f.const("i64", 0), f.const("i64", 8)]
+        size = f.const("i64", max(64, loop.scratch_bytes))
         scratch, = f.call("allocator.allocate", [self.dev, size], 1)
         bufs.append(scratch)
         spans += [f.const("i64", 0), size]
@@ -761,6 +773,10 @@ class GeneralFunction:
         self._emit_dispatch(loop.entry, f.const("i32", 1), consts, bufs, spans)
         for j, out in zip(loop.changing, outs):
             f.emit(f"{loop_vars[j].buf} = mov.ref {out}")
+        for j, out in zip(loop.host_out, host_outs):
+            t = loop.op.results[j].type
+            for dst, src in zip(loop_vars[j].regs, self.read_back(Dev(out, t, True)).regs):
+                self.op_line(f"{dst} = mov.{_BANK[t.element]} {src}")
         if done is not None:
             f.emit(f"br {done}")
 

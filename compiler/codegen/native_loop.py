@@ -1,74 +1,102 @@
-"""Native loops: a ``stablehlo.while`` run as ONE CPU entry point.
+"""Native loops: a ``stablehlo.while`` and everything inside it run as ONE CPU entry point.
 
-A recurrent model's loop body is a handful of small dispatches (a GEMV and
-its gates per time step).  Run by the VM, every step pays the interpreter,
-an allocation and a command-buffer record per dispatch, ~20 us each, far
-more than the kernels.  When a loop is simple enough the CPU variant gets
-one more entry point that runs the whole loop in C: the condition and the
-body's scalar host ops become C statements, each body dispatch is a direct
-call of its kernel function (all of its workgroups), and loop-carried device
-values are pointers into a double-buffered scratch (iteration parity picks
-the half, so a step never overwrites what it reads).  The final carried
-values are copied into the loop's result buffers.
+A decoding or recurrent loop's body is a handful of small dispatches plus
+host scalar math.  Run by the VM, every step pays the interpreter, an
+allocation and a command-buffer record per dispatch, ~20 us each, far more
+than the kernels.  When a loop qualifies, the CPU variant gets one more entry
+point that runs the whole loop in C (native_loop_c.py renders it): the
+condition and the body's host scalar ops (integer and float) become C
+statements, each dispatch is a direct call of its kernel function (all of its
+workgroups), nested ``while`` / ``if`` / ``case`` become C loops and branches,
+and a device scalar the host branches on (a predicate computed by a kernel, a
+``case`` index) is read straight from its buffer: on a CPU device, device
+memory is host memory.
+
+Memory.  Every value a loop's iteration produces (a dispatch result, a nested
+loop's result, a copied carry) has a slot in that loop's *half*; the loop owns
+two halves in the call's scratch and iteration parity picks the one it writes,
+so a step never overwrites what it reads.  A carried value that would survive
+into the next iteration from the half about to be reused (a value passed
+along unchanged by an ``if`` arm, or a permutation of carried values) is
+copied into its carry slot first; a nested loop's results are copied out of
+its halves into the enclosing half when it exits.  The root loop's final
+carried values are copied into the loop's result buffers; its host results
+that are used afterwards are stored into small result buffers the VM reads.
 
 A native loop is bounded like the VM loop it replaces: its last binding is
 the call's bounds (``hal.call_bounds``: a stop word that ``cancel()`` sets
 and the call's deadline in CLOCK_MONOTONIC ns, 0 = none), read every
-iteration (the clock every ``CLOCK_EVERY``); a stopped loop returns
-``RC_CANCELLED`` / ``RC_TIMED_OUT``.
+iteration of every loop (the clock every ``CLOCK_EVERY``); a stopped loop
+returns ``RC_CANCELLED`` / ``RC_TIMED_OUT``.
 
-A loop qualifies when: its host values are scalar i1/i32/i64 and none is
-used after the loop; the condition is host scalar ops only; the body holds
-only static dispatches and host scalar ops; every carried device value is
-yielded as a body dispatch result, itself unchanged, or a value defined
-outside the loop.  The host code keeps the VM loop for the variants that
-lack the entry point (GPU targets), chosen at run time
-(``hal.executable.has_entry``).
+A loop qualifies when every value inside it is a static-shape device value or
+a host scalar of a supported type, and every op is a static dispatch, a
+device reshape (an alias), a supported host scalar op, a device constant, or a
+nested while / if / case that qualifies the same way.  The host code keeps
+the VM loop for variants that lack the entry point (GPU targets), chosen at
+run time (``hal.executable.has_entry``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from ..ir.attributes import ints
 from ..ir.types import numpy_dtype
 
-_CTYPE = {"i1": "int32_t", "i32": "int32_t", "i64": "int64_t"}
-_UTYPE = {"i1": "uint32_t", "i32": "uint32_t", "i64": "uint64_t"}
-_SCALAR_OPS = {"constant", "add", "subtract", "multiply", "maximum", "minimum", "and", "or",
-               "xor", "not", "compare", "select", "convert", "reshape", "broadcast_in_dim"}
-_CMP = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">=", "EQ": "==", "NE": "!="}
+#: C type of a host scalar in a native loop, by element type (i1 held as 0/1).
+CTYPE = {"i1": "int32_t", "i32": "int32_t", "i64": "int64_t", "ui32": "uint32_t",
+         "ui64": "uint64_t", "f32": "float", "f64": "double"}
+#: C type of one element in memory (a buffer, a push-constant word pair).
+STORAGE = {"i1": "uint8_t", "i32": "int32_t", "i64": "int64_t", "ui32": "uint32_t",
+           "ui64": "uint64_t", "f32": "float", "f64": "double"}
+#: Host ops a native loop evaluates in C (native_loop_c.scalar_expr).
+SCALAR_OPS = {"constant", "add", "subtract", "multiply", "divide", "remainder", "maximum",
+              "minimum", "and", "or", "xor", "not", "negate", "abs", "compare", "select",
+              "convert", "reshape", "broadcast_in_dim", "sqrt", "rsqrt", "exponential", "log",
+              "floor", "ceil", "sign"}
+_FLOAT_ONLY = {"sqrt", "rsqrt", "exponential", "log", "floor", "ceil"}
 ALIGN = 64
 #: Iterations between two reads of the clock (the stop word is read every one).
 CLOCK_EVERY = 16
 #: Return codes of a loop stopped by its call's bounds: the runtime turns
 #: them into CallCancelledError / CallTimeoutError (hal/loaders/cpu_c.py).
 RC_CANCELLED, RC_TIMED_OUT = -2, -3
-#: The clock the deadline is read against: Python's time.monotonic() on Linux.
-CLOCK_C = """#include <time.h>
-static inline uint64_t tvm_now_ns(void) {
-  struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}"""
+
+
+@dataclass
+class Frame:
+    """One while op of a native region: where its two halves sit in the
+    scratch, and the slot of each value an iteration produces."""
+    op: object
+    index: int
+    parent: "Frame | None"
+    slots: dict = field(default_factory=dict)   # produced device value -> offset in a half
+    carry: dict = field(default_factory=dict)   # device position -> carry slot offset
+    results: dict = field(default_factory=dict)  # device position -> slot in the parent's half
+    half: int = 0
+    offset: int = 0                              # of the first half in the scratch
+
+    def slot(self, nbytes_: int) -> int:
+        off = self.half
+        self.half += (nbytes_ + ALIGN - 1) // ALIGN * ALIGN
+        return off
 
 
 @dataclass
 class NativeLoop:
-    """One qualifying while op and the layout of its loop entry point.
+    """One qualifying root while op and the layout of its loop entry point.
 
     Bindings: ``dev_in`` (device values read from outside: invariants and
     initial carried values), then one output per ``changing`` position, then
-    the scratch, then the call's bounds.  Push constants: ``host_in`` values, one
-    or two words each."""
+    one 8-byte result buffer per ``host_out`` position, then the scratch, then
+    the call's bounds.  Push constants: ``host_in`` values, one or two words
+    each."""
     op: object
     dev_in: list
     host_in: list
-    changing: list                      # carried positions whose value changes
-    host_pos: set = field(default_factory=set)    # carried positions held on the host
+    changing: list                      # device positions whose value may change
+    host_out: list                      # host positions used after the loop
+    frames: list                        # Frame per while op, the root first
     host: set = field(default_factory=set)        # the function's host values
-    scratch: dict = field(default_factory=dict)   # body dispatch result -> offset in a half
-    half: int = 0
     entry: int = -1                     # entry point ordinal, set by the pipeline
 
     @property
@@ -76,273 +104,188 @@ class NativeLoop:
         return f"loop{self.entry}_native"
 
     @property
+    def root(self) -> Frame:
+        return self.frames[0]
+
+    @property
+    def scratch_bytes(self) -> int:
+        return sum(2 * f.half for f in self.frames)
+
+    @property
     def dispatches(self) -> list:
-        body = self.op.regions[1].blocks[0]
-        return [o for o in body.operations if o.name == "tvm.dispatch"]
+        return [o for o in self.op.walk() if o.name == "tvm.dispatch"]
 
 
 def nbytes(t) -> int:
     return t.num_elements * numpy_dtype(t.element).itemsize
 
 
-def _scalar_int(t) -> bool:
-    return getattr(t, "element", None) in _CTYPE and t.is_static and t.num_elements == 1
+def scalar_type(t) -> bool:
+    """A host scalar a native loop holds in a C variable."""
+    return getattr(t, "element", None) in CTYPE and t.is_static and t.num_elements == 1
+
+
+def _float(el: str) -> bool:
+    return el in ("f32", "f64")
 
 
 def _scalar_op(op, host) -> bool:
-    if op.short_name not in _SCALAR_OPS or len(op.results) != 1 or op.result not in host:
+    if op.short_name not in SCALAR_OPS or op.dialect != "stablehlo" or len(op.results) != 1 \
+            or op.result not in host:
         return False
-    if not all(_scalar_int(v.type) for v in (*op.operands, op.result)):
+    if not all(scalar_type(v.type) for v in (*op.operands, op.result)):
         return False
-    if op.short_name == "compare":
+    el = op.result.type.element
+    name = op.short_name
+    if name in _FLOAT_ONLY and not _float(el):
+        return False
+    if name in ("and", "or", "xor", "not") and _float(el):
+        return False
+    if name == "compare":
         ct = getattr(op.attributes.get("compare_type"), "value", None)
-        return ct in (None, "SIGNED") or (ct == "UNSIGNED" and op.operands[0].type.element == "i1")
+        src = op.operands[0].type.element
+        if _float(src):
+            return ct in (None, "FLOAT")
+        return ct in (None, "SIGNED", "UNSIGNED")
     return True
-
-
-def plan_native_loop(op, host) -> NativeLoop | None:
-    """The layout of ``op``'s loop entry point, or None when it does not qualify."""
-    cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
-    inner = set(cond.arguments) | set(body.arguments)
-    for blk in (cond, body):
-        for o in blk.operations[:-1]:
-            inner.update(o.results)
-    for j, (v, r) in enumerate(zip(op.operands, op.results)):
-        if r in host:
-            if not _scalar_int(v.type) or r.uses or v not in host:
-                return None
-        elif v in host:
-            return None
-    for o in cond.operations[:-1]:
-        if not _scalar_op(o, host):
-            return None
-    dev_in, host_in = [], []
-    origin: dict = {}         # body device value -> "scratch" or the value it aliases
-
-    def outer(v):
-        if v in inner:
-            return
-        if v in host:
-            if not _scalar_int(v.type):
-                raise _NotNative
-            if v not in host_in:
-                host_in.append(v)
-        elif v not in dev_in:
-            dev_in.append(v)
-
-    try:
-        for o in cond.operations[:-1]:
-            for v in o.operands:
-                outer(v)
-        for o in body.operations[:-1]:
-            if o.name == "tvm.dispatch":
-                if "tvm.dims" in o.attributes or not all(r.type.is_static for r in o.results):
-                    return None
-                for v in o.operands:
-                    if v in host and not _scalar_int(v.type):
-                        return None
-                    outer(v)
-                origin.update({r: "scratch" for r in o.results})
-            elif (o.name == "stablehlo.reshape" and o.result not in host
-                  and o.operands[0] not in host and o.result.type.is_static):
-                outer(o.operands[0])              # an alias: same bytes, new shape
-                origin[o.result] = origin.get(o.operands[0], o.operands[0])
-            elif _scalar_op(o, host):
-                for v in o.operands:
-                    outer(v)
-            else:
-                return None
-    except _NotNative:
-        return None
-    changing = []
-    for j, (v, y) in enumerate(zip(op.operands, body.terminator.operands)):
-        if op.results[j] in host:
-            outer(y)
-            continue
-        src = origin.get(y, y)               # "scratch", a body argument, or an outer value
-        if src is body.arguments[j]:
-            continue
-        if src == "scratch" or src not in inner:
-            changing.append(j)
-            outer(y)
-        else:
-            return None                       # a permutation of carried values
-    for j, v in enumerate(op.operands):
-        if op.results[j] in host:
-            if v not in host_in:
-                host_in.append(v)
-        elif v not in dev_in:
-            dev_in.append(v)
-    loop = NativeLoop(op, dev_in, host_in, changing,
-                      host_pos={j for j, r in enumerate(op.results) if r in host}, host=host)
-    off = 0
-    for o in body.operations:
-        if o.name == "tvm.dispatch":
-            for r in o.results:
-                loop.scratch[r] = off
-                off += (nbytes(r.type) + ALIGN - 1) // ALIGN * ALIGN
-    loop.half = off
-    return loop
 
 
 class _NotNative(Exception):
     pass
 
 
+class _Planner:
+    """Walks a root while op: checks every op and lays out the scratch."""
+
+    def __init__(self, host):
+        self.host = host
+        self.inner: set = set()
+        self.dev_in: list = []
+        self.host_in: list = []
+        self.frames: list = []
+
+    def use(self, v) -> None:
+        if v in self.inner:
+            return
+        if v in self.host:
+            if not scalar_type(v.type):
+                raise _NotNative
+            if v not in self.host_in:
+                self.host_in.append(v)
+        else:
+            if not getattr(v.type, "is_static", False):
+                raise _NotNative
+            if v not in self.dev_in:
+                self.dev_in.append(v)
+
+    def define(self, values) -> None:
+        for v in values:
+            if v in self.host:
+                if not scalar_type(v.type):
+                    raise _NotNative
+            elif not getattr(v.type, "is_static", False) or not hasattr(v.type, "element"):
+                raise _NotNative
+            self.inner.add(v)
+
+    def predicate(self, v) -> None:
+        """A branch condition or case index: a host scalar, or a device scalar read."""
+        if not scalar_type(v.type):
+            raise _NotNative
+        self.use(v)
+
+    def loop(self, op, parent: Frame | None) -> Frame:
+        frame = Frame(op, len(self.frames), parent)
+        self.frames.append(frame)
+        cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
+        for v, r in zip(op.operands, op.results):
+            if (v in self.host) != (r in self.host) or getattr(v.type, "element", None) is None:
+                raise _NotNative              # a position changing sides, or a token
+            self.use(v)
+        for blk in (cond, body):
+            self.define(blk.arguments)
+        self.block(cond, frame)
+        self.predicate(cond.terminator.operands[0])
+        self.block(body, frame)
+        for y in body.terminator.operands:
+            self.use(y)
+        for j, r in enumerate(op.results):
+            if r not in self.host:
+                frame.carry[j] = frame.slot(nbytes(r.type))
+                if parent is not None:
+                    frame.results[j] = parent.slot(nbytes(r.type))
+        self.define(op.results)
+        return frame
+
+    def block(self, block, frame: Frame) -> None:
+        for o in block.operations[:-1]:
+            self.operation(o, frame)
+
+    def operation(self, o, frame: Frame) -> None:
+        name = o.name
+        if name == "tvm.dispatch":
+            if "tvm.dims" in o.attributes:
+                raise _NotNative
+            for v in o.operands:
+                self.use(v)
+            self.define(o.results)
+            for r in o.results:
+                frame.slots[r] = frame.slot(nbytes(r.type))
+        elif name == "stablehlo.reshape" and o.result not in self.host \
+                and o.operands[0] not in self.host:
+            self.use(o.operands[0])
+            self.define(o.results)          # an alias: same bytes, new shape
+        elif name == "stablehlo.constant" and o.result not in self.host:
+            self.use(o.result)              # module rodata, bound from outside
+        elif name == "stablehlo.while":
+            self.loop(o, frame)
+        elif name in ("stablehlo.if", "stablehlo.case"):
+            self.predicate(o.operands[0])
+            for region in o.regions:
+                blk = region.blocks[0]
+                self.block(blk, frame)
+                for y in blk.terminator.operands:
+                    self.use(y)
+            self.define(o.results)
+        elif _scalar_op(o, self.host):
+            for v in o.operands:
+                self.use(v)
+            self.define(o.results)
+        else:
+            raise _NotNative
+
+
+def plan_native_loop(op, host) -> NativeLoop | None:
+    """The layout of ``op``'s loop entry point, or None when it does not qualify."""
+    planner = _Planner(host)
+    try:
+        planner.loop(op, None)
+    except _NotNative:
+        return None
+    body = op.regions[1].blocks[0]
+    changing = [j for j, (r, y) in enumerate(zip(op.results, body.terminator.operands))
+                if r not in host and y is not body.arguments[j]]
+    host_out = [j for j, r in enumerate(op.results) if r in host and r.uses]
+    off = 0
+    for f in planner.frames:
+        f.offset = off
+        off += 2 * f.half
+    return NativeLoop(op, planner.dev_in, planner.host_in, changing, host_out, planner.frames,
+                      host=host)
+
+
 def constant_words(v) -> int:
-    return 2 if v.type.element == "i64" else 1
-
-
-def render_native_loop(loop: NativeLoop, kernel_of, count_of) -> str:
-    """C source of the loop entry point; ``kernel_of(dispatch)`` is the C name of
-    a body dispatch's kernel, ``count_of(dispatch)`` its workgroup count."""
-    op = loop.op
-    cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
-    lines = [f"int {loop.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{",
-             "  if (wg_begin >= wg_end) return 0;"]
-    ex: dict = {}                    # IR value -> C expression (a local variable)
-    word = 0
-    for k, v in enumerate(loop.host_in):
-        ct = _CTYPE[v.type.element]
-        if constant_words(v) == 2:
-            val = f"(int64_t)((uint64_t)st->constants[{word}] | ((uint64_t)st->constants[{word + 1}] << 32))"
-        else:
-            val = f"(int32_t)st->constants[{word}]"
-        word += constant_words(v)
-        lines.append(f"  {ct} h{k} = {val};")
-        ex[v] = f"h{k}"
-    for k, v in enumerate(loop.dev_in):
-        lines.append(f"  char* x{k} = (char*)st->bindings[{k}];")
-        ex[v] = f"x{k}"
-    n_in = len(loop.dev_in)
-    for k, j in enumerate(loop.changing):
-        lines.append(f"  char* out{k} = (char*)st->bindings[{n_in + k}];")
-    lines.append(f"  char* scratch = (char*)st->bindings[{n_in + len(loop.changing)}];")
-    # the call's bounds (see BOUNDS_DOC): a stop word set by cancel(), a CLOCK_MONOTONIC deadline
-    lines.append(f"  const volatile uint32_t* stop = (const volatile uint32_t*)st->bindings[{n_in + len(loop.changing) + 1}];")
-    lines.append("  const uint64_t deadline = ((const volatile uint64_t*)stop)[1];")
-    # carried variables: c<j>, initialised from the operands
-    for j, v in enumerate(op.operands):
-        if j in loop.host_pos:
-            lines.append(f"  {_CTYPE[v.type.element]} c{j} = {ex[v]};")
-        else:
-            lines.append(f"  char* c{j} = {ex[v]};")
-    lines.append("  for (uint64_t it = 0;; ++it) {")
-    for blk in (cond, body):
-        for j, a in enumerate(blk.arguments):
-            ex[a] = f"c{j}"
-    tmp = [0]
-
-    def scalar(o):
-        tmp[0] += 1
-        name = f"t{tmp[0]}"
-        lines.append(f"    {_CTYPE[o.result.type.element]} {name} = {_scalar_expr(o, ex)};")
-        ex[o.result] = name
-
-    for o in cond.operations[:-1]:
-        scalar(o)
-    lines.append(f"    if (!{ex[cond.terminator.operands[0]]}) break;")
-    lines.append(f"    if (*stop) return {RC_CANCELLED};")
-    lines.append(f"    if (deadline && (it & {CLOCK_EVERY - 1}) == {CLOCK_EVERY - 1} && tvm_now_ns() > deadline) "
-                 f"return {RC_TIMED_OUT};")
-    lines.append(f"    char* half = scratch + (it & 1) * (uint64_t){loop.half};")
-    for o in body.operations[:-1]:
-        if o.name == "stablehlo.reshape" and o.result not in loop.host:
-            ex[o.result] = ex[o.operands[0]]
-            continue
-        if o.name != "tvm.dispatch":
-            scalar(o)
-            continue
-        for r in o.results:
-            ex[r] = f"(half + {loop.scratch[r]})"
-        count = count_of(o)
-        if not count:
-            continue
-        push = set(ints(o.attributes.get("push_constants")))
-        ptrs, lens, words = [], [], []
-        for i, v in enumerate(o.operands):
-            if i in push:
-                if v.type.element == "i64":
-                    words += [f"(uint32_t)(uint64_t){ex[v]}", f"(uint32_t)((uint64_t){ex[v]} >> 32)"]
-                else:
-                    words.append(f"(uint32_t){ex[v]}")
-            elif v in loop.host:
-                tmp[0] += 1                   # a host scalar read as a buffer: stored in a local
-                st = {1: "uint8_t", 4: "int32_t", 8: "int64_t"}[nbytes(v.type)]
-                lines.append(f"    int64_t u{tmp[0]} = 0; *({st}*)&u{tmp[0]} = ({st}){ex[v]};")
-                ptrs.append(f"&u{tmp[0]}")
-                lens.append(str(nbytes(v.type)))
-            else:
-                ptrs.append(ex[v])
-                lens.append(str(nbytes(v.type)))
-        for r in o.results:
-            ptrs.append(ex[r])
-            lens.append(str(nbytes(r.type)))
-        lines.append("    {")
-        lines.append(f"      void* b[] = {{{', '.join(ptrs) or '0'}}};")
-        lines.append(f"      const uint64_t l[] = {{{', '.join(lens) or '0'}}};")
-        lines.append(f"      const uint32_t w[] = {{{', '.join(words) or '0'}}};")
-        lines.append(f"      const tvm_dispatch_state_t s = {{b, l, w, {{{count}, 1, 1}}}};")
-        lines.append(f"      int rc = {kernel_of(o)}(&s, 0, {count});")
-        lines.append("      if (rc) return rc;")
-        lines.append("    }")
-    ys = body.terminator.operands
-    nexts = []
-    for j, y in enumerate(ys):          # a parallel move: read every next value first
-        if y is body.arguments[j]:
-            continue
-        ct = _CTYPE[y.type.element] if j in loop.host_pos else "char*"
-        lines.append(f"    {ct} n{j} = {ex[y]};")
-        nexts.append(j)
-    for j in nexts:
-        lines.append(f"    c{j} = n{j};")
-    lines.append("  }")
-    for k, j in enumerate(loop.changing):
-        lines.append(f"  memcpy(out{k}, c{j}, {nbytes(op.results[j].type)});")
-    lines.append("  return 0;")
-    lines.append("}")
-    return "\n".join(lines)
-
-
-def _scalar_expr(o, ex) -> str:
-    name = o.short_name
-    el = o.result.type.element
-    ct, ut = _CTYPE[el], _UTYPE[el]
-    a = [ex[v] for v in o.operands]
-    if name == "constant":
-        x = int(np.asarray(o.attributes["value"].array).reshape(-1)[0])
-        x = int(bool(x)) if el == "i1" else x & ((1 << (64 if el == "i64" else 32)) - 1)
-        return f"({ct})({ut}){x}ULL"
-    if name in ("reshape", "broadcast_in_dim"):
-        return a[0]
-    if name == "convert":
-        src = o.operands[0].type.element
-        if el == "i1":
-            return f"({a[0]} != 0)"
-        return f"({ct}){a[0]}" if src != "i1" else f"({ct})({a[0]} != 0)"
-    if name in ("add", "subtract", "multiply"):
-        sym = {"add": "+", "subtract": "-", "multiply": "*"}[name]
-        r = f"({ct})(({ut}){a[0]} {sym} ({ut}){a[1]})"
-        return f"({r} & 1)" if el == "i1" else r
-    if name in ("maximum", "minimum"):
-        cmp = ">" if name == "maximum" else "<"
-        return f"({a[0]} {cmp} {a[1]} ? {a[0]} : {a[1]})"
-    if name in ("and", "or", "xor"):
-        sym = {"and": "&", "or": "|", "xor": "^"}[name]
-        return f"({a[0]} {sym} {a[1]})"
-    if name == "not":
-        return f"(!{a[0]})" if el == "i1" else f"(~{a[0]})"
-    if name == "compare":
-        d = getattr(o.attributes.get("comparison_direction"), "value", None)
-        return f"({a[0]} {_CMP[d]} {a[1]})"
-    if name == "select":
-        return f"({a[0]} ? {a[1]} : {a[2]})"
-    raise AssertionError(name)
+    return 2 if v.type.element in ("i64", "ui64", "f64") else 1
 
 
 def binding_count(loop: NativeLoop) -> int:
-    return len(loop.dev_in) + len(loop.changing) + 2
+    return len(loop.dev_in) + len(loop.changing) + len(loop.host_out) + 2
 
 
 def constant_word_count(loop: NativeLoop) -> int:
     return sum(constant_words(v) for v in loop.host_in)
+
+
+def render_native_loop(loop: NativeLoop, kernel_of, count_of) -> str:
+    """C source of the loop entry point (see native_loop_c.py)."""
+    from .native_loop_c import render
+    return render(loop, kernel_of, count_of)

@@ -85,7 +85,8 @@ def test_variant_without_the_entry_takes_the_vm_loop(compiled, monkeypatch):
         np.testing.assert_allclose(np.asarray(g), e, rtol=1e-5, atol=1e-6)
 
 
-def test_loop_whose_counter_is_used_after_stays_in_the_vm():
+def test_loop_whose_counter_is_used_after_runs_natively():
+    """The final counter comes back through a host result buffer the VM reads."""
     text = """
     func.func @main(%x: tensor<4xf32>) -> (tensor<i32>, tensor<4xf32>) {
       %c0 = stablehlo.constant dense<0> : tensor<i32>
@@ -104,7 +105,81 @@ def test_loop_whose_counter_is_used_after_stays_in_the_vm():
     }
     """
     res = compile_text(text, CompileOptions(keep_source=True))
-    assert "_native(" not in res.stats["c_source"]
+    assert "_native(" in res.stats["c_source"]
     i, v = runtime.load_module(res.vmfb, device="local-sync").main(np.arange(4, dtype=np.float32))
     assert int(np.asarray(i)) == 3
     np.testing.assert_array_equal(np.asarray(v), np.arange(4, dtype=np.float32) * 8)
+
+
+# A greedy-decoding shape: the exit reads a device scalar (the argmax a
+# kernel made), host f32 scalars feed the kernels, an `if` inside the body
+# passes a carried value through unchanged on one arm, a nested loop refines
+# it, and two carried values swap places every step.
+DECODE_LIKE = """
+func.func @main(%x: tensor<8xf32>, %stop: tensor<i32>) -> (tensor<i32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c2 = stablehlo.constant dense<2> : tensor<i32>
+  %n = stablehlo.constant dense<20> : tensor<i32>
+  %half = stablehlo.constant dense<0.5> : tensor<f32>
+  %r:6 = stablehlo.while(%i = %c0, %v = %x, %a = %x, %b = %half, %go = %c1, %s = %half) : tensor<i32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>, tensor<i32>, tensor<f32>
+    cond {
+      %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %g = stablehlo.compare NE, %go, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %p = stablehlo.and %lt, %g : tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %bb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<8xf32>
+      %m = stablehlo.multiply %v, %bb : tensor<8xf32>
+      %odd = stablehlo.remainder %i, %c2 : tensor<i32>
+      %isodd = stablehlo.compare EQ, %odd, %c1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %w = "stablehlo.if"(%isodd) ({
+        stablehlo.return %v : tensor<8xf32>
+      }, {
+        %k:2 = stablehlo.while(%j = %c0, %u = %m) : tensor<i32>, tensor<8xf32>
+          cond {
+            %q = stablehlo.compare LT, %j, %c2, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+            stablehlo.return %q : tensor<i1>
+          } do {
+            %u2 = stablehlo.add %u, %u : tensor<8xf32>
+            %j2 = stablehlo.add %j, %c1 : tensor<i32>
+            stablehlo.return %j2, %u2 : tensor<i32>, tensor<8xf32>
+          }
+        stablehlo.return %k#1 : tensor<8xf32>
+      }) : (tensor<i1>) -> tensor<8xf32>
+      %big = stablehlo.reduce(%w init: %b) applies stablehlo.maximum across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+      %lim = stablehlo.convert %stop : (tensor<i32>) -> tensor<f32>
+      %under = stablehlo.compare LT, %big, %lim, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %gon = stablehlo.convert %under : (tensor<i1>) -> tensor<i32>
+      %s2 = stablehlo.add %s, %half : tensor<f32>
+      %in = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %in, %w, %v, %b, %gon, %s2 : tensor<i32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>, tensor<i32>, tensor<f32>
+    }
+  return %r#0, %r#1, %r#2, %x, %r#5 : tensor<i32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>
+}
+"""
+
+
+def _decode_like_reference(x, stop):
+    i, v, a, b, go, s = 0, x.copy(), x.copy(), np.float32(0.5), 1, np.float32(0.5)
+    while i < 20 and go != 0:
+        m = v * s
+        w = v if i % 2 == 1 else m * 4
+        big = max(np.float32(b), w.max())
+        gon = int(big < np.float32(stop))
+        i, v, a, go, s = i + 1, w, v, gon, np.float32(s + np.float32(0.5))
+    return i, v, a, x, s
+
+
+@pytest.mark.parametrize("stop", [1000, 10 ** 6, 0])
+def test_decode_shaped_loop_is_native_and_matches(stop):
+    res = compile_text(DECODE_LIKE, CompileOptions(keep_source=True))
+    src = res.stats["c_source"]
+    assert src.count("_native(const tvm_dispatch_state_t* st") == 1   # the nested loop is inside it
+    x = np.linspace(0.5, 2.0, 8, dtype=np.float32)
+    want = _decode_like_reference(x, stop)
+    for device in ("local-sync", "local-task"):
+        got = runtime.load_module(res.vmfb, device=device).main(x, np.int32(stop))
+        assert int(np.asarray(got[0])) == want[0]
+        for g, e in zip(got[1:], want[1:]):
+            np.testing.assert_allclose(np.asarray(g), e, rtol=1e-6)
