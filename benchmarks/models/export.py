@@ -1,8 +1,10 @@
-"""Export the real-model benchmark set from Keras, keras_hub and Flax (run once; commit the outputs).
+"""Export the real-model benchmark set from Keras, keras_hub, Flax, HuggingFace
+transformers (torch, through torchax) and plain JAX (run once; commit the outputs).
 
     KERAS_BACKEND=jax python benchmarks/models/export.py [names...]
 
-Needs the `models` extra (keras, keras-hub, flax; jax on CPU). Every model is
+Needs the `models` and `torch` extras (keras, keras-hub, flax, transformers;
+torch, torchax; jax on CPU). Every model is
 built by its library from a small config with RANDOM weights (weights=None;
 nothing is downloaded). Each float weight tensor i is then replaced by
 
@@ -11,7 +13,9 @@ nothing is downloaded). Each float weight tensor i is then replaced by
 where mean_i / std_i are those of the library's own initializer output (a
 constant-initialised tensor, e.g. a BatchNorm variance, has std 0 and stays
 that constant). The weights are set into the library model, the library
-computes the reference outputs, and `jax.export` exports the forward pass with
+computes the reference outputs (the torch module itself for transformers;
+the jitted JAX function for the JAX decoder), and `jax.export` exports the
+forward pass (torch modules: torch.export, then torchax) with
 the weights as ARGUMENTS (weights first, then inputs), so the .mlir text stays
 small and load.py can regenerate the weights with numpy alone.
 
@@ -299,6 +303,258 @@ def build_flax_cnn(symbolic: bool):
                   f"32x32x3, {kind}", library="flax", input_shape=shape)
 
 
+# ----------------------------------------------------------------- transformers and decoding
+# The set `run.py --transformers` times (load.GROUPS["transformers"]).
+
+
+def torch_export(name, model, inputs: dict, outputs, seed, note) -> dict:
+    """A torch module (HuggingFace transformers) through the repo's torch route
+    (compiler/frontends/from_torch.py: torch.export with the math attention
+    backend, then torchax's JAX interpretation of the graph, 64-bit types on),
+    except that the module's PARAMETERS become arguments (by the weight rule);
+    its buffers and lifted constants (position ids, RoPE frequencies) stay
+    baked in. ``outputs(model_output) -> tuple of tensors``; the reference is
+    the torch module's own forward with the regenerated weights."""
+    import jax
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    from torchax import export as tx_export
+
+    names = list(inputs)
+
+    class Forward(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def forward(self, *xs):
+            return tuple(outputs(self.model(**dict(zip(names, xs)))))
+
+    module = Forward().eval()
+    xs = tuple(torch.from_numpy(x) for x in inputs.values())
+    with torch.no_grad(), sdpa_kernel([SDPBackend.MATH]):
+        ep = torch.export.export(module, xs)
+    params = list(ep.graph_signature.parameters)     # tied weights appear once
+    specs = weight_specs([module.get_parameter(p).detach().numpy() for p in params],
+                         [p.removeprefix("model.") for p in params])
+    with torch.no_grad():
+        for p, w in zip(params, regenerate(specs, seed)):    # set into the library model
+            module.get_parameter(p).copy_(torch.from_numpy(w))
+        ref = [t.numpy() for t in module(*xs)]
+    with sdpa_kernel([SDPBackend.MATH]), jax.enable_x64(True):
+        states, func = tx_export.exported_program_to_jax(ep)
+        baked = list(states[len(params):])
+
+        def fn(*flat):
+            return tuple(func(list(flat[:len(params)]) + baked, flat[len(params):]))
+        return export(name, fn, specs, seed, {"default": (list(inputs.values()), ref)}, note,
+                      library="transformers")
+
+
+def _hf_tokens(seed, batch=2, seq=32, vocab=1000) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, vocab, (batch, seq), dtype=np.int64)
+
+
+def _hf_padding(batch=2, seq=32, lengths=(32, 24)) -> np.ndarray:
+    return (np.arange(seq)[None] < np.array(lengths)[:batch, None]).astype(np.int64)
+
+
+def build_hf_bert():
+    import transformers as hf
+    cfg = hf.BertConfig(vocab_size=1000, hidden_size=128, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=512, max_position_embeddings=64, hidden_dropout_prob=0.0,
+                        attention_probs_dropout_prob=0.0)
+    x = {"input_ids": _hf_tokens(11), "attention_mask": _hf_padding(),
+         "token_type_ids": (np.arange(32)[None] >= 16).repeat(2, 0).astype(np.int64)}
+    return torch_export("hf_bert", hf.BertModel(cfg), x,
+                        lambda o: (o.last_hidden_state, o.pooler_output), 111,
+                        "transformers BertModel (2 layers, hidden 128, 2 heads, vocab 1000) via "
+                        "torchax; batch 2, seq 32 (one row padded to 24); outputs "
+                        "last_hidden_state, pooler_output")
+
+
+def build_hf_gpt2():
+    import transformers as hf
+    cfg = hf.GPT2Config(vocab_size=1000, n_embd=128, n_layer=2, n_head=2, n_positions=64,
+                        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, use_cache=False,
+                        bos_token_id=0, eos_token_id=0)
+    return torch_export("hf_gpt2", hf.GPT2LMHeadModel(cfg), {"input_ids": _hf_tokens(12)},
+                        lambda o: (o.logits,), 112,
+                        "transformers GPT2LMHeadModel (2 layers, hidden 128, 2 heads, vocab 1000, "
+                        "tied head) via torchax; batch 2, seq 32 -> logits")
+
+
+def build_hf_t5():
+    import transformers as hf
+    cfg = hf.T5Config(vocab_size=1000, d_model=128, d_kv=64, d_ff=256, num_layers=2,
+                      num_decoder_layers=2, num_heads=2, dropout_rate=0.0, use_cache=False)
+    x = {"input_ids": _hf_tokens(13), "attention_mask": _hf_padding(),
+         "decoder_input_ids": _hf_tokens(14)}
+    return torch_export("hf_t5", hf.T5ForConditionalGeneration(cfg), x, lambda o: (o.logits,), 113,
+                        "transformers T5ForConditionalGeneration (2+2 layers, d_model 128, 2 heads, "
+                        "vocab 1000, relative position buckets) via torchax; encoder 2x32 (one row "
+                        "padded to 24), decoder_input_ids 2x32 -> logits")
+
+
+def build_hf_llama():
+    import transformers as hf
+    cfg = hf.LlamaConfig(vocab_size=1000, hidden_size=128, intermediate_size=256, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
+                         use_cache=False)
+    return torch_export("hf_llama", hf.LlamaForCausalLM(cfg), {"input_ids": _hf_tokens(15)},
+                        lambda o: (o.logits,), 115,
+                        "transformers LlamaForCausalLM (2 layers, hidden 128, 4 query heads over "
+                        "2 KV heads (GQA), RMSNorm, RoPE, SwiGLU 256, vocab 1000) via torchax; "
+                        "batch 2, seq 32 -> logits")
+
+
+def build_hf_vit():
+    import transformers as hf
+    cfg = hf.ViTConfig(image_size=48, patch_size=8, num_channels=3, hidden_size=128, num_hidden_layers=2,
+                       num_attention_heads=2, intermediate_size=512, hidden_dropout_prob=0.0,
+                       attention_probs_dropout_prob=0.0)
+    x = {"pixel_values": np.random.default_rng(16).standard_normal((2, 3, 48, 48)).astype(np.float32)}
+    return torch_export("hf_vit", hf.ViTModel(cfg), x,
+                        lambda o: (o.last_hidden_state, o.pooler_output), 116,
+                        "transformers ViTModel (2 layers, hidden 128, 2 heads, 48x48 image, 8x8 "
+                        "patches -> 37 tokens) via torchax; batch 2; outputs last_hidden_state, "
+                        "pooler_output")
+
+
+GENERATE_PROMPT = 8
+
+
+def build_kh_gpt2_generate():
+    """keras_hub GPT2CausalLM.generate (greedy sampler, no preprocessor): its
+    `generate_step` as CausalLM.make_generate_function jits it for JAX, a
+    prefill that builds the KV cache, then the sampler's while loop of
+    one-token `call_with_cache` steps to the end of the 32-token buffer. The
+    weights are arguments (the StatelessScope mapping generate's jitted
+    function uses); baked in: the sampler (greedy, no state) and
+    stop_token_ids=None (runs to max length)."""
+    import keras
+    import keras_hub
+
+    backbone = keras_hub.models.GPT2Backbone(**TINY, dropout=0.0)
+    lm = keras_hub.models.GPT2CausalLM(backbone=backbone, preprocessor=None)
+    lm.compile(sampler="greedy")
+    if lm.sampler.variables:
+        raise SystemExit("kh_gpt2_generate: the greedy sampler has state; export it as arguments")
+    km = KerasModel(lm, 117)
+    tokens = np.zeros((1, 32), np.int32)
+    tokens[0, :GENERATE_PROMPT] = np.random.default_rng(17).integers(0, 1000, GENERATE_PROMPT)
+    x = {"token_ids": tokens, "padding_mask": (np.arange(32) < GENERATE_PROMPT)[None].astype(np.int32)}
+    ref = lm.generate(x, stop_token_ids=None)["token_ids"]       # the library's own jitted loop
+
+    def fn(*flat):
+        tv, ntv = km.split(list(flat[:len(km.weights)]))
+        mapping = [*zip(lm.trainable_variables, tv), *zip(lm.non_trainable_variables, ntv)]
+        with keras.StatelessScope(state_mapping=mapping):
+            return lm.generate_step(_unflat(x, flat[len(km.weights):]), stop_token_ids=None)["token_ids"]
+    return export("kh_gpt2_generate", fn, km.specs, km.seed,
+                  {"default": (_leaves(x), [np.asarray(ref)])},
+                  f"keras_hub GPT2CausalLM.generate_step (GPT2Backbone 2 layers, hidden 128, 2 heads, "
+                  f"vocab 1000; greedy sampler, no preprocessor): prefill + while loop over a KV cache, "
+                  f"prompt {GENERATE_PROMPT} of 32 tokens -> 32 token ids", library="keras_hub")
+
+
+# the JAX decoder: vocab, width, heads, layers, cache length, prompt length
+KV = dict(vocab=1000, dim=128, heads=4, layers=2, max_len=64, prompt=8)
+
+
+def _kv_init() -> tuple[list[str], list[np.ndarray]]:
+    """The decoder's initializer: N(0, 1/fan_in) matrices, N(0, 0.02^2)
+    embeddings, unit norm scales (names, arrays in argument order)."""
+    v, d, t = KV["vocab"], KV["dim"], KV["max_len"]
+    shapes = [("embed", (v, d)), ("pos", (t, d))]
+    for i in range(KV["layers"]):
+        shapes += [(f"l{i}.norm1", (d,)), (f"l{i}.wqkv", (d, 3 * d)), (f"l{i}.wo", (d, d)),
+                   (f"l{i}.norm2", (d,)), (f"l{i}.w1", (d, 4 * d)), (f"l{i}.w2", (4 * d, d))]
+    shapes.append(("norm_f", (d,)))
+    g = np.random.default_rng(0)
+    arrays = [np.ones(s, np.float32) if "norm" in n else
+              (g.standard_normal(s) * (0.02 if n in ("embed", "pos") else s[0] ** -0.5)).astype(np.float32)
+              for n, s in shapes]
+    return [n for n, _ in shapes], arrays
+
+
+def _kv_chunk(w: dict, cache, toks, start):
+    """Tokens `toks` at positions start.. through the decoder: their K/V
+    written into `cache` (layers, 2, max_len, heads, head_dim) with
+    dynamic_update_slice, attention over the cache up to each position;
+    returns (cache, logits of the last token)."""
+    import jax
+    import jax.numpy as jnp
+    n, (h, d, t) = toks.shape[0], (KV["heads"], KV["dim"], KV["max_len"])
+    hd = d // h
+    pos = start + jnp.arange(n)
+
+    def norm(x, scale):
+        x = x - x.mean(-1, keepdims=True)
+        return x * jax.lax.rsqrt((x * x).mean(-1, keepdims=True) + 1e-5) * scale
+
+    x = jnp.take(w["embed"], toks, axis=0) + jax.lax.dynamic_slice_in_dim(w["pos"], start, n)
+    for i in range(KV["layers"]):
+        q, k, v = jnp.split(norm(x, w[f"l{i}.norm1"]) @ w[f"l{i}.wqkv"], 3, axis=-1)
+        kv = jnp.stack([k.reshape(n, h, hd), v.reshape(n, h, hd)])[None]
+        cache = jax.lax.dynamic_update_slice(cache, kv, (i, 0, start, 0, 0))
+        s = jnp.einsum("nhd,thd->hnt", q.reshape(n, h, hd), cache[i, 0]) * hd ** -0.5
+        s = jnp.where(jnp.arange(t)[None, None] <= pos[None, :, None], s, -1e30)
+        o = jnp.einsum("hnt,thd->nhd", jax.nn.softmax(s, axis=-1), cache[i, 1]).reshape(n, d)
+        x = x + o @ w[f"l{i}.wo"]
+        x = x + jax.nn.gelu(norm(x, w[f"l{i}.norm2"]) @ w[f"l{i}.w1"]) @ w[f"l{i}.w2"]
+    return cache, norm(x[-1], w["norm_f"]) @ w["embed"].T
+
+
+def _kv_generate(w: dict, prompt, eos):
+    """Greedy decoding: one prefill of the prompt, then a lax.while_loop of
+    one-token steps that stops at `eos` or a full buffer (data-dependent).
+    Returns (the max_len token buffer, the number of valid tokens)."""
+    import jax
+    import jax.numpy as jnp
+    p, t = KV["prompt"], KV["max_len"]
+    shape = (KV["layers"], 2, t, KV["heads"], KV["dim"] // KV["heads"])
+    cache, logits = _kv_chunk(w, jnp.zeros(shape, jnp.float32), prompt, 0)
+    tok = jnp.argmax(logits).astype(jnp.int32)
+    out = jax.lax.dynamic_update_slice(jnp.zeros(t, jnp.int32), prompt, (0,))
+    out = jax.lax.dynamic_update_index_in_dim(out, tok, p, 0)
+
+    def cond(c):
+        n, tok, _, _ = c
+        return (tok != eos) & (n < t)
+
+    def body(c):
+        n, tok, cache, out = c
+        cache, logits = _kv_chunk(w, cache, tok[None], n - 1)
+        tok = jnp.argmax(logits).astype(jnp.int32)
+        return n + 1, tok, cache, jax.lax.dynamic_update_index_in_dim(out, tok, n, 0)
+    n, _, _, out = jax.lax.while_loop(cond, body, (jnp.int32(p + 1), tok, cache, out))
+    return out, n
+
+
+def build_jax_kv_decode():
+    """The JAX greedy decoder with a KV cache and an EOS exit. The stored
+    run's EOS is the generated token that first appears nearest the middle of
+    a run without one, so the loop exits about half way."""
+    import jax
+    names, init = _kv_init()
+    specs = weight_specs(init, names)
+    seed = 118
+    weights = regenerate(specs, seed)
+    prompt = np.random.default_rng(18).integers(0, KV["vocab"], KV["prompt"]).astype(np.int32)
+    gen = jax.jit(lambda ws, p, e: _kv_generate(dict(zip(names, ws)), p, e))
+    full = np.asarray(gen(weights, prompt, np.int32(-1))[0])[KV["prompt"]:]
+    first = {int(tk): k for k, tk in reversed(list(enumerate(full)))}
+    eos = np.array(min(first, key=lambda tk: abs(first[tk] - len(full) // 2)), np.int32)
+    ref = [np.asarray(r) for r in gen(weights, prompt, eos)]
+    return export("jax_kv_decode", lambda *flat: gen(list(flat[:len(names)]), *flat[len(names):]),
+                  specs, seed, {"default": ([prompt, eos], ref)},
+                  f"JAX greedy decoder (2 layers, width 128, 4 heads, vocab 1000) with a KV cache of "
+                  f"{KV['max_len']} written by dynamic_update_slice: prefill of an {KV['prompt']}-token "
+                  f"prompt, then a lax.while_loop that stops at EOS (an input, here {int(eos)}: "
+                  f"{int(ref[1])} of {KV['max_len']} tokens) -> tokens, length", library="jax")
+
+
 # ----------------------------------------------------------------- export
 
 
@@ -370,13 +626,21 @@ BUILDERS = {
     "gpt2_greedy": build_gpt2_greedy,
     "lstm": build_lstm,
     "gru": build_gru,
+    "hf_bert": build_hf_bert,
+    "hf_gpt2": build_hf_gpt2,
+    "hf_t5": build_hf_t5,
+    "hf_llama": build_hf_llama,
+    "hf_vit": build_hf_vit,
+    "kh_gpt2_generate": build_kh_gpt2_generate,
+    "jax_kv_decode": build_jax_kv_decode,
 }
 
 
 def versions() -> dict:
     import importlib.metadata as md
     out = {}
-    for dist in ("jax", "jaxlib", "keras", "keras-hub", "flax", "numpy"):
+    for dist in ("jax", "jaxlib", "keras", "keras-hub", "flax", "numpy", "torch", "torchax",
+                 "transformers"):
         try:
             out[dist] = md.version(dist)
         except md.PackageNotFoundError:

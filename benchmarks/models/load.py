@@ -27,6 +27,12 @@ HERE = pathlib.Path(__file__).resolve().parent
 # an output holds, not of each element.
 RTOL, REL_TO_MAX = 1e-4, 1e-4
 
+# Named subsets of the models (`run.py --transformers`): HuggingFace
+# transformers through torchax, keras_hub's GPT-2 generate loop, and the JAX
+# KV-cache decoder with an early exit.
+GROUPS = {"transformers": ("hf_bert", "hf_gpt2", "hf_t5", "hf_llama", "hf_vit",
+                           "kh_gpt2_generate", "jax_kv_decode")}
+
 
 @functools.lru_cache(maxsize=1)
 def manifest() -> dict:
@@ -53,10 +59,12 @@ def weights(name: str) -> tuple[np.ndarray, ...]:
     return tuple(regenerate_weight(s, w["seed"], i) for i, s in enumerate(w["tensors"]))
 
 
-def cases() -> list[str]:
-    """One benchmark/test case per (model, run)."""
+def cases(group: str | None = None) -> list[str]:
+    """One benchmark/test case per (model, run); of the models in GROUPS[group] if given."""
     out = []
     for name, entry in manifest()["models"].items():
+        if group is not None and name not in GROUPS[group]:
+            continue
         runs = list(entry["runs"])
         out += [name] if runs == ["default"] else [f"{name}_{r}" for r in runs]
     return out

@@ -1,4 +1,4 @@
-"""The real-model set (benchmarks/models: Keras, keras_hub and Flax models
+"""The real-model set (benchmarks/models: Keras, keras_hub, Flax, HuggingFace (torchax) and JAX models
 exported by jax.export, weights as arguments) compiles and matches the
 library's own outputs on every CPU driver, and on OpenCL where it is present.
 
@@ -23,11 +23,18 @@ DEVICES = ["local-sync", "local-task"] + (["opencl"] if "opencl" in hal.availabl
 # takes ~80 s with them, ~20 s without.
 SLOW = {("resnet50", d) for d in DEVICES}                      # 4-17 s: 23.6M weights
 SLOW |= {(m, "opencl") for m in ("mobilenet_v2", "bert_tiny", "gpt2_tiny", "gpt2_greedy")}  # ~8 s OpenCL builds
+# The transformer and decoding set (run.py --transformers) is a CPU benchmark:
+# checked on the CPU drivers only (OpenCL builds of it take 11-36 s each); the
+# two slowest compiles (5-6 s) are marked slow, the other five take ~22 s.
+CPU_ONLY = set(model_set.GROUPS["transformers"])
+SLOW |= {(m, d) for m in ("hf_t5", "kh_gpt2_generate") for d in DEVICES}
 
 
 def _params():
     for case in model_set.cases():
         for device in DEVICES:
+            if device == "opencl" and model_set.split_case(case)[0] in CPU_ONLY:
+                continue
             slow = (model_set.split_case(case)[0], device) in SLOW
             yield pytest.param(case, device, id=f"{case}-{device}",
                                marks=[pytest.mark.slow] if slow else [])
