@@ -109,6 +109,7 @@ def run_pipeline(module, options, progress=None):
     stats = {
         "dispatches": {symbol(f, "sym_name"): plans[id(f)].dispatch_count for f in functions},
         "transient_bytes": {symbol(f, "sym_name"): plans[id(f)].slab_size for f in functions},
+        "loops": {symbol(f, "sym_name"): _loop_stats(f, plans[id(f)]) for f in functions},
         "pass_seconds": pipeline.timings,
         "spmd_reshards": [n for p in passes if isinstance(p, (ImportGspmd, PartitionSpmd))
                           for n in p.notes],
@@ -125,6 +126,16 @@ def run_pipeline(module, options, progress=None):
                 stats[f"{t}_source"] = text
         stats["vm_assembly"] = asm
     return CompileResult(data, stats)
+
+
+def _loop_stats(func, plan) -> dict:
+    """Whiles that run as native loop entry points (no VM work per iteration
+    on CPU devices: codegen/native_loop.py) and those the VM iterates."""
+    native = getattr(plan, "loops", None) or {}
+    inside = {id(o) for lp in native.values() for o in lp.op.walk()}
+    whiles = [o for o in func.walk() if o.name == "stablehlo.while"]
+    return {"native": len(native), "nested_in_native": sum(1 for o in whiles if id(o) in inside) - len(native),
+            "vm": sum(1 for o in whiles if id(o) not in inside)}
 
 
 def _static_bytes(t) -> int:

@@ -5,7 +5,8 @@ point.  Heavy pieces (numpy, the VM, the HAL) load on first use, so
 ``import tensorvm.runtime`` stays cheap.
 """
 from .errors import (CallCancelledError, CallTimeoutError, HostQueueError, HostQueueTimeoutError,
-                     HostQueueTypeError, InvalidArgumentError, LinkError, VmTrap)
+                     HostQueueTypeError, InvalidArgumentError, LinkError, VmTrap,
+                     DonatedArrayError)
 
 _LAZY = {
     "load_module": "api", "Module": "api", "Function": "api", "DeviceArray": "api",
@@ -16,7 +17,7 @@ _LAZY = {
 }
 
 __all__ = ["CallCancelledError", "CallTimeoutError", "HostQueueError", "HostQueueTimeoutError",
-           "HostQueueTypeError", "InvalidArgumentError", "LinkError", "VmTrap", *_LAZY]
+           "HostQueueTypeError", "InvalidArgumentError", "LinkError", "VmTrap", "DonatedArrayError", *_LAZY]
 
 
 def __getattr__(name):

@@ -24,7 +24,7 @@ import numpy as np
 
 
 from . import dlpack, pytree
-from .arrays import DeviceArray, arg_spec, import_array, tensor_text, to_view
+from .arrays import DeviceArray, DonatedView, arg_spec, import_array, tensor_text, to_view
 from .errors import CallCancelledError, InvalidArgumentError
 from .vm import BytecodeModule, Context
 from .vm.interpreter import DEFAULT_TIMEOUT_S, bounds_error, coerce
@@ -79,6 +79,8 @@ class Function:
         refl = handle.reflection or {}
         self.args = list(refl.get("args", [{} for _ in self._sig.args]))
         self.results = list(refl.get("results", [{} for _ in self._sig.results]))
+        # arguments whose buffer a result takes over (compiler/codegen/donation.py)
+        self._donated = [i for i, e in enumerate(self.args) if "donated_to" in e]
         self._specs = [arg_spec(self.args[i]) if i < len(self.args) and p.bank == "ref" else None
                        for i, p in enumerate(self._sig.args)]
         # per argument: (the numpy array of the last call, its BufferView), so
@@ -175,7 +177,20 @@ class Function:
                         out.append(bv)
                         continue
             out.append(self._convert_one(i, v, pending))
+        for i in self._donated:
+            out[i] = self._donate(i, args[i], out[i])
         return out
+
+    def _donate(self, i, value, view):
+        """The buffer a donated argument hands over: a DeviceArray's own (the
+        array is invalid from now on), or a private copy of host memory (the
+        caller's array is never written)."""
+        if isinstance(value, DeviceArray):
+            value.buffer_view = DonatedView(self.name, self._arg_label(i))
+            self._last_import[i] = None
+            return view
+        self._last_import[i] = None
+        return import_array(self.module.device, np.array(view.to_numpy(), copy=True))
 
     def _convert_one(self, i, v, pending):
         p = self._sig.args[i]

@@ -24,6 +24,21 @@ from .errors import InvalidArgumentError
 _wrap_view = _BufferView.wrap
 
 
+class DonatedView:
+    """What a donated DeviceArray holds instead of its buffer view: any use
+    raises DonatedArrayError naming the call that took the buffer."""
+
+    __slots__ = ("_where",)
+
+    def __init__(self, fn_name: str, label: str):
+        self._where = f"{fn_name}: {label}"
+
+    def __getattr__(self, name):
+        from .errors import DonatedArrayError
+        raise DonatedArrayError(f"this array was donated to {self._where} (its buffer now holds "
+                                f"that call's result): use the result instead")
+
+
 class DeviceArray:
     """A tensor result living on a device: ``shape``, ``dtype``, ``to_host()``."""
 

@@ -51,6 +51,11 @@ class InvalidArgumentError(ValueError):
     """Wrong argument count, shape or dtype: names the argument, expected and actual."""
 
 
+class DonatedArrayError(InvalidArgumentError):
+    """A DeviceArray was donated to a call (its argument is marked
+    ``donated_to``: the call's result took over its buffer) and used again."""
+
+
 class LinkError(ValueError):
     """A context could not link a module: an import is missing or its signature
     differs from the export's.  The message names both sides."""

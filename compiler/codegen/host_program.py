@@ -29,6 +29,7 @@ from ..passes.host_values import HOST_ATTR, analyze_block
 from .collectives import COLLECTIVE_OPS, emit_collective
 from .host_transfer import (HOST_TRANSFER_OPS, TOKEN_OPS, Tok, emit_host_transfer, emit_token,
                             is_token, uses_tokens)
+from .donation import dispatch_donors
 from .native_loop import plan_native_loop
 
 _BANK = {"i1": "i32", "i8": "i32", "i16": "i32", "i32": "i32", "ui8": "i32", "ui16": "i32",
@@ -117,6 +118,7 @@ class GeneralFunction:
         self.f = asm
         self._args = (func, const_index, plan, entry_of, workgroups, names, element_id)
         self.func = func
+        self.donors = dispatch_donors(func)
         self.const_index = const_index
         self.plan = plan
         self.entry_of = entry_of
@@ -540,8 +542,11 @@ class GeneralFunction:
         for sym in op.attributes.get("tvm.dims", ()) if self.record else ():   # shape symbols, i64 each
             consts += self.push_words(Host([self.dim(sym)], _I64))
         outs = []
+        donor = self.donors.get(id(op))
         for r in op.results:
-            buf = self.allocate(r.type, r)
+            # a donated argument's buffer, updated in place (donation.py)
+            buf = self.env[self.func.regions[0].blocks[0].arguments[donor]].buf \
+                if donor is not None else self.allocate(r.type, r)
             outs.append(Dev(buf, r.type, True))
             bufs.append(buf)
             spans += [f.const("i64", 0), self.nbytes(r)]

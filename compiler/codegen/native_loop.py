@@ -40,7 +40,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from ..ir.attributes import ints
 from ..ir.types import numpy_dtype
+from ..passes.dispatch import shape_view_source
 
 #: C type of a host scalar in a native loop, by element type (i1 held as 0/1).
 CTYPE = {"i1": "int32_t", "i32": "int32_t", "i64": "int64_t", "ui32": "uint32_t",
@@ -72,13 +76,32 @@ class Frame:
     slots: dict = field(default_factory=dict)   # produced device value -> offset in a half
     carry: dict = field(default_factory=dict)   # device position -> carry slot offset
     results: dict = field(default_factory=dict)  # device position -> slot in the parent's half
+    state: dict = field(default_factory=dict)    # in-place position -> offset after the halves
+    state_bytes: int = 0
     half: int = 0
     offset: int = 0                              # of the first half in the scratch
+
+    @property
+    def size(self) -> int:
+        return 2 * self.half + self.state_bytes
 
     def slot(self, nbytes_: int) -> int:
         off = self.half
         self.half += (nbytes_ + ALIGN - 1) // ALIGN * ALIGN
         return off
+
+
+@dataclass
+class InPlaceUpdate:
+    """A dispatch that is one ``dynamic_update_slice`` of a carried state:
+    run as a strided copy of the (materialized) update into the state's own
+    buffer, instead of a kernel writing a whole new copy of the state."""
+    dest: int                # dispatch operand index of the updated state
+    update: int              # dispatch operand index of the update
+    starts: list             # per dim: ("const", int) or ("operand", index)
+    shape: tuple             # of the state
+    update_shape: tuple
+    item: int                # bytes per element
 
 
 @dataclass
@@ -97,6 +120,7 @@ class NativeLoop:
     host_out: list                      # host positions used after the loop
     frames: list                        # Frame per while op, the root first
     host: set = field(default_factory=set)        # the function's host values
+    in_place: dict = field(default_factory=dict)  # id(dispatch) -> InPlaceUpdate
     entry: int = -1                     # entry point ordinal, set by the pipeline
 
     @property
@@ -109,7 +133,7 @@ class NativeLoop:
 
     @property
     def scratch_bytes(self) -> int:
-        return sum(2 * f.half for f in self.frames)
+        return sum(f.size for f in self.frames)
 
     @property
     def dispatches(self) -> list:
@@ -163,6 +187,7 @@ class _Planner:
         self.dev_in: list = []
         self.host_in: list = []
         self.frames: list = []
+        self.in_place: dict = {}
 
     def use(self, v) -> None:
         if v in self.inner:
@@ -177,6 +202,13 @@ class _Planner:
                 raise _NotNative
             if v not in self.dev_in:
                 self.dev_in.append(v)
+
+    def upload(self, v) -> None:
+        """An outer host value read as device bytes: the VM uploads it."""
+        if v in self.inner or not v.type.is_static:
+            raise _NotNative
+        if v not in self.dev_in:
+            self.dev_in.append(v)
 
     def define(self, values) -> None:
         for v in values:
@@ -198,9 +230,12 @@ class _Planner:
         self.frames.append(frame)
         cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
         for v, r in zip(op.operands, op.results):
-            if (v in self.host) != (r in self.host) or getattr(v.type, "element", None) is None:
-                raise _NotNative              # a position changing sides, or a token
-            self.use(v)
+            if getattr(v.type, "element", None) is None or (r in self.host and v not in self.host):
+                raise _NotNative              # a token, or a device init of a host position
+            if v in self.host and r not in self.host:
+                self.upload(v)                # a host init of a device position
+            else:
+                self.use(v)
         for blk in (cond, body):
             self.define(blk.arguments)
         self.block(cond, frame)
@@ -208,8 +243,12 @@ class _Planner:
         self.block(body, frame)
         for y in body.terminator.operands:
             self.use(y)
+        for j, chain in in_place_chains(op, self.host).items():
+            frame.state[j] = frame.state_bytes
+            frame.state_bytes += (nbytes(op.results[j].type) + ALIGN - 1) // ALIGN * ALIGN
+            self.in_place.update(chain)
         for j, r in enumerate(op.results):
-            if r not in self.host:
+            if r not in self.host and j not in frame.state:
                 frame.carry[j] = frame.slot(nbytes(r.type))
                 if parent is not None:
                     frame.results[j] = parent.slot(nbytes(r.type))
@@ -226,7 +265,10 @@ class _Planner:
             if "tvm.dims" in o.attributes:
                 raise _NotNative
             for v in o.operands:
-                self.use(v)
+                if v in self.host and not scalar_type(v.type):
+                    self.upload(v)
+                else:
+                    self.use(v)
             self.define(o.results)
             for r in o.results:
                 frame.slots[r] = frame.slot(nbytes(r.type))
@@ -268,9 +310,121 @@ def plan_native_loop(op, host) -> NativeLoop | None:
     off = 0
     for f in planner.frames:
         f.offset = off
-        off += 2 * f.half
+        off += f.size
     return NativeLoop(op, planner.dev_in, planner.host_in, changing, host_out, planner.frames,
-                      host=host)
+                      host=host, in_place=planner.in_place)
+
+
+# -- carried state updated in place ---------------------------------------------------------
+
+def in_place_chains(op, host) -> dict:
+    """Carried device positions of while ``op`` that the body only updates
+    with ``dynamic_update_slice`` dispatches (a KV cache written one step at a
+    time): {position: {id(dispatch): InPlaceUpdate}}.  Such a position lives
+    in one state buffer of the loop, and each update writes into it, which is
+    safe when nothing reads the value an update replaces after that update."""
+    body = op.regions[1].blocks[0]
+    order = {id(o): k for k, o in enumerate(body.operations)}
+    out = {}
+    for j, arg in enumerate(body.arguments):
+        if arg in host or op.results[j] in host:
+            continue
+        chain, v, end = {}, arg, body.terminator.operands[j]
+        while v is not end:
+            nxt = _sole_update(v, body, order, host)
+            if nxt is None:
+                chain = None
+                break
+            d, upd = nxt
+            chain[id(d)] = upd
+            v = d.results[0]
+        if chain and _only_yielded_at(end, body, j):
+            out[j] = chain
+    return out
+
+
+def _readers(v):
+    """The ops that read ``v``'s bytes: through device reshapes (aliases)."""
+    for u, i in v.uses:
+        if u.name == "stablehlo.reshape" and "tvm.host" not in u.attributes:
+            yield from _readers(u.result)
+        else:
+            yield u, i
+
+
+def _top(u, block):
+    """The op of ``block`` that is ``u`` or holds it in a region."""
+    while u is not None and u.parent is not block:
+        region = u.parent.parent if u.parent is not None else None
+        u = region.parent if region is not None else None
+    return u
+
+
+def _sole_update(v, body, order, host):
+    """(dispatch, InPlaceUpdate) when exactly one reader of ``v`` is an
+    in-place-able update of it at the top of ``body`` and every other reader
+    runs before it and cannot pass ``v`` on (no region terminator, no nested
+    while operand); else None."""
+    readers = list(_readers(v))
+    ups = [(u, i) for u, i in readers if u.name == "tvm.dispatch" and u.parent is body]
+    ups = [(u, upd) for u, i in ups for upd in [as_update(u, host)] if upd and upd.dest == i]
+    if len(ups) != 1:
+        return None
+    d, upd = ups[0]
+    for u, _ in readers:
+        if u is d:
+            continue
+        if u.name in ("stablehlo.return", "tvm.yield", "stablehlo.while") and u is not d:
+            return None
+        top = _top(u, body)
+        if top is None or top is body.terminator or order[id(top)] >= order[id(d)]:
+            return None
+    return d, upd
+
+
+def _only_yielded_at(v, body, j) -> bool:
+    return [k for k, y in enumerate(body.terminator.operands) if _same_bytes(y, v)] == [j]
+
+
+def _same_bytes(a, b) -> bool:
+    while a is not b:
+        op = a.defining_op
+        if op is None or op.name != "stablehlo.reshape":
+            return False
+        a = op.operands[0]
+    return True
+
+
+def as_update(d, host) -> InPlaceUpdate | None:
+    """The InPlaceUpdate of dispatch ``d`` when its region is one
+    dynamic_update_slice of an operand by another operand (through shape-only
+    ops) at constant or operand start indices, and reads its state operand
+    nowhere else."""
+    blk = d.regions[0].blocks[0]
+    root = blk.terminator.operands[0] if len(d.results) == 1 else None
+    dus = root.defining_op if root is not None else None
+    if dus is None or dus.name != "stablehlo.dynamic_update_slice":
+        return None
+    state, upd = dus.operands[0], shape_view_source(dus.operands[1])
+    args = list(blk.arguments)
+    if state not in args or upd not in args or len(state.uses) != 1:
+        return None
+    if _same_bytes(d.operands[args.index(upd)], d.operands[args.index(state)]) or \
+            _same_bytes(d.operands[args.index(state)], d.operands[args.index(upd)]):
+        return None
+    if not d.results[0].type.is_static or not upd.type.is_static:
+        return None
+    starts = []
+    for s in dus.operands[2:]:
+        if s in args:
+            starts.append(("operand", args.index(s)))
+        elif s.defining_op is not None and s.defining_op.name == "stablehlo.constant":
+            starts.append(("const", int(np.asarray(s.defining_op.attributes["value"].array).reshape(-1)[0])))
+        else:
+            return None
+    item = numpy_dtype(dus.result.type.element).itemsize
+    return InPlaceUpdate(args.index(state), args.index(upd), starts, tuple(dus.result.type.shape),
+                         tuple(dus.operands[1].type.shape), item)
 
 
 def constant_words(v) -> int:

@@ -48,6 +48,7 @@ class _Renderer:
         self.lines: list[str] = []
         self.depth = 1
         self.ex: dict = {}            # IR value -> C expression
+        self.uploaded: dict = {}      # host value -> its bytes in a binding (a device init)
         self.n = 0
         self.half = None              # C name of the current frame's half being written
 
@@ -77,7 +78,7 @@ class _Renderer:
         b = 0
         for k, v in enumerate(loop.dev_in):
             self.emit(f"char* x{k} = (char*)st->bindings[{b}];")
-            self.ex[v] = f"x{k}"
+            (self.uploaded if v in self.host else self.ex)[v] = f"x{k}"
             b += 1
         outs, houts = [], []
         for k, _ in enumerate(loop.changing):
@@ -108,14 +109,19 @@ class _Renderer:
     def while_loop(self, op) -> None:
         frame = self.frames[id(op)]
         cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
-        carried = []
-        for j, v in enumerate(op.operands):
-            c = self.fresh("c")
-            self.emit(f"{self._decl(op.results[j])} {c} = {self.ex[v]};")
-            carried.append(c)
         region, it = self.fresh("R"), self.fresh("it")
         half = frame.half
         self.emit(f"char* const {region} = scratch + {frame.offset}; (void){region};")
+        carried = []
+        for j, v in enumerate(op.operands):
+            c = self.fresh("c")
+            init = self.ex[v] if op.results[j] in self.host else self.uploaded.get(v, self.ex.get(v))
+            if j in frame.state:                 # updated in place: the loop's own copy
+                self.emit(f"char* {c} = {region} + {2 * half + frame.state[j]};")
+                self.emit(f"memcpy({c}, {init}, {nbytes(v.type)});")
+            else:
+                self.emit(f"{self._decl(op.results[j])} {c} = {init};")
+            carried.append(c)
         self.emit(f"for (uint64_t {it} = 0;; ++{it}) {{")
         self.depth += 1
         outer_half = self.half
@@ -149,10 +155,10 @@ class _Renderer:
         self.emit("}")
         self.half = outer_half
         for j, r in enumerate(op.results):
-            if j in frame.results and half:       # a nested loop: its halves are reused
+            if j in frame.results and frame.size:    # a nested loop: its scratch is reused
                 size = nbytes(r.type)
                 slot = f"{outer_half} + {frame.results[j]}"
-                self.emit(f"if ({carried[j]} >= {region} && {carried[j]} < {region} + {2 * half}) "
+                self.emit(f"if ({carried[j]} >= {region} && {carried[j]} < {region} + {frame.size}) "
                           f"{{ memcpy({slot}, {carried[j]}, {size}); {carried[j]} = {slot}; }}")
             self.ex[r] = carried[j]
 
@@ -202,6 +208,10 @@ class _Renderer:
                 self.ex[o.result] = t
 
     def dispatch(self, o) -> None:
+        upd = self.loop.in_place.get(id(o))
+        if upd is not None:
+            self.update_in_place(o, upd)
+            return
         frame_slots = self._slots()
         for r in o.results:
             self.ex[r] = f"({self.half} + {frame_slots[r]})"
@@ -213,6 +223,9 @@ class _Renderer:
         for i, v in enumerate(o.operands):
             if i in push:
                 words += push_words(v, self.ex[v])
+            elif v in self.uploaded:
+                ptrs.append(self.uploaded[v])
+                lens.append(str(nbytes(v.type)))
             elif v in self.host:
                 u = self.fresh("u")              # a host scalar read as a buffer: stored in a local
                 st = STORAGE[v.type.element]
@@ -233,6 +246,39 @@ class _Renderer:
         self.emit(f"  int rc = {self.kernel_of(o)}(&s, 0, {count});")
         self.emit("  if (rc) return rc;")
         self.emit("}")
+
+    def update_in_place(self, o, upd) -> None:
+        """dynamic_update_slice into the state's buffer: one memcpy per
+        contiguous run of the update (starts clamped as StableHLO says)."""
+        dest, src = self.ex[o.operands[upd.dest]], self.ex[o.operands[upd.update]]
+        self.ex[o.result] = dest
+        self.emit(f"/* {self.kernel_of(o)}: updated in place */")
+        shape, ushape = upd.shape, upd.update_shape
+        rank = len(shape)
+        starts = []
+        for k, (kind, x) in enumerate(upd.starts):
+            s = self.fresh("s")
+            val = str(x) if kind == "const" else self.read(o.operands[x])
+            hi = shape[k] - ushape[k]
+            self.emit(f"int64_t {s} = (int64_t){val}; {s} = {s} < 0 ? 0 : {s} > {hi} ? {hi} : {s};")
+            starts.append(s)
+        k = rank                       # dims k.. form one contiguous run in both
+        while k > 0 and (k == rank or ushape[k] == shape[k]):
+            k -= 1
+        run = int(np.prod(ushape[k:], dtype=np.int64)) * upd.item if rank else upd.item
+        strides = [int(np.prod(shape[d + 1:], dtype=np.int64)) for d in range(rank)]
+        ustrides = [int(np.prod(ushape[d + 1:], dtype=np.int64)) for d in range(rank)]
+        idx = [self.fresh("q") for _ in range(k)]
+        for d, q in enumerate(idx):
+            self.emit(f"for (int64_t {q} = 0; {q} < {ushape[d]}; ++{q}) {{")
+            self.depth += 1
+        dst_off = " + ".join([f"({starts[d]} + {idx[d]}) * {strides[d]}" for d in range(k)]
+                             + [f"{starts[d]} * {strides[d]}" for d in range(k, rank)]) or "0"
+        src_off = " + ".join(f"{idx[d]} * {ustrides[d]}" for d in range(k)) or "0"
+        self.emit(f"memcpy({dest} + ({dst_off}) * {upd.item}, {src} + ({src_off}) * {upd.item}, {run});")
+        for _ in idx:
+            self.depth -= 1
+            self.emit("}")
 
     def _slots(self) -> dict:
         slots = {}

@@ -36,6 +36,7 @@ from tensorvm.vmfb.model import ExecutableDef, ExecutableVariant, ModuleDef, Rod
 from ..ir.types import TokenType
 from ..passes.inline import symbol
 from ..passes.memory import ALIGNMENT as PACK_ALIGNMENT, FunctionPlan
+from .donation import aliases
 
 # hal module imports used by generated code: name -> calling convention.
 HAL_IMPORTS = {
@@ -293,6 +294,7 @@ class _HostFunction:
         self.pack_offset, self.entry_of, self.workgroups = pack_offset, entry_of, workgroups
         self.has_exe = has_exe
         self.names = _arg_names(func)
+        self.donors = aliases(func)   # result index -> donated argument index (donation.py)
         types = [a.type for a in self.block.arguments] + [v.type for v in self.ret.operands]
         self.static = not getattr(plan, "general", False) and \
             all(d is not None for t in types for d in t.shape)
@@ -322,6 +324,9 @@ class _HostFunction:
         results = [_reflection_entry(f"result{i}", v.type)
                    for i, v in enumerate(self.ret.operands)]
         _note_quantized(self.func, args, results)
+        for j, i in self.donors.items():
+            args[i]["donated_to"] = j
+            results[j]["donor"] = i
         fences = [{"name": "wait_fence", "kind": "fence"}, {"name": "signal_fence", "kind": "fence"}]
         return {"args": args, "results": results}, {"args": args + fences, "results": results}
 
@@ -444,8 +449,12 @@ class _HostFunction:
         sizes = {("slab", 0): plan.slab_size}
         sizes.update({("result", j): s for j, s in enumerate(plan.result_sizes)})
         sizes.update({dst: size for _, _, dst, size in self.copies})
+        donated = {("result", plan.results[j].index): i for j, i in self.donors.items()
+                   if plan.results[j] is not None}
         for key in self.per_call:
-            if key[0] != "arg":
+            if key in donated:            # the result takes over the donated argument's buffer
+                bufs[key], = f.call("buffer_view.buffer", [f"%a{donated[key]}"], 1)
+            elif key[0] != "arg":
                 bufs[key], = f.call("allocator.allocate", [dev, f.const("i64", sizes[key])], 1)
         nargs = len(self.block.arguments)
         if self.static:

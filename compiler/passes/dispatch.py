@@ -124,6 +124,12 @@ class FormDispatchRegions(Pass):
                     or op.name in HOST_RUN_OPS:
                 mat.update(op.operands)     # user code / the channel reads and writes
                 mat.update(op.results)      # whole buffers
+        if _in_loop_body(block):  # a loop's state update: the native loop writes it in place
+            for op in ops:
+                if op.name == "stablehlo.dynamic_update_slice":
+                    src = shape_view_source(op.operands[1])
+                    if src not in self.host:
+                        mat.add(src)
         for op in ops:          # device values the host reads (read back) live in buffers
             if HOST_ATTR in op.attributes or is_shape_assertion(op):
                 reads = op.operands
@@ -378,3 +384,33 @@ def _captured_by_regions(op, block) -> set:
             if home is block:
                 out.add(v)
     return out
+
+
+def _in_loop_body(block) -> bool:
+    """``block`` is (inside) the body of a ``stablehlo.while``."""
+    while block is not None and block.parent is not None:
+        owner = block.parent.parent
+        if owner is None:
+            return False
+        if owner.name == "stablehlo.while" and block.parent is owner.regions[1]:
+            return True
+        block = owner.parent
+    return False
+
+
+def shape_view_source(v):
+    """The value ``v`` relabels: reshapes and broadcasts that only add unit
+    dims keep the bytes and their order (a dynamic_update_slice's update is
+    often its source with the slice's unit dims added)."""
+    while True:
+        op = v.defining_op
+        if op is None:
+            return v
+        if op.name == "stablehlo.reshape":
+            v = op.operands[0]
+        elif (op.name == "stablehlo.broadcast_in_dim"
+              and op.operands[0].type.num_elements == op.result.type.num_elements
+              and list(ints(op.attr("broadcast_dimensions"))) == sorted(ints(op.attr("broadcast_dimensions")))):
+            v = op.operands[0]
+        else:
+            return v

@@ -183,3 +183,95 @@ def test_decode_shaped_loop_is_native_and_matches(stop):
         assert int(np.asarray(got[0])) == want[0]
         for g, e in zip(got[1:], want[1:]):
             np.testing.assert_allclose(np.asarray(g), e, rtol=1e-6)
+
+
+# A cache written one row per step (a KV cache): updated in the loop's own
+# state buffer.  In HAZARD the old cache is read after the update, so that
+# update must copy instead.
+CACHE = """
+func.func @main(%x: tensor<6x4xf32>, %c: tensor<6x4xf32>) -> (tensor<6x4xf32>, tensor<4xf32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.constant dense<6> : tensor<i32>
+  %z = stablehlo.constant dense<0.0> : tensor<4xf32>
+  %r:3 = stablehlo.while(%i = %c0, %kv = %c, %acc = %z) : tensor<i32>, tensor<6x4xf32>, tensor<4xf32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %row = stablehlo.dynamic_slice %x, %i, %c0, sizes = [1, 4] : (tensor<6x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
+      %t = stablehlo.tanh %row : tensor<1x4xf32>
+      %kv2 = stablehlo.dynamic_update_slice %kv, %t, %i, %c0 : (tensor<6x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<6x4xf32>
+      %s = stablehlo.reduce(%READ init: %z) applies stablehlo.add across dimensions = [0] : (tensor<6x4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      %acc2 = stablehlo.add %acc, %s : tensor<4xf32>
+      %in = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %in, %kv2, %acc2 : tensor<i32>, tensor<6x4xf32>, tensor<4xf32>
+    }
+  return %r#1, %r#2 : tensor<6x4xf32>, tensor<4xf32>
+}
+"""
+
+
+def _cache_reference(x, c, read_new):
+    c, acc = c.copy(), np.zeros(4, np.float32)
+    for i in range(6):
+        old = c.copy()
+        c[i] = np.tanh(x[i])
+        acc = acc + (c if read_new else old).sum(0)
+    return c, acc
+
+
+@pytest.mark.parametrize("read_new", [True, False], ids=["in-place", "hazard"])
+def test_cache_update_in_place_only_when_safe(read_new):
+    text = CACHE.replace("%READ", "%kv2" if read_new else "%kv")
+    res = compile_text(text, CompileOptions(keep_source=True))
+    assert ("updated in place" in res.stats["c_source"]) == read_new
+    rng = np.random.default_rng(1)
+    x, c = rng.standard_normal((6, 4)).astype(np.float32), rng.standard_normal((6, 4)).astype(np.float32)
+    c_before = c.copy()
+    got = runtime.load_module(res.vmfb, device="local-sync").main(x, c)
+    for g, e in zip(got, _cache_reference(x, c_before, read_new)):
+        np.testing.assert_allclose(np.asarray(g), e, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(c, c_before)      # the caller's array is never written
+
+
+def _hal_calls(monkeypatch) -> list:
+    """Counts every call the VM makes into the hal module (each VM loop
+    iteration records its dispatches through these)."""
+    calls = []
+    for name, (conv, fn) in list(hal_module.FUNCTIONS.items()):
+        def counted(*a, _fn=fn, _name=name):
+            calls.append(_name)
+            return _fn(*a)
+        monkeypatch.setitem(hal_module.FUNCTIONS, name, (conv, counted))
+    return calls
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_no_vm_work_per_iteration(monkeypatch, device):
+    """A data-dependent trip count (1 or 11 iterations, nested loop and if
+    included) costs the VM the same calls: the iterations run natively."""
+    vmfb = compile_text(DECODE_LIKE, CompileOptions()).vmfb
+    x = np.linspace(0.5, 2.0, 8, dtype=np.float32)
+    counts = {}
+    for stop, trips in ((0, 1), (10 ** 6, 11)):
+        calls = _hal_calls(monkeypatch)
+        m = runtime.load_module(vmfb, device=device)
+        m.main(x, np.int32(stop))             # first call: records, binds
+        calls.clear()
+        i, *_ = m.main(x, np.int32(stop))
+        assert int(np.asarray(i)) == trips
+        counts[trips] = len(calls)
+        monkeypatch.undo()
+    assert counts[1] == counts[11]
+    # the same program on the VM loop (no entry point) pays per iteration
+    vm_counts = {}
+    for stop, trips in ((0, 1), (10 ** 6, 11)):
+        calls = _hal_calls(monkeypatch)
+        monkeypatch.setitem(hal_module.FUNCTIONS, "executable.has_entry", ("rr->i", lambda *a: 0))
+        m = runtime.load_module(vmfb, device=device)
+        calls.clear()
+        m.main(x, np.int32(stop))
+        vm_counts[trips] = len(calls)
+        monkeypatch.undo()
+    assert vm_counts[11] > vm_counts[1] + 10
