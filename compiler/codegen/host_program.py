@@ -712,7 +712,9 @@ class GeneralFunction:
         if native is not None and self.exe is not None and self.force_native:
             self.native_loop(native, loop_vars, None, None)
             for r, var in zip(op.results, loop_vars):
-                self.env[r] = var if isinstance(var, Host) else Dev(var.buf, var.type, False)
+                # (a host result left in its result buffer is this call's own: fresh)
+                self.env[r] = var if isinstance(var, Host) or r in self.host \
+                    else Dev(var.buf, var.type, False)
             return
         if native is not None and self.exe is not None:
             self.native_loop(native, loop_vars, head, done)
@@ -780,6 +782,9 @@ class GeneralFunction:
             f.emit(f"{loop_vars[j].buf} = mov.ref {out}")
         for j, out in zip(loop.host_out, host_outs):
             t = loop.op.results[j].type
+            if vm_loop is None and not _read_on_host(loop.op.results[j]):
+                loop_vars[j] = Dev(out, t, True)     # only returned or fed to kernels: no read-back
+                continue
             for dst, src in zip(loop_vars[j].regs, self.read_back(Dev(out, t, True)).regs):
                 self.op_line(f"{dst} = mov.{_BANK[t.element]} {src}")
         if done is not None:
@@ -873,6 +878,17 @@ class GeneralFunction:
 
 
 _I64 = TensorType((), "i64")
+
+
+def _read_on_host(v) -> bool:
+    """Some op computes on ``v`` in the VM (a host op, a branch on it, a loop
+    carrying it on the host): a native loop's host result must then come
+    back into registers."""
+    for u, _ in v.uses:
+        if u.name in ("func.return", "tvm.dispatch"):
+            continue
+        return True
+    return False
 
 
 def _q(s: str) -> str:
