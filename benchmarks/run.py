@@ -1,7 +1,7 @@
-"""Side-by-side benchmark: tensorvm vs IREE vs JAX vs numpy on the same StableHLO.
+"""Side-by-side benchmark: tensorvm vs IREE vs XLA vs JAX vs numpy on the same StableHLO.
 
     python benchmarks/run.py [--time-per-cell S] [--only add4,mlp_b1,...] [--json out.json]
-                             [--callers N] [--models]
+                             [--callers N] [--models | --transformers]
 
 Workloads (the .mlir text every compiler gets is the committed fixture):
   add4        tests/models/add4.mlir            4-element f32 add: per-call overhead
@@ -10,11 +10,18 @@ Workloads (the .mlir text every compiler gets is the committed fixture):
   matmul512   tests/models/matmul512.mlir       512x512x512 f32 dot (GFLOP/s)
   the model set benchmarks/models/*.mlir (Keras, keras_hub, Flax models exported
               by jax.export, weights as arguments; `--models` runs only these,
-              on tensorvm and IREE): checked against the library's stored
+              on tensorvm, IREE and XLA): checked against the library's stored
               outputs, tolerance scaled to the output magnitude (load.mismatch)
+  the transformer and decoding group (load.GROUPS["transformers"]: HuggingFace
+              BERT, GPT-2, T5, Llama, ViT through torchax, keras_hub GPT-2
+              generate, a JAX KV-cache decoder with an EOS exit):
+              `--transformers` runs only these, on tensorvm's CPU drivers,
+              IREE and XLA
 
 Engines: tensorvm (local-sync, local-task), IREE (llvm-cpu, target-cpu=host;
-local-sync, local-task), JAX jit on CPU, numpy. One timed call is
+local-sync, local-task), XLA:CPU (jaxlib's PJRT client compiling the same
+text, in worker processes: "XLA 1T" single-threaded, "XLA" all threads; see
+benchmarks/xla_engine.py), JAX jit on CPU, numpy. One timed call is
 `numpy inputs -> call -> numpy results` (np.asarray on every result), so each
 engine pays its own argument import and result read-back, as a user does.
 Each cell: warm-up calls, then timed calls until the cell's time budget is
@@ -34,8 +41,12 @@ copy, its module cache cleared before each, untimed), so they pay the whole
 read and check; a repeat load of bytes the process has loaded reuses the
 verified module (--json: `repeat_load_s`).
 
-For the model set the report adds the geomean of tensorvm/IREE call latency
-(sync and task) and the symbolic-vs-static batch ratio (flax_cnn_dyn_b16 over
+For the model set the report adds a table of tensorvm beside its peers per
+model, sync (local-sync beside IREE local-sync and XLA 1T) and task
+(local-task beside IREE local-task and XLA all threads) with the ratios
+tensorvm/peer, the geomean of tensorvm/IREE and tensorvm/XLA call latency
+over the models both ran, the worst model against the faster peer, and the
+symbolic-vs-static batch ratio (flax_cnn_dyn_b16 over
 flax_cnn_static_b16, the same CNN exported with a `?` batch and a static one; the
 two are timed in the same interleaved rounds).
 
@@ -69,6 +80,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODELS = ROOT / "tests" / "models"
 DIGITS = ROOT / "samples" / "digits"
 sys.path.insert(0, str(ROOT / "benchmarks" / "models"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 import load as model_set  # noqa: E402  (numpy only)
 
 SYMBOLIC_VS_STATIC = ("flax_cnn_dyn_b16", "flax_cnn_static_b16")
@@ -248,6 +260,13 @@ def iree_engines():
     return [("IREE sync", make("local-sync")), ("IREE task", make("local-task"))]
 
 
+def xla_engines():
+    """XLA:CPU (jaxlib's PJRT client) on the same text, in worker processes:
+    "XLA 1T" single-threaded, "XLA" all threads (benchmarks/xla_engine.py)."""
+    import xla_engine
+    return xla_engine.xla_engines()
+
+
 def jax_engines():
     import jax
 
@@ -279,6 +298,7 @@ def numpy_engines():
 NEEDS = {"JAX": "jax_fn", "numpy": "np_fn", "numpy 1T": "np_fn"}  # workload key an engine needs
 ENGINE_GROUPS = [("tensorvm", tensorvm_engines, ["tensorvm sync", "tensorvm task"]),
                  ("IREE", iree_engines, ["IREE sync", "IREE task"]),
+                 ("XLA", xla_engines, ["XLA 1T", "XLA"]),
                  ("JAX", jax_engines, ["JAX"]),
                  ("numpy", numpy_engines, ["numpy", "numpy 1T"])]
 
@@ -347,10 +367,13 @@ def prepare_cell(prepare, wl) -> tuple:
     info: dict = {}
     try:
         fn = prepare(wl, info)
-        with info.get("around", contextlib.nullcontext)():
-            t0 = time.perf_counter()
-            got = to_host(fn(*wl["inputs"]))
-            info["first_call_s"] = time.perf_counter() - t0
+        if "first_result" in info:       # made and timed by the engine's worker process
+            got = info.pop("first_result")
+        else:
+            with info.get("around", contextlib.nullcontext)():
+                t0 = time.perf_counter()
+                got = to_host(fn(*wl["inputs"]))
+                info["first_call_s"] = time.perf_counter() - t0
     finally:
         cancel()
     bad = wl.get("check", check)(got, wl["expected"])
@@ -379,17 +402,24 @@ def run_workloads(wls: dict, args) -> dict:
     reps = -(-args.min_reps // args.rounds)
     for rnd in range(args.rounds):
         for (w, e), (fn, info) in ready.items():
+            warmup = args.warmup if rnd == 0 else 1
             try:
-                times[w, e] += sample(fn, wls[w][0]["inputs"], per_round, reps,
-                                      args.warmup if rnd == 0 else 1, info)
+                if "sample" in info:     # timed in the engine's worker process (XLA)
+                    times[w, e] += info["sample"](per_round, reps, warmup)
+                else:
+                    times[w, e] += sample(fn, wls[w][0]["inputs"], per_round, reps, warmup, info)
             except Exception as err:  # noqa: BLE001  a failure while timing
                 results[w][e] = {"error": short_error(err)}
+    for (w, e), (fn, info) in ready.items():
+        if "release" in info:            # a worker process frees the workload's inputs
+            with contextlib.suppress(Exception):
+                info["release"]()
     for (w, e), (fn, info) in ready.items():
         if e in results[w]:
             continue
         ts = times[w, e]
-        results[w][e] = {"median_s": statistics.median(ts), "min_s": min(ts), "reps": len(ts),
-                         **{k: v for k, v in info.items() if k.endswith("_s") or k == "dispatches"}}
+        kept = {k: v for k, v in info.items() if k.endswith("_s") or k in ("dispatches", "xla_call")}
+        results[w][e] = {"median_s": statistics.median(ts), "min_s": min(ts), "reps": len(ts), **kept}
     return results
 
 
@@ -486,11 +516,16 @@ def main(argv=None) -> int:
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds per workload")
     ap.add_argument("--only", default="", help="comma-separated workloads to run (model cases "
-                    "too); 'devices': only the DEVICES figure")
+                    "too, or a model group: " + ", ".join(model_set.GROUPS) + "); 'devices': "
+                    "only the DEVICES figure")
     ap.add_argument("--models", action="store_true",
-                    help="run only the model set (benchmarks/models), on tensorvm and IREE "
+                    help="run only the model set (benchmarks/models), on tensorvm, IREE and XLA "
                          "unless --engines says otherwise")
-    ap.add_argument("--engines", default="", help="comma-separated engine groups: tensorvm,IREE,JAX,numpy")
+    ap.add_argument("--transformers", action="store_true",
+                    help="run only the transformer and decoding models (load.GROUPS), on "
+                         "tensorvm, IREE and XLA unless --engines says otherwise")
+    ap.add_argument("--engines", default="",
+                    help="comma-separated engine groups: tensorvm,IREE,XLA,JAX,numpy")
     ap.add_argument("--json", metavar="PATH", help="also write the raw results as JSON")
     ap.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
     ap.add_argument("--callers", type=int, default=8,
@@ -509,10 +544,13 @@ def main(argv=None) -> int:
 
     t_start = time.perf_counter()
     cases = model_set.cases()
-    keep = args.only.split(",") if args.only else []
-    if args.models:
-        keep = [k for k in keep if k in cases] or cases
-        args.engines = args.engines or "tensorvm,IREE"
+    keep = [c for k in args.only.split(",") if k
+            for c in (model_set.cases(k) if k in model_set.GROUPS else [k])]
+    if args.models or args.transformers:
+        group = model_set.cases("transformers") if args.transformers else cases
+        keep = [k for k in keep if k in group] or group
+        args.models = True
+        args.engines = args.engines or "tensorvm,IREE,XLA"
     workloads = {} if args.models else load_workloads()
     if keep:
         known = list(workloads) + cases
@@ -541,6 +579,9 @@ def main(argv=None) -> int:
             notes.append(f"{gname}: n/a: {short_error(e)}")
             if args.verbose:
                 traceback.print_exc()
+    if args.transformers:        # the CPU comparison: tensorvm's CPU drivers and their peers
+        columns = {e for tvm, peers in PEERS.values() for e in (tvm, *peers)}
+        engines = [e for e in engines if e in columns]
     versions = []
     for mod, label in [("jax", "jax"), ("iree.compiler.version", "iree")]:
         try:
@@ -607,26 +648,62 @@ def geomean(xs: list[float]) -> float:
     return float(np.exp(np.mean(np.log(xs))))
 
 
+# tensorvm's driver -> the peer columns it is compared with: one calling
+# thread (local-sync, XLA single-threaded) and worker threads (local-task, XLA)
+PEERS = {"sync": ("tensorvm sync", ("IREE sync", "XLA 1T")),
+         "task": ("tensorvm task", ("IREE task", "XLA"))}
+
+
 def model_summary(results, workloads) -> dict:
-    """Geomean of tensorvm/IREE call latency over the model cases both ran, per
-    driver, and the symbolic-vs-static batch ratio per engine."""
+    """Per model: tensorvm beside IREE and XLA, sync and task (PEERS), with
+    the ratios; the geomean of tensorvm/peer call latency over the models
+    both ran and the worst model against the faster peer, per driver; the
+    load ratio and the symbolic-vs-static batch ratio per engine."""
     out: dict = {}
     models = [w for w in workloads if workloads[w].get("model")]
     if not models:
         return out
-    print("\nMODEL SET")
-    for d in ("sync", "task"):
-        pairs = [(results[m][f"tensorvm {d}"]["median_s"], results[m][f"IREE {d}"]["median_s"])
-                 for m in models
-                 if "median_s" in results[m].get(f"tensorvm {d}", {})
-                 and "median_s" in results[m].get(f"IREE {d}", {})]
-        if pairs:
-            g = geomean([t / i for t, i in pairs])
-            out[f"geomean_tensorvm_over_iree_{d}"] = g
-            print(f"  geomean tensorvm/IREE call latency, {d}: {g:.2f}x over {len(pairs)} of "
-                  f"{len(models)} models (>1: tensorvm slower)")
-        else:
-            print(f"  geomean tensorvm/IREE call latency, {d}: n/a (no model ran on both)")
+
+    def med(m, e):
+        return results[m].get(e, {}).get("median_s")
+
+    def ratio(a, b):
+        return f"{a / b:.2f}x" if a and b else "n/a"
+
+    header, rows = ["model"], [[m] for m in models]
+    for d, (tvm, peers) in PEERS.items():
+        header += [tvm.replace("tensorvm", "tvm"), *peers, *(f"tvm/{p}" for p in peers)]
+        for m, row in zip(models, rows):
+            row += [fmt_time(t) if t else "n/a" for t in (med(m, tvm), *(med(m, p) for p in peers))]
+            row += [ratio(med(m, tvm), med(m, p)) for p in peers]
+    print_table("MODEL SET: tensorvm beside its peers, sync (one calling thread: local-sync, "
+                "XLA 1T) and task (worker threads: local-task, XLA); tvm/peer >1: tensorvm "
+                "slower", header, rows)
+    for d, (tvm, peers) in PEERS.items():
+        for p in peers:
+            pairs = [(med(m, tvm), med(m, p)) for m in models if med(m, tvm) and med(m, p)]
+            if pairs:
+                g = geomean([t / i for t, i in pairs])
+                out[f"geomean_tensorvm_over_{p.split()[0].lower()}_{d}"] = g
+                print(f"  geomean tensorvm/{p} call latency, {d}: {g:.2f}x over {len(pairs)} of "
+                      f"{len(models)} models (>1: tensorvm slower)")
+            else:
+                print(f"  geomean tensorvm/{p} call latency, {d}: n/a (no model ran on both)")
+        vs_best = {}
+        for m in models:
+            ran = [(med(m, p), p) for p in peers if med(m, p)]
+            if med(m, tvm) and ran:
+                best, peer = min(ran)
+                vs_best[m] = (med(m, tvm) / best, peer)
+        if vs_best:
+            worst = max(vs_best, key=lambda m: vs_best[m][0])
+            r, peer = vs_best[worst]
+            out[f"worst_vs_faster_peer_{d}"] = {"model": worst, "ratio": r, "peer": peer}
+            print(f"  worst model vs the faster peer, {d}: {worst}, tensorvm {r:.2f}x {peer}")
+        failed = [m for m in models if not med(m, tvm)]
+        if failed:
+            out[f"tensorvm_na_{d}"] = failed
+            print(f"  {tvm} n/a on {len(failed)} models: {', '.join(failed)} (see notes)")
     for d in ("sync", "task"):
         loads = {m: results[m][f"tensorvm {d}"]["load_s"] / results[m][f"IREE {d}"]["load_s"]
                  for m in models if "load_s" in results[m].get(f"tensorvm {d}", {})

@@ -74,3 +74,32 @@ def test_weights_regenerate_from_the_manifest():
             assert (w == spec["mean"]).all()
         elif w.size > 1000:
             assert abs(float(w.std()) - spec["std"]) < 0.1 * spec["std"]
+
+
+def test_xla_engine_compiles_and_times_the_set():
+    """benchmarks/xla_engine.py, run.py's XLA columns: its worker process
+    compiles the committed text with XLA:CPU (a symbolic batch refined to the
+    inputs' shapes; a while loop with an EOS exit), its first result matches
+    the library's, and it returns per-call times through jax's fast path."""
+    pytest.importorskip("jax")
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "benchmarks"))
+    import xla_engine
+    prepare = dict(xla_engine.xla_engines())["XLA 1T"]
+    try:
+        for case in ("flax_cnn_dyn_b1", "jax_kv_decode"):
+            text, args, expected = model_set.load_case(case)
+            info: dict = {}
+            fn = prepare({"text": text, "inputs": args}, info)
+            model_set.assert_matches(case, info["first_result"], expected)
+            model_set.assert_matches(case, fn(*args), expected)
+            assert info["xla_call"] == "jit fast path"
+            times = info["sample"](0.05, 3, 1)
+            assert len(times) >= 3 and min(times) > 0
+            info["release"]()
+        with pytest.raises(xla_engine.XlaError):      # reported, the worker lives on
+            prepare({"text": "func.func @main(", "inputs": []}, {})
+        info = {}
+        prepare({"text": text, "inputs": args}, info)
+        model_set.assert_matches(case, info["first_result"], expected)
+    finally:
+        xla_engine.close_workers()
