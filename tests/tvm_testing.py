@@ -35,6 +35,19 @@ def run_text(text: str, *args, name: str = "main", device: str = "local-sync"):
     return np.asarray(out)
 
 
+def simplified(text: str):
+    """(names of the ops left in @main's body after the algebraic simplifier
+    and DCE, the simplifier's rewrite counts)."""
+    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.passes.fold import AlgebraicSimplification
+    from tensorvm.compiler.passes.simplify import DeadCodeElimination
+    module = parse_module(text)
+    p = AlgebraicSimplification()
+    p.run(module)
+    DeadCodeElimination().run(module)
+    ops = [o.name.split(".")[-1] for o in module.functions[0].regions[0].blocks[0].operations]
+    return ops, p.counts
+
 
 def assert_poly_model_runs(module, name, runs):
     """A batch-polymorphic model matches JAX at every stored batch size."""

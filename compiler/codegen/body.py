@@ -16,26 +16,12 @@ from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseElementsAttr, ints
 from . import scalar, special_c
+from .index_maps import delinearize, delinearize_decls, linearize, reshape_index  # noqa: F401
 
 #: Ops whose operands are all read at the result's own index (no broadcast or
 #: remapping): the ones _prefetch walks iteratively.
 _SAME_INDEX = frozenset(shlo.UNARY_ELEMENTWISE) | frozenset(shlo.BINARY_ELEMENTWISE) | {
     "stablehlo.convert", "stablehlo.compare"}
-
-
-def linearize(idx, shape) -> str:
-    """Row-major linear offset of ``idx`` in ``shape`` as a C expression."""
-    expr = None
-    for i, d in zip(idx, shape):
-        if expr is None:
-            expr = i
-        elif d == 1:
-            continue
-        elif expr == "0":
-            expr = i
-        else:
-            expr = f"({expr}) * {d} + {i}" if i != "0" else f"({expr}) * {d}"
-    return expr if expr is not None else "0"
 
 
 def _enum(attr, default=None):
@@ -261,21 +247,18 @@ class BodyEmitter:
 
     def _op_reshape(self, op, idx):
         x = op.operands[0]
-        if x.type.shape == op.result.type.shape:
+        src, dst = x.type.shape, op.result.type.shape
+        if src == dst:
             return [self.value(x, idx)]
-        lin = self.tmp("int64_t", linearize(idx, op.result.type.shape))
-        return [self.value(x, self._delinearize(lin, x.type.shape))]
+        mapped = None
+        if all(type(d) is int for d in (*src, *dst)):
+            mapped = reshape_index(idx, src, dst, lambda e: self.tmp("int64_t", e))
+        if mapped is None:
+            lin = self.tmp("int64_t", linearize(idx, dst))
+            mapped = delinearize(lin, src)
+        return [self.value(x, mapped)]
 
-    @staticmethod
-    def _delinearize(lin, shape):
-        """Multi-index of row-major offset ``lin`` in ``shape``."""
-        out, stride = [], 1
-        for k in range(len(shape) - 1, -1, -1):
-            d = shape[k]
-            q = lin if stride == 1 else f"({lin} / {stride})"
-            out.append("0" if d == 1 else (q if k == 0 else f"({q} % {d})"))
-            stride *= d
-        return tuple(reversed(out))
+    _delinearize = staticmethod(delinearize)
 
     def _op_transpose(self, op, idx):
         perm = ints(op.attr("permutation"))
@@ -488,19 +471,6 @@ def _py(v, el):
     if el.startswith(("i", "si", "ui")):
         return int(v)
     return float(v)
-
-
-def delinearize_decls(lin, shape, prefix, start=0) -> list[str]:
-    """C declarations ``const int64_t <prefix><start+k> = ...`` of the
-    multi-index of row-major offset ``lin`` in ``shape``."""
-    decls, stride = [], 1
-    for k in range(len(shape) - 1, -1, -1):
-        d = shape[k]
-        q = lin if stride == 1 else f"({lin} / {stride})"
-        e = "0" if d == 1 else (q if k == 0 else f"{q} % {d}")
-        decls.append(f"const int64_t {prefix}{start + k} = {e};")
-        stride *= d
-    return list(reversed(decls))
 
 
 def contraction_epilogue(em: "BodyEmitter", kernel, b: str, row: str, col: str, acc: str):

@@ -13,8 +13,8 @@ Rewrites:
   ``concatenate`` that does nothing;
 - chains: ``transpose(transpose(x))`` is one transpose (or nothing),
   ``reshape(reshape(x))`` one reshape, ``broadcast_in_dim`` of a
-  ``broadcast_in_dim`` one broadcast, ``convert(convert(x))`` back to x's
-  type through a type that holds every value of x;
+  ``broadcast_in_dim`` one broadcast, ``convert(convert(x))`` through a
+  type that holds every value of x one convert (or none, back to x's type);
 - constant folding of shape ops and exact arithmetic on constants, within a
   size budget: a folded constant has at most as many elements as its
   operands together, or ``FOLD_BUDGET``, so folding never grows the module
@@ -45,67 +45,13 @@ from ..dialects.registry import OPS
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, ints
 from ..ir.core import Block, Operation, Region
 from ..ir.types import TensorType, bit_width, is_float, is_integer, is_unsigned, numpy_dtype
+from . import strength
 from .base import Pass
+from .known_values import all_ones as _all_ones, constant_array as _constant_array
+from .known_values import is_value as _is, same_type as _same_type, splat as _splat
+from .known_values import static as _static
 
 FOLD_BUDGET = 4096          # elements a folded constant may have beyond its operands' size
-
-_SHAPE_THROUGH = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.broadcast")
-
-
-def _static(t) -> bool:
-    return isinstance(t, TensorType) and all(isinstance(d, int) for d in t.shape)
-
-
-def _constant_array(v):
-    op = v.defining_op
-    if op is not None and op.name == "stablehlo.constant":
-        a = op.attributes.get("value")
-        if isinstance(a, DenseElementsAttr):
-            return np.asarray(a.array)
-    return None
-
-
-def _splat(v):
-    """The one value every element of `v` has, when `v` is a splat constant
-    (possibly broadcast or reshaped); else None."""
-    while True:
-        op = v.defining_op
-        if op is None:
-            return None
-        if op.name in _SHAPE_THROUGH and op.operands:
-            v = op.operands[0]
-            continue
-        a = _constant_array(v)
-        if a is None or a.size == 0:
-            return None
-        first = a.reshape(-1)[0]
-        return first if bool(np.all(a == first)) else None
-
-
-def _is(v, value) -> bool:
-    s = _splat(v)
-    if s is None:
-        return False
-    if value == "-0.0":
-        return bool(s == 0) and bool(np.signbit(s))
-    if value == "+0.0":
-        return bool(s == 0) and not bool(np.signbit(s))
-    return bool(s == value)
-
-
-def _all_ones(v) -> bool:
-    s = _splat(v)
-    if s is None:
-        return False
-    el = v.type.element
-    if el == "i1":
-        return bool(s)
-    return is_integer(el) and int(s) == (-1 if not is_unsigned(el) else (1 << bit_width(el)) - 1)
-
-
-def _same_type(a, b) -> bool:
-    return str(a.type) == str(b.type)
-
 
 # -- identities and chains: each returns the value replacing op's result, or None
 
@@ -224,8 +170,10 @@ def _chain(op):
                          {"broadcast_dimensions": DenseArrayAttr("i64", dims)}, [], op.location)
     if name == "stablehlo.convert":
         src_el, mid_el = x.type.element, src.type.element
-        if _same_type(x, op.result) and _holds_every_value(src_el, mid_el):
-            return x
+        if _holds_every_value(src_el, mid_el):     # the first convert kept x's value
+            if _same_type(x, op.result):
+                return x
+            return Operation(name, [x], [op.result.type], {}, [], op.location)
     return None
 
 
@@ -397,8 +345,14 @@ def _filter_layout(op):
                      op.location)
 
 
+_RULES = (("identity", _identity), ("chain", _chain), ("constant", _fold),
+          ("narrowed order reduction", _narrowed_order_reduction),
+          ("filter layout", _filter_layout), *strength.RULES)
+
+
 class AlgebraicSimplification(Pass):
-    """Exact identities, op chains and constant folding (see the module docstring);
+    """Exact identities, op chains, constant folding (see the module docstring)
+    and strength reduction (strength.py);
     ``counts`` says how many rewrites of each kind ran, for --print-stats."""
     name = "simplify"
 
@@ -418,9 +372,7 @@ class AlgebraicSimplification(Pass):
                     self._run_on_block(b)
             if op.regions or len(op.results) != 1 or op.name == "stablehlo.constant":
                 continue
-            for kind, rule in (("identity", _identity), ("chain", _chain), ("constant", _fold),
-                               ("narrowed order reduction", _narrowed_order_reduction),
-                               ("filter layout", _filter_layout)):
+            for kind, rule in _RULES:
                 new = rule(op)
                 if new is None:
                     continue

@@ -9,15 +9,7 @@ from tensorvm.compiler.frontend.parser import parse_module
 from tensorvm.compiler.passes.fold import AlgebraicSimplification
 from tensorvm.compiler.passes.simplify import DeadCodeElimination
 from tvm_testing import run_text
-
-
-def _simplified(text):
-    module = parse_module(text)
-    p = AlgebraicSimplification()
-    p.run(module)
-    DeadCodeElimination().run(module)
-    ops = [o.name.split(".")[-1] for o in module.functions[0].regions[0].blocks[0].operations]
-    return ops, p.counts
+from tvm_testing import simplified as _simplified
 
 
 def _check_same_bits(text, *args):
