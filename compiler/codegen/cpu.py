@@ -412,11 +412,37 @@ def cpu_format(target: CpuTarget | None = None) -> str:
 _WORKAROUNDS: dict = {}
 
 
+#: What a kernel that reduces carries on GCC 12 (see ``_workarounds``).
+NO_IF_CONVERT = '__attribute__((optimize("no-tree-loop-if-convert")))\n'
+
+
+def if_convert_guard(kernel: Kernel, cc: str) -> str:
+    """GCC 12's loop if-conversion + vectorizer gives wrong sums for a
+    reduction over a select with an unknown or small outer trip count
+    (``sum(where(m, x, y))`` over a 3-D loop nest; see docs/decisions.md).
+    The kernels that reduce (a region-holding op, a sequential kind, a
+    contraction over a select) are compiled without if-conversion; plain
+    elementwise kernels keep it, so their selects (erf-GELU, masks) vectorise."""
+    if not _is_gcc12(cc):
+        return ""
+    if kernel.kind not in ("loop", "contraction"):
+        return NO_IF_CONVERT
+    ops = kernel.root.parent.operations if kernel.root.parent is not None else [kernel.root]
+    for op in ops:
+        if op.regions or (kernel.contraction is not None and op.name in (
+                "stablehlo.select", "stablehlo.compare", "stablehlo.clamp")):
+            return NO_IF_CONVERT
+    return ""
+
+
 def _workarounds(cc: str) -> list:
-    """Flags that avoid known miscompiles of the system compiler.  GCC 12's
-    loop if-conversion + vectorizer gives wrong sums for a reduction over a
-    select with an unknown or small outer trip count (``sum(where(m, x, y))``
-    over a 3-D loop nest; see docs/decisions.md)."""
+    """Flags that avoid known miscompiles of the system compiler: none at
+    the file level now (GCC 12's if-conversion is off per kernel, by
+    ``if_convert_guard``)."""
+    return []
+
+
+def _is_gcc12(cc: str) -> bool:
     if cc not in _WORKAROUNDS:
         try:
             out = subprocess.run([cc, "-dumpfullversion", "-dumpversion"], capture_output=True,
@@ -425,8 +451,7 @@ def _workarounds(cc: str) -> list:
                                    timeout=30).stdout
         except (OSError, subprocess.SubprocessError):
             out, probe = "", ""
-        gcc12 = out.split(".")[0] == "12" and "clang" not in probe.lower()
-        _WORKAROUNDS[cc] = ["-fno-tree-loop-if-convert"] if gcc12 else []
+        _WORKAROUNDS[cc] = out.split(".")[0] == "12" and "clang" not in probe.lower()
     return _WORKAROUNDS[cc]
 
 
@@ -548,9 +573,10 @@ def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=N
     target = cpu if isinstance(cpu, CpuTarget) else resolve("host", cpu)
     vector_bytes = target.vector_bytes
     rendered = []                        # per kernel: (decls, function)
+    cc = target.compiler()
     for k in kernels:
         d, f, n = render_kernel(k, vector_bytes)
-        rendered.append((d, "__attribute__((visibility(\"default\")))\n" + f))
+        rendered.append((d, "__attribute__((visibility(\"default\")))\n" + if_convert_guard(k, cc) + f))
         counts.append(n)
         entries.append(EntryPoint(k.name, k.num_bindings, k.num_constant_words))
     groups = [(list(d), [f]) for d, f in rendered]     # one unit item per kernel

@@ -298,6 +298,8 @@ class _Planner:
 
 def plan_native_loop(op, host) -> NativeLoop | None:
     """The layout of ``op``'s loop entry point, or None when it does not qualify."""
+    if not any(o.name == "tvm.dispatch" for o in op.walk()):
+        return None         # host scalars only: no executable to hold an entry point
     planner = _Planner(host)
     try:
         planner.loop(op, None)

@@ -3,7 +3,7 @@
 libm's ``expf`` / ``tanhf`` / ``erff`` are opaque calls, so a loop that uses
 them runs one element at a time (a tanh-GELU over 64x512 elements took
 ~400 us).  These are straight-line polynomials with bit-blend selects (no
-branches: loop if-conversion is off for GCC 12, see cpu._workarounds), so
+branches: loop if-conversion is off for GCC 12 in kernels that reduce, see cpu.if_convert_guard), so
 GCC inlines and vectorises them.  Every f32 input, checked exhaustively
 against double-precision libm rounded to f32, is within 1 ulp; NaN stays
 NaN, infinities and subnormal results are exact limits (tests/compiler/

@@ -246,7 +246,7 @@ func.func @main(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
 
 
 def test_masked_sum_over_materialized_broadcast():
-    # Also the GCC 12 loop if-conversion miscompile (cpu._workarounds).
+    # Also the GCC 12 loop if-conversion miscompile (cpu.if_convert_guard).
     m = _module("""
 func.func @main(%w: tensor<?x8x4xi1>, %x: tensor<?x8x4xf32>) -> (tensor<f32>, tensor<?x8x4xf32>) {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
