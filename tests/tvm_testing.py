@@ -49,6 +49,29 @@ def simplified(text: str):
     return ops, p.counts
 
 
+def innermost_loop_bodies(c_source, kernel_prefix="d"):
+    """The statements of every innermost ``for`` loop of the kernels whose
+    names start with ``kernel_prefix``."""
+    import re
+    bodies = []
+    for m in re.finditer(r"^int (\w+)\(.*?^}", c_source, re.M | re.S):
+        if not m.group(1).startswith(kernel_prefix):
+            continue
+        lines = m.group(0).splitlines()
+        for i, line in enumerate(lines):
+            if not line.strip().startswith("for ("):
+                continue
+            depth, body = 0, []
+            for inner in lines[i:]:
+                depth += inner.count("{") - inner.count("}")
+                body.append(inner)
+                if depth <= 0:
+                    break
+            if not any(b.strip().startswith("for (") for b in body[1:]):
+                bodies.append(body[1:-1])
+    return bodies
+
+
 def assert_poly_model_runs(module, name, runs):
     """A batch-polymorphic model matches JAX at every stored batch size."""
     from fixtures import assert_matches

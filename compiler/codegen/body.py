@@ -16,6 +16,7 @@ from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseElementsAttr, ints
 from . import scalar, special_c
+from .lane_reduce import emit_lane_reduction
 from .index_maps import delinearize, delinearize_decls, linearize, reshape_index  # noqa: F401
 
 #: Ops whose operands are all read at the result's own index (no broadcast or
@@ -89,6 +90,10 @@ class BodyEmitter:
 
     def bind(self, value, idx, expr) -> None:
         self.scope.cache[(value, tuple(idx))] = expr
+
+    def select_expr(self, ctype: str, p: str, a: str, b: str) -> str:
+        """C for ``p ? a : b`` of compute type ``ctype`` (the CPU blends bits, cpu_body.py)."""
+        return f"({p} ? {a} : {b})"
 
     # -- values ---------------------------------------------------------------------
     def value(self, v, idx) -> str:
@@ -202,7 +207,7 @@ class BodyEmitter:
             return [self.tmp(ct, scalar.rounded(el, scalar.binary(op.short_name, el, a, b)))]
         if name == "stablehlo.select":
             p, a, b = (self.value(x, _bcast(x, idx)) for x in op.operands)
-            return [self.tmp(ct, f"({p} ? {a} : {b})")]
+            return [self.tmp(ct, self.select_expr(ct, p, a, b))]
         if name == "stablehlo.clamp":
             lo, x, hi = (self.value(v, _bcast(v, idx)) for v in op.operands)
             m = self.tmp(ct, scalar.binary("maximum", el, x, lo))
@@ -359,7 +364,15 @@ class BodyEmitter:
         return self.tmp(scalar.ctype(el), f"{name}[{linearize(idx, arr.shape)}]")
 
     # -- reductions -------------------------------------------------------------------------
+    def reduction_lanes(self, op) -> int:
+        """Accumulator lanes for reduce ``op`` (0: one accumulator; the CPU
+        splits row reductions into lanes, lane_reduce.py)."""
+        return 0
+
     def _op_reduce(self, op, idx):
+        lanes = self.reduction_lanes(op)
+        if lanes:
+            return emit_lane_reduction(self, op, idx, lanes)
         n = len(op.operands) // 2
         inputs, inits = op.operands[:n], op.operands[n:]
         dims = ints(op.attr("dimensions"))

@@ -14,6 +14,7 @@ from ..ir.attributes import ints
 from . import custom, gemm, native_loop, native_loop_c, scalar, vector_math
 from .cpu_targets import CpuTarget, resolve
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
+from .cpu_body import BLEND_C, CpuBodyEmitter
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
 ABI = """
@@ -87,7 +88,7 @@ BINDING_CHECK_C = """static inline int tvm_binding_short(uint64_t have, uint64_t
 """
 
 PROLOGUE = ("#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" + ABI
-            + _cpu_helpers(scalar.HELPERS) + BINDING_CHECK_C)
+            + _cpu_helpers(scalar.HELPERS) + BLEND_C + BINDING_CHECK_C)
 
 #: f16 <-> f32 in integer arithmetic, round to nearest even (NaNs stay quiet
 #: NaNs), for compilers without ``_Float16`` (GCC 12 for riscv64).
@@ -196,7 +197,7 @@ def push_constant_decl(name: str, element: str, word: int) -> str:
 
 def render_loop_kernel(kernel: Kernel):
     """C source of a loop kernel and its workgroup count."""
-    em = BodyEmitter({}, indent=4)
+    em = CpuBodyEmitter({}, indent=4)
     head = _pointer_decls(kernel, em)
     shape = kernel.shape
     rpw, chunk, chunks, count = workgroup_plan(kernel)
@@ -315,7 +316,7 @@ def _column_reduction_loops(kernel: Kernel, em: BodyEmitter, rpw, chunk, chunks)
 def render_contraction_kernel(kernel: Kernel):
     """Register-blocked batched matmul with the elementwise epilogue fused."""
     c = kernel.contraction
-    em = BodyEmitter({}, indent=5)
+    em = CpuBodyEmitter({}, indent=5)
     head = _pointer_decls(kernel, em)
     ct = scalar.ctype(c.op.result.type.element)
     lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
@@ -380,7 +381,7 @@ def _epilogue_loops(em: BodyEmitter, idx_decls, store) -> list[str]:
 def render_sequential_kernel(kernel: Kernel):
     """Kernels whose workgroups each run a sequential program (sequential.py)."""
     from .sequential import emit_sequential
-    em = BodyEmitter({}, indent=2)
+    em = CpuBodyEmitter({}, indent=2)
     head = _pointer_decls(kernel, em)
     count = emit_sequential(kernel, em, "wg", [f"o{j}" for j in range(len(kernel.outputs))])
     out = [kernel_signature(kernel.name) + " {"]

@@ -20,7 +20,8 @@ read-B-in-place choices that depend on M are made at run time.
 from __future__ import annotations
 
 from . import scalar
-from .body import BodyEmitter, contraction_epilogue
+from .body import contraction_epilogue
+from .cpu_body import CpuBodyEmitter
 from .kernel import Kernel, contraction_plan
 
 KC = 128      # K slice packed per step (A panel + B panel stay in L1/L2)
@@ -127,7 +128,7 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     c = kernel.contraction
     ct = scalar.ctype(c.op.result.type.element)
     sh = _Shape(ct, vector_bytes, c.N)
-    em = BodyEmitter({}, indent=5)
+    em = CpuBodyEmitter({}, indent=5)
     head = pointer_decls(kernel, em)
     plan = contraction_plan(c)
     rows = c.B * c.M

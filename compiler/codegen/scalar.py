@@ -182,7 +182,7 @@ def unary(name: str, element: str, a: str) -> str:
             "rsqrt": f"({one} / sqrt{f}({a}))", "cbrt": f"cbrt{f}({a})",
             "exponential": f"tvm_expf({a})" if f else f"exp({a})",
             "exponential_minus_one": f"expm1{f}({a})",
-            "log": f"log{f}({a})", "log_plus_one": f"log1p{f}({a})",
+            "log": f"tvm_logf({a})" if f else f"log({a})", "log_plus_one": f"log1p{f}({a})",
             "logistic": f"tvm_logisticf({a})" if f else f"(1.0 / (1.0 + exp(-{a})))",
             "sine": f"sin{f}({a})", "cosine": f"cos{f}({a})", "tan": f"tan{f}({a})",
             "tanh": f"tvm_tanhf({a})" if f else f"tanh({a})", "atan": f"atan{f}({a})",
@@ -381,6 +381,7 @@ static inline double tvm_sellt(double a, double c) { return ((a < c) | (a != a))
 static inline double tvm_selle(double a, double c) { return ((a <= c) | (a != a)) ? a : c; }
 static inline float tvm_expf(float a) { return expf(a); }
 static inline float tvm_tanhf(float a) { return tanhf(a); }
+static inline float tvm_logf(float a) { return logf(a); }
 static inline float tvm_erff(float a) { return erff(a); }
 static inline float tvm_logisticf(float a) { return 1.0f / (1.0f + expf(-a)); }
 static inline float tvm_fsignf(float a) { return a != a ? a : (a > 0 ? 1.0f : (a < 0 ? -1.0f : a)); }

@@ -4,14 +4,12 @@ reshapes have no division or modulo in their innermost loop, and every
 reshape still reads the right elements."""
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
 from tensorvm.compiler.api import CompileOptions, compile_text
 from tensorvm.compiler.codegen.index_maps import Split, delinearize, linearize, reshape_index
-from tvm_testing import run_text
+from tvm_testing import innermost_loop_bodies, run_text
 
 
 def _tmp(expr):
@@ -42,28 +40,6 @@ def test_digits_fold_only_when_they_match_the_shape():
     assert linearize(("0", *delinearize("L", (3, 1, 5))), (1, 3, 1, 5)) == "L"
 
 
-def _innermost_loop_bodies(c_source, kernel_prefix):
-    """The statements of every innermost ``for`` loop of the kernels whose
-    names start with ``kernel_prefix``."""
-    bodies = []
-    for m in re.finditer(r"^int (\w+)\(.*?^}", c_source, re.M | re.S):
-        if not m.group(1).startswith(kernel_prefix):
-            continue
-        lines = m.group(0).splitlines()
-        for i, line in enumerate(lines):
-            if not line.strip().startswith("for ("):
-                continue
-            depth, body = 0, []
-            for inner in lines[i:]:
-                depth += inner.count("{") - inner.count("}")
-                body.append(inner)
-                if depth <= 0:
-                    break
-            if not any(b.strip().startswith("for (") for b in body[1:]):
-                bodies.append(body[1:-1])
-    return bodies
-
-
 GELU_BEHIND_RESHAPE = """func.func @main(%x: tensor<1x64x512xf32>) -> tensor<64x512xf32> {
   %r = stablehlo.reshape %x : (tensor<1x64x512xf32>) -> tensor<64x512xf32>
   %c3 = stablehlo.constant dense<3.0> : tensor<f32>
@@ -90,7 +66,7 @@ HEADS_MERGED = """func.func @main(%x: tensor<2x4x8x16xf32>, %b: tensor<128xf32>)
 
 def test_elementwise_kernel_behind_reshape_has_no_division_in_its_inner_loop():
     src = compile_text(GELU_BEHIND_RESHAPE, CompileOptions(keep_source=True)).stats["c_source"]
-    bodies = _innermost_loop_bodies(src, "d")
+    bodies = innermost_loop_bodies(src)
     assert bodies
     for body in bodies:
         text = "\n".join(body)

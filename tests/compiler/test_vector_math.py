@@ -1,4 +1,4 @@
-"""The CPU target's vectorisable f32 exp / tanh / erf / logistic
+"""The CPU target's vectorisable f32 exp / tanh / erf / logistic / log
 (codegen/vector_math.py) against numpy in float64, over a wide range of
 magnitudes (tiny, subnormal, large, negative) and the special values."""
 from __future__ import annotations
@@ -73,3 +73,29 @@ def test_special_values_are_exact():
     assert f[at(np.inf)] == 1 and f[at(-np.inf)] == -1 and f[at(4.0)] == 1
     assert s[at(np.inf)] == 1 and s[at(-np.inf)] == 0
     assert all(np.isnan(a[4]) and np.isnan(a[5]) for a in (e, t, f, s))
+
+
+LOG = """func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{
+  %0 = stablehlo.log %x : tensor<{n}xf32>
+  return %0 : tensor<{n}xf32>
+}}"""
+
+
+def test_log_within_one_ulp_and_its_special_values():
+    rng = np.random.default_rng(11)
+    tiny = np.arange(1, 5000, dtype=np.int32).view(np.float32)          # subnormals
+    mags = (10.0 ** rng.uniform(-45, 38.5, 40000)).astype(np.float32)
+    near_one = np.float32(1) + np.linspace(-0.3, 0.45, 20001, dtype=np.float32)
+    bounds = np.float32([np.sqrt(0.5), np.sqrt(2), 0.5, 2.0, 1.0, np.finfo(np.float32).max,
+                         np.finfo(np.float32).tiny, 1.4e-45])
+    with np.errstate(over="ignore"):
+        up = np.nextafter(bounds, np.float32(np.inf))
+    x = np.concatenate([tiny, mags, near_one, bounds, np.nextafter(bounds, np.float32(0)), up])
+    x = x[x > 0]
+    got = run_text(LOG.format(n=x.size), x)
+    want = np.log(x.astype(np.float64)).astype(np.float32)
+    assert _ulps(got, want).max() <= 1
+    special = np.float32([0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, -1e-40, 1.0])
+    got = run_text(LOG.format(n=special.size), special)
+    assert got[0] == -np.inf and got[1] == -np.inf and got[2] == np.inf and got[7] == 0
+    assert np.isnan(got[3]) and np.isnan(got[4]) and np.isnan(got[5]) and np.isnan(got[6])

@@ -1,0 +1,117 @@
+"""Row reductions in lanes: a reduce over its operand's contiguous last
+dimension keeps ``LANE_BYTES`` of accumulators, so the C compiler vectorises
+the loop instead of running one dependent combine per element.
+
+A softmax's row maximum was one ``tvm_fmaxf`` blend per element, each
+waiting for the last (about 13 cycles an element); its row sum one add
+latency per element.  With lanes, element ``r`` goes to accumulator
+``r % L`` and the lanes are combined at the end, pairwise.  That is exact for
+``maximum`` / ``minimum`` / ``and`` / ``or`` (idempotent, associative: every
+lane may start at the init) and for integer ``add`` / ``xor`` / ``multiply``
+(wrapping arithmetic is associative: lane 0 starts at the init, the others at
+the identity).  A float ``add`` is reassociated: StableHLO leaves a
+reduction's order to the implementation (XLA vectorises its row sums the
+same way), and partial sums are more accurate than one long chain.  Float
+``multiply`` and other bodies keep the sequential loop.  Used by the CPU
+emitter only: a GPU thread would spill the lanes.
+"""
+from __future__ import annotations
+
+from ..ir.attributes import ints
+from ..ir.types import is_complex, is_float, numpy_dtype
+from . import scalar
+
+#: Bytes of accumulators per reduction: two AVX-512 vectors, four AVX2 ones.
+LANE_BYTES = 128
+
+_IDEMPOTENT = ("stablehlo.maximum", "stablehlo.minimum", "stablehlo.and", "stablehlo.or")
+_IDENTITY = {"stablehlo.add": 0, "stablehlo.xor": 0, "stablehlo.multiply": 1}
+
+
+def combiner(op):
+    """The one binary op a reduce's body applies to its two arguments, or None."""
+    (body,) = op.regions[0].blocks
+    ops = body.operations
+    if len(ops) != 2 or ops[1].name != "stablehlo.return" or list(ops[1].operands) != [ops[0].result]:
+        return None
+    if sorted(map(id, ops[0].operands)) != sorted(map(id, body.arguments)):
+        return None
+    return ops[0].name
+
+
+def lanes_for(op) -> int:
+    """How many lanes reduce ``op`` (0: keep the sequential loop)."""
+    if len(op.operands) != 2 or len(op.results) != 1:
+        return 0
+    x = op.operands[0]
+    shape, el = x.type.shape, x.type.element
+    last = len(shape) - 1
+    if last < 0 or last not in ints(op.attr("dimensions")) or type(shape[last]) is not int:
+        return 0
+    name = combiner(op)
+    if name is None or (name not in _IDEMPOTENT and name not in _IDENTITY) or is_complex(el) \
+            or (is_float(el) and name not in ("stablehlo.add", "stablehlo.maximum", "stablehlo.minimum")):
+        return 0
+    try:
+        size = numpy_dtype(el).itemsize
+    except (KeyError, TypeError):
+        return 0
+    lanes = LANE_BYTES // max(1, size)
+    while lanes > 1 and shape[last] < lanes:        # short rows: fewer lanes
+        lanes //= 2
+    return lanes if lanes >= 4 else 0
+
+
+def emit_lane_reduction(em, op, idx, lanes: int) -> list:
+    """Emit ``op`` (lanes_for(op) == lanes > 0) at result index ``idx``
+    through BodyEmitter ``em``; returns its result expression."""
+    x, init = op.operands
+    el = op.result.type.element
+    ct = scalar.ctype(el)
+    body = op.regions[0].blocks[0]
+    shape = x.type.shape
+    last = len(shape) - 1
+    dims = ints(op.attr("dimensions"))
+    name = combiner(op)
+    acc, lane = em.fresh("acc"), em.fresh("l")
+    start = em.value(init, ())
+    em.line(f"{ct} {acc}[{lanes}];")
+    if name in _IDEMPOTENT:
+        em.line(f"for (int {lane} = 0; {lane} < {lanes}; ++{lane}) {acc}[{lane}] = {start};")
+    else:
+        ident = scalar.literal(el, -0.0 if is_float(el) else _IDENTITY[name])
+        em.line(f"for (int {lane} = 1; {lane} < {lanes}; ++{lane}) {acc}[{lane}] = {ident};")
+        em.line(f"{acc}[0] = {start};")
+    loop_vars = {}
+    for d in dims:
+        if d != last:
+            loop_vars[d] = em.fresh("r")
+            em.open(f"for (int64_t {loop_vars[d]} = 0; {loop_vars[d]} < {shape[d]}; ++{loop_vars[d]})")
+    r = em.fresh("r")
+    em.line(f"int64_t {r} = 0;")
+
+    def step(position, slot):
+        it = iter(idx)
+        src = tuple(position if k == last else loop_vars[k] if k in loop_vars else next(it)
+                    for k in range(len(shape)))
+        new, = em.region_call(body, [f"{acc}[{slot}]", em.value(x, src)])
+        em.line(f"{acc}[{slot}] = {new};")
+
+    em.open(f"for (; {r} + {lanes} <= {shape[last]}; {r} += {lanes})")
+    em.open(f"for (int {lane} = 0; {lane} < {lanes}; ++{lane})")
+    step(f"({r} + {lane})", lane)
+    em.close()
+    em.close()
+    em.open(f"for (; {r} < {shape[last]}; ++{r})")
+    step(r, "0")
+    em.close()
+    for _ in loop_vars:
+        em.close()
+    width = lanes // 2        # lanes is a power of two: combine them as a tree
+    while width:
+        em.open(f"for (int {lane} = 0; {lane} < {width}; ++{lane})")
+        new, = em.region_call(body, [f"{acc}[{lane}]", f"{acc}[{lane} + {width}]"])
+        em.line(f"{acc}[{lane}] = {new};")
+        em.close()
+        width //= 2
+    return [em.tmp(ct, f"{acc}[0]")]
