@@ -10,7 +10,9 @@ the kernels that read it).  A value is materialized when
     same-shape elementwise ops and ends where anything else reads it: a heavy
     op is only ever the ROOT of a dispatch, never a producer recomputed per
     consumer element, and a dispatch holds at most one heavy op;
-  - several ops read it and recomputing it is not trivially cheap;
+  - several ops read it and recomputing it is not trivially cheap, unless
+    all its readers lead through same-index elementwise ops into one
+    dispatch, which then computes it once (shared_values.py);
   - a dot_general or a convolution reads it (their kernels want strided
     buffers); a dot_general operand made by a transpose stays fused and the
     transpose's input is materialized instead (read with permuted strides);
@@ -40,6 +42,7 @@ from ..ir.types import TensorType
 from .base import Pass
 from .host_values import HOST_ATTR, REGION_OPS, analyze_block
 from .shapes import is_shape_assertion, shape_operands
+from .shared_values import keep_fused
 
 # ops the host program runs itself (channel and queue calls, tokens): never in a kernel
 HOST_RUN_OPS = COLLECTIVE_OPS | HOST_TRANSFER_OPS | TOKEN_OPS
@@ -58,6 +61,12 @@ _CHEAP_ELEMENTWISE = {"stablehlo." + n for n in (
     "add", "subtract", "multiply", "negate", "abs", "maximum", "minimum", "select",
     "clamp", "compare", "convert", "and", "or", "xor", "not", "floor", "ceil", "sign",
     "real", "imag", "complex", "bitcast_convert", "reduce_precision")}
+
+
+# How many cheap ops deep a value recomputed by several readers may reach.
+CHEAP_CHAIN = 3
+_CHEAP_REMAPS = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.transpose",
+                 "stablehlo.slice")
 
 
 def inlinable_constant(op) -> bool:
@@ -136,6 +145,7 @@ class FormDispatchRegions(Pass):
             else:
                 reads = [op.operands[i] for i in shape_operands(op) if i < len(op.operands)]
             mat.update(v for v in reads if v not in self.host)
+        forced, shared = set(mat), set()    # (shared: materialized for having several readers)
         for op in ops:
             if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
                     or HOST_CALL_ATTR in op.attributes or KERNEL_ATTR in op.attributes \
@@ -156,7 +166,9 @@ class FormDispatchRegions(Pass):
                 mat.update(res)
             elif len(users) > 1 and not self._cheap(op, mat):
                 mat.update(res)
+                shared.update(res)
         self._bound_recompute(ops, mat)
+        keep_fused(ops, mat, shared - forced)
         return mat
 
     def _bound_recompute(self, ops, mat) -> None:
@@ -202,12 +214,19 @@ class FormDispatchRegions(Pass):
                 and user.result.type.shape == r.type.shape)
 
     @staticmethod
-    def _cheap(op, mat) -> bool:
+    def _cheap(op, mat, depth=0) -> bool:
+        """Whether ``op`` may be recomputed by each reader: one op over buffers
+        and constants, or a cheap op over short chains of cheap ops (``x -
+        broadcast(sum * (1/n))``, a layer norm's centred value)."""
         if op.name == "stablehlo.iota" or inlinable_constant(op):
             return True
         if op.name in shlo.ELEMENTWISE or op.name in shlo.INDEX_REMAP:
-            return all(v in mat or (v.defining_op is not None and inlinable_constant(v.defining_op))
-                       for v in op.operands)
+            chain = depth < CHEAP_CHAIN and (op.name in _CHEAP_ELEMENTWISE or op.name in _CHEAP_REMAPS)
+            return all(v in mat or (v.defining_op is not None and (
+                inlinable_constant(v.defining_op) or (chain and (
+                    v.defining_op.name in shlo.HEAVY      # a root, or its epilogue's end is
+                    or FormDispatchRegions._cheap(v.defining_op, mat, depth + 1)))))
+                for v in op.operands)
         return False
 
     @staticmethod

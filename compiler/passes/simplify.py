@@ -50,8 +50,36 @@ def _attr_key(v):
         return repr(v)
 
 
+# ops with regions that are pure functions of their operands and their region
+_PURE_WITH_REGIONS = ("stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.map",
+                      "stablehlo.sort", "stablehlo.scatter", "stablehlo.select_and_scatter")
+
+
+def _region_key(op):
+    """A structural key of ``op``'s regions (values by position inside them,
+    by identity outside), or None for regions with nested regions or effects."""
+    pos, parts = {}, []
+    for block in _blocks(op):
+        for a in block.arguments:
+            pos[id(a)] = len(pos)
+            parts.append(str(a.type))
+        for inner in block.operations:
+            if inner.regions or (inner.name in _EFFECTFUL and inner.name != "stablehlo.return"):
+                return None
+            parts.append((inner.name,
+                          tuple(pos.get(id(v), ("outside", id(v))) for v in inner.operands),
+                          tuple(str(r.type) for r in inner.results),
+                          tuple(sorted((k, _attr_key(v)) for k, v in inner.attributes.items()))))
+            for r in inner.results:
+                pos[id(r)] = len(pos)
+        parts.append("|")
+    return tuple(parts)
+
+
 class CommonSubexpressionElimination(Pass):
-    """Merges identical region-free, side-effect-free ops in one block."""
+    """Merges identical side-effect-free ops in one block: region-free ops,
+    and the pure region ops whose regions are the same computation (two
+    row sums of one tensor, as torch's layer norm writes its mean twice)."""
     name = "cse"
 
     def run(self, module) -> None:
@@ -64,12 +92,16 @@ class CommonSubexpressionElimination(Pass):
         for op in list(block.operations):
             for b in _blocks(op):
                 self.run_on_block(b)
-            if op.regions or op.name in _EFFECTFUL or op.name.startswith("check.") \
-                    or not op.results:
+            if op.name in _EFFECTFUL or op.name.startswith("check.") or not op.results:
                 continue
+            regions = None
+            if op.regions:
+                regions = _region_key(op) if op.name in _PURE_WITH_REGIONS else None
+                if regions is None:
+                    continue
             key = (op.name, tuple(id(v) for v in op.operands),
                    tuple(str(r.type) for r in op.results),
-                   tuple(sorted((k, _attr_key(v)) for k, v in op.attributes.items())))
+                   tuple(sorted((k, _attr_key(v)) for k, v in op.attributes.items())), regions)
             prev = seen.get(key)
             if prev is None:
                 seen[key] = op

@@ -1,0 +1,72 @@
+"""A value that several ops read stays fused when all of them end up in one
+kernel and read it at one index.
+
+Dispatch formation materializes a costly value with several readers, so it
+is not recomputed per reader.  But when every path from the value goes
+through fused same-shape elementwise ops into one and the same op (which
+reads it once per element it computes: a root, a reshape, a reduce's loop
+body), the value is needed at one index per evaluation of that op, and the
+body emitter computes it once there (it caches values per index).  torch's erf (an exact GELU) reads ``|x|``, ``exp(-x*x)`` and the
+ratio several times each: they were five dispatches of 64 x 512 elements
+each writing and reading memory; now one kernel.
+"""
+from __future__ import annotations
+
+from ..dialects import stablehlo as shlo
+
+_MAX_DEPTH = 64
+
+
+def _same_index_reader(user, value) -> bool:
+    return (user.name in shlo.ELEMENTWISE and len(user.results) == 1
+            and user.result.type.shape == value.type.shape)
+
+
+def _holds_heavy(value, mat, depth=0) -> bool:
+    """Whether computing fused ``value`` runs a heavy op (reduce, dot, ...)."""
+    op = value.defining_op
+    if value in mat or op is None:
+        return False
+    if op.name in shlo.HEAVY or depth > _MAX_DEPTH:
+        return True
+    return any(_holds_heavy(v, mat, depth + 1) for v in op.operands)
+
+
+def keep_fused(ops, mat, shared) -> None:
+    """Removes from ``mat`` the values of ``shared`` (materialized only
+    because several ops read them) whose readers all lead, through same-index
+    elementwise ops, into one dispatch root (module docstring).  Walks the
+    block backwards, so a value's readers are settled before the value."""
+    sink = {}          # fused value -> the root op it ends in, or None: several / not same-index
+
+    def sink_of(value):
+        """The one op all reading paths of ``value`` lead into through fused
+        same-index elementwise ops, or None."""
+        roots = set()
+        for user, _ in value.uses:
+            if _same_index_reader(user, value) and user.result not in mat:
+                s = sink.get(user.result)
+                if s is None:
+                    return None
+                roots.add(s)
+            elif _same_index_reader(user, value) or sum(v is value for v in user.operands) == 1:
+                roots.add(user)          # reads it at one index per element it computes
+            else:
+                return None
+            if len(roots) > 1:
+                return None
+        return next(iter(roots), None)
+
+    for op in reversed(ops):
+        if len(op.results) != 1:
+            continue
+        v = op.result
+        if v in mat and v not in shared:
+            continue
+        s = sink_of(v)
+        if v in shared:
+            if s is None or op.name not in shlo.ELEMENTWISE \
+                    or any(_holds_heavy(x, mat) for x in op.operands):
+                continue
+            mat.discard(v)
+        sink[v] = s
