@@ -30,14 +30,15 @@ from .passes.memory import plan_function
 from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
 
 
-def ir_passes(simplify: bool = True, custom_kernels=None) -> list:
+def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = False) -> list:
     """The IR passes, in order, up to and including dispatch formation
-    (``custom_kernels``: custom_kernels.registry's ``{name: declaration}``)."""
+    (``custom_kernels``: custom_kernels.registry's ``{name: declaration}``;
+    ``row_fusion``: row reductions fused into their readers, CPU-only compiles)."""
     cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
     return [ImportGspmd(), DecomposeQuantized(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls(custom_kernels or {}),
             *cleanup, *middle,
-            TagHostValues(), FormDispatchRegions(), DeadCodeElimination()]
+            TagHostValues(), FormDispatchRegions(row_fusion), DeadCodeElimination()]
 
 
 def run_pipeline(module, options, progress=None):
@@ -50,7 +51,8 @@ def run_pipeline(module, options, progress=None):
     _check_element_types(module)
     from .custom_kernels import registry
     customs = registry(options.custom_kernels)
-    passes = ir_passes(options.simplify, customs)
+    passes = ir_passes(options.simplify, customs,
+                       row_fusion=all(t == "cpu" for t in options.targets))
     pipeline = _DumpingPipeline(passes, options, progress)
     pipeline.run(module)
     progress("plan")

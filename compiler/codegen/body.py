@@ -11,12 +11,14 @@ one index is computed once.
 from __future__ import annotations
 
 import hashlib
+import re
+from typing import NamedTuple
 
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseElementsAttr, ints
 from . import scalar, special_c
-from .lane_reduce import emit_lane_reduction
+from .lane_reduce import emit_lane_reduction, nested_row_reductions
 from .index_maps import delinearize, delinearize_decls, linearize, reshape_index  # noqa: F401
 
 #: Ops whose operands are all read at the result's own index (no broadcast or
@@ -46,6 +48,18 @@ class _Scope:
         return None
 
 
+class _Hoist(NamedTuple):
+    """Where values that do not depend on the innermost loop go."""
+    inner_names: set   # the loop variable and every name declared inside the loop
+    lines: list        # statements before that loop
+    depth: int
+    scope: _Scope      # their scope
+    inner: _Scope      # the loop body's top scope: values asked for there are hoisted
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
 class BodyEmitter:
     """Emits C statements; ``bindings`` maps region block arguments to the
     name of the pointer that holds them."""
@@ -57,11 +71,25 @@ class BodyEmitter:
         self.depth = indent
         self.scope = _Scope()
         self.counter = 0
+        self.hoist = None
+
+    def hoist_out_of(self, var: str, depth: int) -> list:
+        """From now on, a value asked for at the current (loop body's top)
+        scope whose index does not use ``var``, the innermost loop variable,
+        is computed once before that loop instead: into the returned lines,
+        at ``depth`` (a row's reductions and their broadcasts in a row kernel)."""
+        outer = self.scope
+        self.scope = _Scope(outer)
+        self.hoist = _Hoist({var}, [], depth, outer, self.scope)
+        return self.hoist.lines
 
     # -- statements ---------------------------------------------------------------
     def fresh(self, prefix="t") -> str:
         self.counter += 1
-        return f"{prefix}{self.counter}"
+        name = f"{prefix}{self.counter}"
+        if self.hoist is not None:          # declared inside the loop values are hoisted out of
+            self.hoist.inner_names.add(name)
+        return name
 
     def line(self, text: str) -> None:
         self.lines.append("  " * self.depth + text)
@@ -101,6 +129,15 @@ class BodyEmitter:
         hit = self.scope.get((v, idx))
         if hit is not None:
             return hit
+        h = self.hoist
+        if h is not None and self.scope is h.inner \
+                and h.inner_names.isdisjoint(_NAME.findall(" ".join(idx))):
+            saved = self.lines, self.scope, self.depth
+            self.lines, self.scope, self.depth, self.hoist = h.lines, h.scope, h.depth, None
+            try:
+                return self.value(v, idx)
+            finally:
+                (self.lines, self.scope, self.depth), self.hoist = saved, h
         if v in self.bindings:
             expr = self._load(v, idx)
             self.scope.cache[(v, idx)] = expr
@@ -370,6 +407,8 @@ class BodyEmitter:
         return 0
 
     def _op_reduce(self, op, idx):
+        for inner in nested_row_reductions(op, self.bindings):
+            self.value(inner.result, idx)       # once, before this reduction's loop
         lanes = self.reduction_lanes(op)
         if lanes:
             return emit_lane_reduction(self, op, idx, lanes)

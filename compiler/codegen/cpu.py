@@ -218,6 +218,7 @@ def render_loop_kernel(kernel: Kernel):
     if _column_reduction(kernel, chunk):
         return em.decls, "\n".join(out + _column_reduction_loops(kernel, em, rpw, chunk, chunks)), count
     idx = tuple(f"i{k}" for k in range(len(shape)))
+    row_lines = em.hoist_out_of(idx[-1], 2)     # per-row values (row kernels' reductions)
     vals = [em.value(v, idx) for v in kernel.outputs]
     stores = [f"o{j}[row * {inner} + i{len(shape) - 1}] = {em.store_expr(v.type.element, e)};"
               for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
@@ -230,6 +231,7 @@ def render_loop_kernel(kernel: Kernel):
         "    for (int64_t row = r0; row < r1; ++row) {",
     ]
     out += ["      " + s for s in delinearize_decls("row", shape[:-1], "i")]
+    out += ["  " + line for line in row_lines]
     out.append(f"      for (int64_t i{len(shape) - 1} = c0; i{len(shape) - 1} < c1; ++i{len(shape) - 1}) {{")
     out += ["  " + line for line in em.lines]
     out += ["        " + s for s in stores]

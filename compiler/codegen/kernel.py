@@ -139,9 +139,13 @@ def build_kernel(dispatch, customs=None) -> Kernel:
     block = dispatch.regions[0].blocks[0]
     outs = list(block.terminator.operands)
     root = outs[0].defining_op
-    work = 1
+    work, row_reductions = 1, 0
     for op in block.operations:
-        if op.name == "stablehlo.reduce":
+        if op.name == "stablehlo.reduce" and op is not root \
+                and tuple(op.operands[0].type.shape) == tuple(outs[0].type.shape) \
+                and tuple(ints(op.attr("dimensions"))) == (len(outs[0].type.shape) - 1,):
+            row_reductions += 1       # fused row reduction: one pass per row, not per element
+        elif op.name == "stablehlo.reduce":
             shape = op.operands[0].type.shape
             for d in ints(op.attr("dimensions")):
                 work *= _size_guess(shape[d])
@@ -154,6 +158,7 @@ def build_kernel(dispatch, customs=None) -> Kernel:
             kshape = op.operands[1].type.shape
             for d in (dn["kernel_input_feature_dimension"], *dn["kernel_spatial_dimensions"]):
                 work *= _size_guess(kshape[d])
+    work += row_reductions
     push = set(ints(dispatch.attributes.get("push_constants")))
     inputs = [a for i, a in enumerate(block.arguments) if i not in push]
     consts = [a for i, a in enumerate(block.arguments) if i in push]

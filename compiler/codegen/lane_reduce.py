@@ -115,3 +115,32 @@ def emit_lane_reduction(em, op, idx, lanes: int) -> list:
         em.close()
         width //= 2
     return [em.tmp(ct, f"{acc}[0]")]
+
+
+def _row_reduce_of(op, shape) -> bool:
+    return (op.name == "stablehlo.reduce" and len(op.operands) == 2
+            and tuple(op.operands[0].type.shape) == shape
+            and ints(op.attr("dimensions")) == (len(shape) - 1,))
+
+
+def nested_row_reductions(op, bindings) -> list:
+    """The row reductions fused into the input of row reduction ``op`` (a row
+    kernel's variance holds its mean, passes/row_fusion.py), in program
+    order: they are read at ``op``'s own row, so computing them first, once,
+    keeps them out of ``op``'s loop (where they would run per element)."""
+    shape = tuple(op.operands[0].type.shape)
+    if not _row_reduce_of(op, shape):
+        return []
+    found, seen, work = [], set(), [op.operands[0]]
+    while work:
+        v = work.pop()
+        producer = v.defining_op
+        if v in bindings or producer is None or id(producer) in seen:
+            continue
+        seen.add(id(producer))
+        if _row_reduce_of(producer, shape):
+            found.append(producer)
+            continue
+        work.extend(producer.operands)
+    order = {id(o): i for i, o in enumerate(op.parent.operations)} if op.parent else {}
+    return sorted(found, key=lambda o: order.get(id(o), 0))

@@ -42,6 +42,7 @@ from ..ir.types import TensorType
 from .base import Pass
 from .host_values import HOST_ATTR, REGION_OPS, analyze_block
 from .shapes import is_shape_assertion, shape_operands
+from .row_fusion import row_broadcast, bound_rows, row_fusible
 from .shared_values import keep_fused
 
 # ops the host program runs itself (channel and queue calls, tokens): never in a kernel
@@ -64,7 +65,7 @@ _CHEAP_ELEMENTWISE = {"stablehlo." + n for n in (
 
 
 # How many cheap ops deep a value recomputed by several readers may reach.
-CHEAP_CHAIN = 3
+CHEAP_CHAIN = 5
 _CHEAP_REMAPS = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.transpose",
                  "stablehlo.slice")
 
@@ -79,7 +80,13 @@ def inlinable_constant(op) -> bool:
 
 
 class FormDispatchRegions(Pass):
+    """``row_fusion``: fuse row reductions into the kernels that read them
+    back per row (row_fusion.py); for CPU-only compiles."""
     name = "form-dispatch-regions"
+
+    def __init__(self, row_fusion: bool = False):
+        self.row_fusion = row_fusion
+        self.rows = set()
 
     def run(self, module) -> None:
         self.counter = 0    # per module: every function's kernels share one executable
@@ -162,6 +169,8 @@ class FormDispatchRegions(Pass):
             users = {u for r in res for u, _ in r.uses}
             if op.name in shlo.SEQUENTIAL:
                 mat.update(res)
+            elif op.name in shlo.HEAVY and self.row_fusion and row_fusible(op, ret):
+                self.rows.add(op)
             elif op.name in shlo.HEAVY and not self._epilogue_fusible(op, ret):
                 mat.update(res)
             elif len(users) > 1 and not self._cheap(op, mat):
@@ -169,6 +178,7 @@ class FormDispatchRegions(Pass):
                 shared.update(res)
         self._bound_recompute(ops, mat)
         keep_fused(ops, mat, shared - forced)
+        bound_rows(ops, mat, self.rows)
         return mat
 
     def _bound_recompute(self, ops, mat) -> None:
@@ -182,13 +192,14 @@ class FormDispatchRegions(Pass):
                 continue
             if op.name in ("stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"):
                 src = op.operands[0]
-                if src not in mat and _costly(src, mat) and _expansion(src, op.result) >= RECOMPUTE_EXPANSION:
-                    mat.add(src)
+                if src not in mat and _costly(src, mat) and _expansion(src, op.result) >= RECOMPUTE_EXPANSION \
+                        and not (self.rows and row_broadcast(op, op.result.type.shape)):
+                    mat.add(src)        # (a row kernel computes a row broadcast's source once a row)
             heavy_in = [v for v in op.operands if v in tainted and v not in mat]
             rooted = all(r in mat for r in op.results)
             if op.name in shlo.HEAVY:
                 mat.update(heavy_in)            # a heavy op reads buffers, never recomputes one
-                if not rooted:
+                if not rooted and op not in self.rows:
                     tainted.update(op.results)
                 continue
             if not heavy_in:
@@ -224,7 +235,7 @@ class FormDispatchRegions(Pass):
             chain = depth < CHEAP_CHAIN and (op.name in _CHEAP_ELEMENTWISE or op.name in _CHEAP_REMAPS)
             return all(v in mat or (v.defining_op is not None and (
                 inlinable_constant(v.defining_op) or (chain and (
-                    v.defining_op.name in shlo.HEAVY      # a root, or its epilogue's end is
+                    _heavy_or_epilogue(v.defining_op)      # a root, or its epilogue's end is
                     or FormDispatchRegions._cheap(v.defining_op, mat, depth + 1)))))
                 for v in op.operands)
         return False
@@ -353,6 +364,13 @@ def _collapsible(dot, value, transpose) -> bool:
     free = tuple(d for d in range(value.type.rank) if d not in batch and d not in contract)
     shape = value.type.shape
     return all(_collapse(dims, shape, strides) is not None for dims in (batch, contract, free))
+
+
+def _heavy_or_epilogue(op) -> bool:
+    """A heavy op, or an elementwise op over one (an epilogue): a reader
+    outside its dispatch reads it from a buffer (``_bound_recompute``)."""
+    return op.name in shlo.HEAVY or (op.name in shlo.ELEMENTWISE and any(
+        v.defining_op is not None and v.defining_op.name in shlo.HEAVY for v in op.operands))
 
 
 def _costly(value, mat, depth=0) -> bool:
