@@ -17,8 +17,9 @@ the kernels that read it).  A value is materialized when
     buffers); a dot_general operand made by a transpose stays fused and the
     transpose's input is materialized instead (read with permuted strides);
   - a broadcast expands it by ``RECOMPUTE_EXPANSION`` or more and it is made
-    by a costly fused op (a transcendental or a division): computed once into
-    a small buffer instead of once per element of the broadcast;
+    by a costly fused op (a transcendental or a division; from 2 repeats on
+    for a scalar libm call such as sin): computed once into a small buffer
+    instead of once per element of the broadcast;
   - it is a reshape of a materialized value (a free alias, no dispatch);
   - a custom kernel or host call (custom_kernels.py) reads or makes it: a
     custom kernel roots a dispatch of its own, a host call stays outside.
@@ -55,7 +56,20 @@ INLINE_CONSTANT_LIMIT = 16   # constants up to this many elements go into kernel
 # A broadcast that repeats each element of a costly fused value this many
 # times or more reads that value from a buffer instead of recomputing it
 # (batch-norm's rsqrt(var + eps) * gamma over a conv's output).
-RECOMPUTE_EXPANSION = 16
+# by cost class (``_costly``): a scalar libm call per element (RoPE's sin and
+# cos of a [seq, dim] table under a [batch, seq, heads, dim] broadcast) pays
+# for a buffer from two repeats on.
+RECOMPUTE_EXPANSION = {1: 16, 2: 2}
+
+# Element ops whose CPU code is a scalar libm call per element: no vector
+# form (codegen/vector_math.py has exp, log, tanh, erf, logistic for f32).
+SCALAR_CALLS = {"stablehlo." + n for n in (
+    "sine", "cosine", "tan", "atan2", "power", "log_plus_one", "exponential_minus_one",
+    "cbrt", "remainder", "round_nearest_even", "round_nearest_afz")} | {"chlo." + n for n in (
+        "acos", "acosh", "asin", "asinh", "atan", "atanh", "bessel_i1e", "cosh", "sinh",
+        "digamma", "erf_inv", "erfc", "lgamma", "tan", "zeta", "polygamma")}
+# f64 element ops that still vectorise (the rest call libm)
+_VECTOR_F64 = {"stablehlo." + n for n in ("divide", "sqrt", "rsqrt", "floor", "ceil")}
 
 # Fused ops cheap enough to recompute under any broadcast.
 _CHEAP_ELEMENTWISE = {"stablehlo." + n for n in (
@@ -192,7 +206,8 @@ class FormDispatchRegions(Pass):
                 continue
             if op.name in ("stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"):
                 src = op.operands[0]
-                if src not in mat and _costly(src, mat) and _expansion(src, op.result) >= RECOMPUTE_EXPANSION \
+                cost = _costly(src, mat) if src not in mat else 0
+                if cost and _expansion(src, op.result) >= RECOMPUTE_EXPANSION[cost] \
                         and not (self.rows and row_broadcast(op, op.result.type.shape)):
                     mat.add(src)        # (a row kernel computes a row broadcast's source once a row)
             heavy_in = [v for v in op.operands if v in tainted and v not in mat]
@@ -373,18 +388,23 @@ def _heavy_or_epilogue(op) -> bool:
         v.defining_op is not None and v.defining_op.name in shlo.HEAVY for v in op.operands))
 
 
-def _costly(value, mat, depth=0) -> bool:
-    """True when recomputing fused ``value`` per element runs a costly op."""
+def _costly(value, mat, depth=0) -> int:
+    """How costly recomputing fused ``value`` per element is: 0 cheap, 1 a
+    costly op (a division, a vectorised transcendental, a heavy op), 2 a
+    scalar libm call per element (``SCALAR_CALLS``, f64 transcendentals)."""
     op = value.defining_op
     if value in mat or op is None or depth > 16:
-        return False
-    if op.name in shlo.ELEMENTWISE and op.name not in _CHEAP_ELEMENTWISE:
-        return True
+        return 0
     if op.name in shlo.HEAVY:
-        return True
+        return 1
+    if op.name in shlo.ELEMENTWISE and op.name not in _CHEAP_ELEMENTWISE:
+        f64 = any(getattr(r.type, "element", None) == "f64" for r in op.results)
+        if op.name in SCALAR_CALLS or (f64 and op.name not in _VECTOR_F64):
+            return 2
+        return max([1] + [_costly(v, mat, depth + 1) for v in op.operands])
     if op.name in shlo.ELEMENTWISE or op.name in shlo.INDEX_REMAP:
-        return any(_costly(v, mat, depth + 1) for v in op.operands)
-    return False
+        return max([0] + [_costly(v, mat, depth + 1) for v in op.operands])
+    return 0
 
 
 def _expansion(src, result) -> int:

@@ -101,3 +101,23 @@ def test_identical_reductions_merge_and_the_centred_value_is_recomputed():
     c = x - x.mean(1, keepdims=True)
     want = c * (1 / np.sqrt((c * c).mean(1, keepdims=True)) + x.max(1, keepdims=True))
     np.testing.assert_allclose(run_text(LAYER_NORM, x), want, rtol=2e-5, atol=2e-6)
+
+
+ROPE_TABLE = """func.func @main(%x: tensor<2x32x4x16xf32>, %f: tensor<32x16xf32>) -> tensor<2x32x4x16xf32> {
+  %s = stablehlo.sine %f : tensor<32x16xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [1, 3] : (tensor<32x16xf32>) -> tensor<2x32x4x16xf32>
+  %y = stablehlo.multiply %x, %sb : tensor<2x32x4x16xf32>
+  return %y : tensor<2x32x4x16xf32>
+}"""
+
+
+def test_a_libm_call_under_a_broadcast_is_computed_once():
+    # sin is a scalar libm call per element: its [32, 16] table is a buffer
+    # rather than recomputed for each of the 8 (batch, head) copies
+    stats = _stats(ROPE_TABLE)
+    assert stats["dispatches"]["main"] == 2
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 32, 4, 16)).astype(np.float32)
+    f = rng.uniform(0, 40, (32, 16)).astype(np.float32)
+    want = x * np.sin(f.astype(np.float64))[None, :, None, :]
+    np.testing.assert_allclose(run_text(ROPE_TABLE, x, f), want, rtol=1e-5, atol=1e-6)
