@@ -72,15 +72,17 @@ class BodyEmitter:
         self.scope = _Scope()
         self.counter = 0
         self.hoist = None
+        self.factors = {}     # loop index -> (q, p, b): walked as q * b + p (index_maps)
 
-    def hoist_out_of(self, var: str, depth: int) -> list:
+    def hoist_out_of(self, var, depth: int) -> list:
         """From now on, a value asked for at the current (loop body's top)
-        scope whose index does not use ``var``, the innermost loop variable,
+        scope whose index does not use ``var``, the innermost loop variable(s),
         is computed once before that loop instead: into the returned lines,
         at ``depth`` (a row's reductions and their broadcasts in a row kernel)."""
         outer = self.scope
         self.scope = _Scope(outer)
-        self.hoist = _Hoist({var}, [], depth, outer, self.scope)
+        names = {var} if isinstance(var, str) else set(var)
+        self.hoist = _Hoist(names, [], depth, outer, self.scope)
         return self.hoist.lines
 
     # -- statements ---------------------------------------------------------------
@@ -294,7 +296,7 @@ class BodyEmitter:
             return [self.value(x, idx)]
         mapped = None
         if all(type(d) is int for d in (*src, *dst)):
-            mapped = reshape_index(idx, src, dst, lambda e: self.tmp("int64_t", e))
+            mapped = reshape_index(idx, src, dst, lambda e: self.tmp("int64_t", e), self.factors)
         if mapped is None:
             lin = self.tmp("int64_t", linearize(idx, dst))
             mapped = delinearize(lin, src)

@@ -14,6 +14,7 @@ from ..ir.attributes import ints
 from . import custom, gemm, native_loop, native_loop_c, scalar, vector_math
 from .cpu_targets import CpuTarget, resolve
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
+from .index_maps import split_inner_loop
 from .cpu_body import BLEND_C, CpuBodyEmitter
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
@@ -218,7 +219,13 @@ def render_loop_kernel(kernel: Kernel):
     if _column_reduction(kernel, chunk):
         return em.decls, "\n".join(out + _column_reduction_loops(kernel, em, rpw, chunk, chunks)), count
     idx = tuple(f"i{k}" for k in range(len(shape)))
-    row_lines = em.hoist_out_of(idx[-1], 2)     # per-row values (row kernels' reductions)
+    last = idx[-1]
+    b = split_inner_loop([(op.operands[0].type.shape, op.result.type.shape)
+                          for op in kernel.root.parent.operations if op.name == "stablehlo.reshape"],
+                         inner, chunk) if type(inner) is int and type(chunk) is int else 0
+    if b:
+        em.factors[last] = (f"q{last}", f"p{last}", b)
+    row_lines = em.hoist_out_of((last, f"q{last}", f"p{last}"), 2)    # per-row values
     vals = [em.value(v, idx) for v in kernel.outputs]
     stores = [f"o{j}[row * {inner} + i{len(shape) - 1}] = {em.store_expr(v.type.element, e)};"
               for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
@@ -232,10 +239,15 @@ def render_loop_kernel(kernel: Kernel):
     ]
     out += ["      " + s for s in delinearize_decls("row", shape[:-1], "i")]
     out += ["  " + line for line in row_lines]
-    out.append(f"      for (int64_t i{len(shape) - 1} = c0; i{len(shape) - 1} < c1; ++i{len(shape) - 1}) {{")
+    if b:       # the innermost index as q * b + p: a reshape merging dims reads runs of b
+        out += [f"      for (int64_t q{last} = c0 / {b}; q{last} < c1 / {b}; ++q{last}) {{",
+                f"      for (int64_t p{last} = 0; p{last} < {b}; ++p{last}) {{",
+                f"        const int64_t {last} = q{last} * {b} + p{last};"]
+    else:
+        out.append(f"      for (int64_t {last} = c0; {last} < c1; ++{last}) {{")
     out += ["  " + line for line in em.lines]
     out += ["        " + s for s in stores]
-    out += ["      }", "    }", "  }", "  return 0;", "}"]
+    out += ["      }"] * (2 if b else 1) + ["    }", "  }", "  return 0;", "}"]
     return em.decls, "\n".join(out), count
 
 

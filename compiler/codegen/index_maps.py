@@ -126,10 +126,12 @@ def _groups(src, dst):
     return out if i == len(s) and j == len(t) else None
 
 
-def reshape_index(idx, src, dst, tmp):
+def reshape_index(idx, src, dst, tmp, factors=None):
     """The operand index of a reshape from ``src`` to ``dst`` (static shapes)
     at result index ``idx``; ``tmp(expr)`` names an int64 temporary.  None
-    when the shapes do not pair up (the caller goes through one offset)."""
+    when the shapes do not pair up (the caller goes through one offset).
+    ``factors``: index -> (q, p, b) for a loop index walked as ``q * b + p``
+    (``split_inner_loop``): a split of it whose last dim is ``b`` takes p."""
     if 0 in src or 0 in dst:
         return None
     groups = _groups(src, dst)
@@ -144,10 +146,30 @@ def reshape_index(idx, src, dst, tmp):
         if len(gs) == 1:
             out[gs[0]] = lin
             continue
+        q, p, b = (factors or {}).get(lin, (None, None, None))
+        if q is not None and src[gs[-1]] == b:        # no division: the loop walks the digits
+            for d, v in zip(gs, delinearize(q, tuple(src[d] for d in gs[:-1])) + (p,)):
+                out[d] = v
+            continue
         lin = lin if lin.replace("_", "a").isalnum() else tmp(lin)
         for d, v in zip(gs, delinearize(lin, tuple(src[d] for d in gs))):
             out[d] = v
     return tuple(out)
+
+
+def split_inner_loop(reshapes, inner: int, chunk: int) -> int:
+    """A factor ``b`` to walk a kernel's innermost index as ``q * b + p``
+    (two loops), taken from the reshapes of its body that merge dims into a
+    last dim of size ``inner`` (attention's heads merged after a transpose:
+    ``[s, h, d] -> [s, h*d]`` reads d-runs of the source), or 0.  The loop
+    chunk must hold whole runs."""
+    for src, dst in reshapes:
+        if dst and dst[-1] == inner and len(src) >= 2 and 8 <= src[-1] < inner \
+                and inner % src[-1] == 0 and chunk % src[-1] == 0 and src[-1] != dst[-1]:
+            groups = _groups(src, dst)
+            if groups and len(groups[-1][0]) > 1 and groups[-1][1] == [len(dst) - 1]:
+                return src[-1]
+    return 0
 
 
 def delinearize_decls(lin, shape, prefix, start=0) -> list[str]:

@@ -113,3 +113,22 @@ def test_reshape_values(src, dst, perm):
     if perm:
         want = want.transpose(perm)
     np.testing.assert_array_equal(run_text(text, x), want)
+
+
+HEADS_AFTER_TRANSPOSE = """func.func @main(%x: tensor<2x4x8x16xf32>) -> tensor<16x64xf32> {
+  %t = stablehlo.transpose %x, dims = [0, 2, 1, 3] : (tensor<2x4x8x16xf32>) -> tensor<2x8x4x16xf32>
+  %r = stablehlo.reshape %t : (tensor<2x8x4x16xf32>) -> tensor<16x64xf32>
+  %y = stablehlo.negate %r : tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
+}"""
+
+
+def test_heads_merged_after_a_transpose_walk_contiguous_runs():
+    # the innermost index (h * 16 + d) is walked as two loops, so the source
+    # is read in runs of 16 without a division per element
+    src = compile_text(HEADS_AFTER_TRANSPOSE, CompileOptions(keep_source=True)).stats["c_source"]
+    text = "\n".join(line for b in innermost_loop_bodies(src) for line in b)
+    assert "pi1" in text and "i1 /" not in text and "i1 %" not in text      # (i0: per row)
+    x = np.random.default_rng(4).standard_normal((2, 4, 8, 16)).astype(np.float32)
+    np.testing.assert_array_equal(run_text(HEADS_AFTER_TRANSPOSE, x),
+                                  -x.transpose(0, 2, 1, 3).reshape(16, 64))
