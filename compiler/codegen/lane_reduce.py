@@ -21,7 +21,8 @@ from ..ir.attributes import ints
 from ..ir.types import is_complex, is_float, numpy_dtype
 from . import scalar
 
-#: Bytes of accumulators per reduction: two AVX-512 vectors, four AVX2 ones.
+#: Bytes of accumulators per reduction: two AVX-512 vectors, four AVX2 ones
+#: (half that for rows under 8 times as many elements: a softmax over 32 keys).
 LANE_BYTES = 128
 
 _IDEMPOTENT = ("stablehlo.maximum", "stablehlo.minimum", "stablehlo.and", "stablehlo.or")
@@ -57,7 +58,9 @@ def lanes_for(op) -> int:
     except (KeyError, TypeError):
         return 0
     lanes = LANE_BYTES // max(1, size)
-    while lanes > 1 and shape[last] < lanes:        # short rows: fewer lanes
+    if shape[last] < 8 * lanes:          # short rows: the lanes' final combine dominates
+        lanes //= 2
+    while lanes > 1 and shape[last] < lanes:
         lanes //= 2
     return lanes if lanes >= 4 else 0
 
