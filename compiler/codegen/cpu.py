@@ -10,12 +10,12 @@ import tempfile
 from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
-from ..ir.attributes import ints
 from . import custom, gemm, native_loop, native_loop_c, scalar, vector_math
 from .cpu_targets import CpuTarget, resolve
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .index_maps import split_inner_loop
 from .cpu_body import BLEND_C, CpuBodyEmitter
+from .cpu_column_reduce import column_reduction, column_reduction_loops
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
 ABI = """
@@ -216,8 +216,8 @@ def render_loop_kernel(kernel: Kernel):
     for d in shape[:-1]:
         rows *= d
     inner = shape[-1]
-    if _column_reduction(kernel, chunk):
-        return em.decls, "\n".join(out + _column_reduction_loops(kernel, em, rpw, chunk, chunks)), count
+    if column_reduction(kernel, chunk):
+        return em.decls, "\n".join(out + column_reduction_loops(kernel, em, rpw, chunk, chunks)), count
     idx = tuple(f"i{k}" for k in range(len(shape)))
     last = idx[-1]
     b = split_inner_loop([(op.operands[0].type.shape, op.result.type.shape)
@@ -249,82 +249,6 @@ def render_loop_kernel(kernel: Kernel):
     out += ["        " + s for s in stores]
     out += ["      }"] * (2 if b else 1) + ["    }", "  }", "  return 0;", "}"]
     return em.decls, "\n".join(out), count
-
-
-# Most accumulators a column reduction keeps per workgroup (a stack array each).
-COLUMN_CHUNK = 512
-
-
-def _column_reduction(kernel: Kernel, chunk) -> bool:
-    """A reduce root that keeps its operand's contiguous last dim: summing
-    down columns one element per kept position strides through memory and
-    never vectorises, so these get the interchanged loop nest instead."""
-    op = kernel.root
-    if op.name != "stablehlo.reduce" or list(kernel.outputs) != list(op.results):
-        return False
-    n = len(op.operands) // 2
-    src = op.operands[0].type.shape
-    dims = ints(op.attr("dimensions"))
-    return (len(kernel.shape) >= 1 and src and (len(src) - 1) not in dims
-            and isinstance(chunk, int) and chunk <= COLUMN_CHUNK
-            and all(not scalar.is_complex(v.type.element) for v in op.operands[:n]))
-
-
-def _column_reduction_loops(kernel: Kernel, em: BodyEmitter, rpw, chunk, chunks) -> list[str]:
-    """Workgroup loop of a column reduction: per row of the kept outer dims,
-    a chunk of kept inner positions accumulates in arrays while the reduced
-    dims run outside, so the innermost loop walks contiguous memory (each
-    lane still adds in the original order: results are unchanged)."""
-    op = kernel.root
-    n = len(op.operands) // 2
-    inputs, inits = op.operands[:n], op.operands[n:]
-    dims = ints(op.attr("dimensions"))
-    src_shape = inputs[0].type.shape
-    shape = kernel.shape
-    rows = 1
-    for d in shape[:-1]:
-        rows *= d
-    inner, last = shape[-1], f"i{len(shape) - 1}"
-    em.depth = 3
-    em.open("for (int64_t row = r0; row < r1; ++row)")
-    for line in delinearize_decls("row", shape[:-1], "i"):
-        em.line(line)
-    init_vals = [em.value(v, ()) for v in inits]
-    accs = []
-    for k, v in enumerate(inits):
-        a = em.fresh("acc")
-        em.line(f"{scalar.ctype(v.type.element)} {a}[{chunk}];")
-        em.line(f"for (int64_t j = 0; j < c1 - c0; ++j) {a}[j] = {init_vals[k]};")
-        accs.append(a)
-    loop_vars = {}
-    for d in dims:
-        lv = em.fresh("r")
-        loop_vars[d] = lv
-        em.open(f"for (int64_t {lv} = 0; {lv} < {src_shape[d]}; ++{lv})")
-    em.open(f"for (int64_t {last} = c0; {last} < c1; ++{last})")
-    it = iter(f"i{k}" for k in range(len(shape)))
-    src = tuple(loop_vars[k] if k in loop_vars else next(it) for k in range(len(src_shape)))
-    xs = [em.value(x, src) for x in inputs]
-    cur = [f"{a}[{last} - c0]" for a in accs]
-    new = em.region_call(op.regions[0].blocks[0], cur + xs)
-    for a, v in zip(cur, new):
-        em.line(f"{a} = {v};")
-    em.close()
-    for _ in dims:
-        em.close()
-    em.open(f"for (int64_t {last} = c0; {last} < c1; ++{last})")
-    for j, v in enumerate(kernel.outputs):
-        em.line(f"o{j}[row * {inner} + {last}] = {em.store_expr(v.type.element, accs[j] + f'[{last} - c0]')};")
-    em.close()
-    em.close()
-    head = [
-        "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
-        f"    const int64_t r0 = (int64_t)(wg / {chunks}) * {rpw};",
-        f"    const int64_t r1 = r0 + {rpw} < {rows} ? r0 + {rpw} : {rows};",
-        f"    const int64_t c0 = (int64_t)(wg % {chunks}) * {chunk};",
-        f"    const int64_t c1 = c0 + {chunk} < {inner} ? c0 + {chunk} : {inner};",
-    ]
-    return head + em.lines + ["  }", "  return 0;", "}"]
 
 
 def render_contraction_kernel(kernel: Kernel):

@@ -36,11 +36,12 @@ from ..codegen.host_transfer import HOST_TRANSFER_OPS, TOKEN_OPS
 from ..dialects import registry
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
-from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, StringAttr, ints
+from ..ir.attributes import DenseArrayAttr, StringAttr, ints
 from ..ir.clone import clone_op
 from ..ir.core import Block, Operation, Region
 from ..ir.types import TensorType
 from .base import Pass
+from .recompute_costs import RECOMPUTE_EXPANSION, cheap, costly, expansion, inlinable_constant
 from .host_values import HOST_ATTR, REGION_OPS, analyze_block
 from .shapes import is_shape_assertion, shape_operands
 from .row_fusion import row_broadcast, bound_rows, row_fusible
@@ -50,48 +51,6 @@ from .shared_values import keep_fused
 HOST_RUN_OPS = COLLECTIVE_OPS | HOST_TRANSFER_OPS | TOKEN_OPS
 
 _RESHAPES = ("stablehlo.reshape", "stablehlo.dynamic_reshape")
-
-INLINE_CONSTANT_LIMIT = 16   # constants up to this many elements go into kernels
-
-# A broadcast that repeats each element of a costly fused value this many
-# times or more reads that value from a buffer instead of recomputing it
-# (batch-norm's rsqrt(var + eps) * gamma over a conv's output).
-# by cost class (``_costly``): a scalar libm call per element (RoPE's sin and
-# cos of a [seq, dim] table under a [batch, seq, heads, dim] broadcast) pays
-# for a buffer from two repeats on.
-RECOMPUTE_EXPANSION = {1: 16, 2: 2}
-
-# Element ops whose CPU code is a scalar libm call per element: no vector
-# form (codegen/vector_math.py has exp, log, tanh, erf, logistic for f32).
-SCALAR_CALLS = {"stablehlo." + n for n in (
-    "sine", "cosine", "tan", "atan2", "power", "log_plus_one", "exponential_minus_one",
-    "cbrt", "remainder", "round_nearest_even", "round_nearest_afz")} | {"chlo." + n for n in (
-        "acos", "acosh", "asin", "asinh", "atan", "atanh", "bessel_i1e", "cosh", "sinh",
-        "digamma", "erf_inv", "erfc", "lgamma", "tan", "zeta", "polygamma")}
-# f64 element ops that still vectorise (the rest call libm)
-_VECTOR_F64 = {"stablehlo." + n for n in ("divide", "sqrt", "rsqrt", "floor", "ceil")}
-
-# Fused ops cheap enough to recompute under any broadcast.
-_CHEAP_ELEMENTWISE = {"stablehlo." + n for n in (
-    "add", "subtract", "multiply", "negate", "abs", "maximum", "minimum", "select",
-    "clamp", "compare", "convert", "and", "or", "xor", "not", "floor", "ceil", "sign",
-    "real", "imag", "complex", "bitcast_convert", "reduce_precision")}
-
-
-# How many cheap ops deep a value recomputed by several readers may reach.
-CHEAP_CHAIN = 5
-_CHEAP_REMAPS = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.transpose",
-                 "stablehlo.slice")
-
-
-def inlinable_constant(op) -> bool:
-    if op.name != "stablehlo.constant":
-        return False
-    v = op.attributes.get("value")
-    if not isinstance(v, DenseElementsAttr):
-        return False
-    return v.array.size <= INLINE_CONSTANT_LIMIT or v.is_splat
-
 
 class FormDispatchRegions(Pass):
     """``row_fusion``: fuse row reductions into the kernels that read them
@@ -187,7 +146,7 @@ class FormDispatchRegions(Pass):
                 self.rows.add(op)
             elif op.name in shlo.HEAVY and not self._epilogue_fusible(op, ret):
                 mat.update(res)
-            elif len(users) > 1 and not self._cheap(op, mat):
+            elif len(users) > 1 and not cheap(op, mat):
                 mat.update(res)
                 shared.update(res)
         self._bound_recompute(ops, mat)
@@ -206,8 +165,8 @@ class FormDispatchRegions(Pass):
                 continue
             if op.name in ("stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"):
                 src = op.operands[0]
-                cost = _costly(src, mat) if src not in mat else 0
-                if cost and _expansion(src, op.result) >= RECOMPUTE_EXPANSION[cost] \
+                cost = costly(src, mat) if src not in mat else 0
+                if cost and expansion(src, op.result) >= RECOMPUTE_EXPANSION[cost] \
                         and not (self.rows and row_broadcast(op, op.result.type.shape)):
                     mat.add(src)        # (a row kernel computes a row broadcast's source once a row)
             heavy_in = [v for v in op.operands if v in tainted and v not in mat]
@@ -238,22 +197,6 @@ class FormDispatchRegions(Pass):
         user = r.uses[0][0]
         return (user.name in shlo.ELEMENTWISE and len(user.results) == 1
                 and user.result.type.shape == r.type.shape)
-
-    @staticmethod
-    def _cheap(op, mat, depth=0) -> bool:
-        """Whether ``op`` may be recomputed by each reader: one op over buffers
-        and constants, or a cheap op over short chains of cheap ops (``x -
-        broadcast(sum * (1/n))``, a layer norm's centred value)."""
-        if op.name == "stablehlo.iota" or inlinable_constant(op):
-            return True
-        if op.name in shlo.ELEMENTWISE or op.name in shlo.INDEX_REMAP:
-            chain = depth < CHEAP_CHAIN and (op.name in _CHEAP_ELEMENTWISE or op.name in _CHEAP_REMAPS)
-            return all(v in mat or (v.defining_op is not None and (
-                inlinable_constant(v.defining_op) or (chain and (
-                    _heavy_or_epilogue(v.defining_op)      # a root, or its epilogue's end is
-                    or FormDispatchRegions._cheap(v.defining_op, mat, depth + 1)))))
-                for v in op.operands)
-        return False
 
     @staticmethod
     def _is_root(op, mat) -> bool:
@@ -379,43 +322,6 @@ def _collapsible(dot, value, transpose) -> bool:
     free = tuple(d for d in range(value.type.rank) if d not in batch and d not in contract)
     shape = value.type.shape
     return all(_collapse(dims, shape, strides) is not None for dims in (batch, contract, free))
-
-
-def _heavy_or_epilogue(op) -> bool:
-    """A heavy op, or an elementwise op over one (an epilogue): a reader
-    outside its dispatch reads it from a buffer (``_bound_recompute``)."""
-    return op.name in shlo.HEAVY or (op.name in shlo.ELEMENTWISE and any(
-        v.defining_op is not None and v.defining_op.name in shlo.HEAVY for v in op.operands))
-
-
-def _costly(value, mat, depth=0) -> int:
-    """How costly recomputing fused ``value`` per element is: 0 cheap, 1 a
-    costly op (a division, a vectorised transcendental, a heavy op), 2 a
-    scalar libm call per element (``SCALAR_CALLS``, f64 transcendentals)."""
-    op = value.defining_op
-    if value in mat or op is None or depth > 16:
-        return 0
-    if op.name in shlo.HEAVY:
-        return 1
-    if op.name in shlo.ELEMENTWISE and op.name not in _CHEAP_ELEMENTWISE:
-        f64 = any(getattr(r.type, "element", None) == "f64" for r in op.results)
-        if op.name in SCALAR_CALLS or (f64 and op.name not in _VECTOR_F64):
-            return 2
-        return max([1] + [_costly(v, mat, depth + 1) for v in op.operands])
-    if op.name in shlo.ELEMENTWISE or op.name in shlo.INDEX_REMAP:
-        return max([0] + [_costly(v, mat, depth + 1) for v in op.operands])
-    return 0
-
-
-def _expansion(src, result) -> int:
-    """How many times a broadcast repeats each element of ``src`` (dynamic
-    dims count as large)."""
-    def size(t):
-        n = 1
-        for d in t.shape:
-            n *= d if isinstance(d, int) else 1 << 10
-        return n
-    return size(result.type) // max(1, size(src.type))
 
 
 def _outside(value, op) -> bool:
