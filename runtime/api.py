@@ -185,11 +185,10 @@ class Function:
         """The buffer a donated argument hands over: a DeviceArray's own (the
         array is invalid from now on), or a private copy of host memory (the
         caller's array is never written)."""
+        self._last_import[i] = None
         if isinstance(value, DeviceArray):
             value.buffer_view = DonatedView(self.name, self._arg_label(i))
-            self._last_import[i] = None
             return view
-        self._last_import[i] = None
         return import_array(self.module.device, np.array(view.to_numpy(), copy=True))
 
     def _convert_one(self, i, v, pending):

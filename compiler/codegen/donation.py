@@ -51,14 +51,15 @@ def aliases(func) -> dict:
         if len(a.uses) != 1:
             continue
         d, k = a.uses[0]
-        if d.name != "tvm.dispatch" or d.parent is not block or len(d.results) != 1:
+        if d.name != "tvm.dispatch" or d.parent is not block:
             continue
         r = d.results[0]
         js = [j for j, v in enumerate(ret) if v is r]
         if len(js) != 1 or r.type != a.type or not getattr(a.type, "is_static", False):
             continue
         j = js[0]
-        if (want is not None and want != j) or j in out or not _updates_in_place(d, k):
+        upd = updated_operand(d)
+        if (want is not None and want != j) or j in out or upd is None or upd[0] != k:
             continue
         out[j] = i
     return out
@@ -71,12 +72,18 @@ def dispatch_donors(func) -> dict:
     return {id(ret[j].defining_op): i for j, i in aliases(func).items()}
 
 
-def _updates_in_place(d, k: int) -> bool:
-    """Dispatch ``d``'s root is a dynamic_update_slice of its operand ``k``,
-    which its region reads nowhere else."""
+def updated_operand(d):
+    """(operand index, the dynamic_update_slice) when dispatch ``d`` makes
+    one result whose root is a dynamic_update_slice of one of its operands,
+    which its region reads nowhere else (so the update may run in place)."""
+    if len(d.results) != 1:
+        return None
     blk = d.regions[0].blocks[0]
-    arg = blk.arguments[k]
     root = blk.terminator.operands[0].defining_op
-    return (root is not None and root.name == "stablehlo.dynamic_update_slice"
-            and root.operands[0] is arg and len(arg.uses) == 1
-            and sum(1 for v in d.operands if v is d.operands[k]) == 1)
+    if root is None or root.name != "stablehlo.dynamic_update_slice":
+        return None
+    state = root.operands[0]
+    args = list(blk.arguments)
+    if state not in args or len(state.uses) != 1:
+        return None
+    return args.index(state), root

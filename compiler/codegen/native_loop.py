@@ -45,6 +45,7 @@ import numpy as np
 from ..ir.attributes import ints
 from ..ir.types import numpy_dtype
 from ..passes.dispatch import shape_view_source
+from .donation import updated_operand
 
 #: C type of a host scalar in a native loop, by element type (i1 held as 0/1).
 CTYPE = {"i1": "int32_t", "i32": "int32_t", "i64": "int64_t", "ui32": "uint32_t",
@@ -71,8 +72,6 @@ class Frame:
     """One while op of a native region: where its two halves sit in the
     scratch, and the slot of each value an iteration produces."""
     op: object
-    index: int
-    parent: "Frame | None"
     slots: dict = field(default_factory=dict)   # produced device value -> offset in a half
     carry: dict = field(default_factory=dict)   # device position -> carry slot offset
     results: dict = field(default_factory=dict)  # device position -> slot in the parent's half
@@ -86,9 +85,20 @@ class Frame:
         return 2 * self.half + self.state_bytes
 
     def slot(self, nbytes_: int) -> int:
+        """A slot in each half."""
         off = self.half
-        self.half += (nbytes_ + ALIGN - 1) // ALIGN * ALIGN
+        self.half += _aligned(nbytes_)
         return off
+
+    def state_slot(self, nbytes_: int) -> int:
+        """A slot after the halves, kept across iterations."""
+        off = self.state_bytes
+        self.state_bytes += _aligned(nbytes_)
+        return off
+
+
+def _aligned(n: int) -> int:
+    return (n + ALIGN - 1) // ALIGN * ALIGN
 
 
 @dataclass
@@ -126,10 +136,6 @@ class NativeLoop:
     @property
     def name(self) -> str:
         return f"loop{self.entry}_native"
-
-    @property
-    def root(self) -> Frame:
-        return self.frames[0]
 
     @property
     def scratch_bytes(self) -> int:
@@ -226,7 +232,7 @@ class _Planner:
         self.use(v)
 
     def loop(self, op, parent: Frame | None) -> Frame:
-        frame = Frame(op, len(self.frames), parent)
+        frame = Frame(op)
         self.frames.append(frame)
         cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
         for v, r in zip(op.operands, op.results):
@@ -244,8 +250,7 @@ class _Planner:
         for y in body.terminator.operands:
             self.use(y)
         for j, chain in in_place_chains(op, self.host).items():
-            frame.state[j] = frame.state_bytes
-            frame.state_bytes += (nbytes(op.results[j].type) + ALIGN - 1) // ALIGN * ALIGN
+            frame.state[j] = frame.state_slot(nbytes(op.results[j].type))
             self.in_place.update(chain)
         for j, r in enumerate(op.results):
             if r not in self.host and j not in frame.state:
@@ -357,8 +362,7 @@ def _readers(v):
 def _top(u, block):
     """The op of ``block`` that is ``u`` or holds it in a region."""
     while u is not None and u.parent is not block:
-        region = u.parent.parent if u.parent is not None else None
-        u = region.parent if region is not None else None
+        u = u.parent_op
     return u
 
 
@@ -376,7 +380,7 @@ def _sole_update(v, body, order, host):
     for u, _ in readers:
         if u is d:
             continue
-        if u.name in ("stablehlo.return", "tvm.yield", "stablehlo.while") and u is not d:
+        if u.name in ("stablehlo.return", "tvm.yield", "stablehlo.while"):
             return None
         top = _top(u, body)
         if top is None or top is body.terminator or order[id(top)] >= order[id(d)]:
@@ -402,17 +406,16 @@ def as_update(d, host) -> InPlaceUpdate | None:
     dynamic_update_slice of an operand by another operand (through shape-only
     ops) at constant or operand start indices, and reads its state operand
     nowhere else."""
-    blk = d.regions[0].blocks[0]
-    root = blk.terminator.operands[0] if len(d.results) == 1 else None
-    dus = root.defining_op if root is not None else None
-    if dus is None or dus.name != "stablehlo.dynamic_update_slice":
+    found = updated_operand(d)
+    if found is None:
         return None
-    state, upd = dus.operands[0], shape_view_source(dus.operands[1])
-    args = list(blk.arguments)
-    if state not in args or upd not in args or len(state.uses) != 1:
+    k, dus = found
+    upd = shape_view_source(dus.operands[1])
+    args = list(d.regions[0].blocks[0].arguments)
+    if upd not in args:
         return None
-    if _same_bytes(d.operands[args.index(upd)], d.operands[args.index(state)]) or \
-            _same_bytes(d.operands[args.index(state)], d.operands[args.index(upd)]):
+    u = args.index(upd)
+    if _same_bytes(d.operands[u], d.operands[k]) or _same_bytes(d.operands[k], d.operands[u]):
         return None
     if not d.results[0].type.is_static or not upd.type.is_static:
         return None
@@ -425,7 +428,7 @@ def as_update(d, host) -> InPlaceUpdate | None:
         else:
             return None
     item = numpy_dtype(dus.result.type.element).itemsize
-    return InPlaceUpdate(args.index(state), args.index(upd), starts, tuple(dus.result.type.shape),
+    return InPlaceUpdate(k, u, starts, tuple(dus.result.type.shape),
                          tuple(dus.operands[1].type.shape), item)
 
 

@@ -45,6 +45,7 @@ class _Renderer:
         self.host = loop.host
         self.kernel_of, self.count_of = kernel_of, count_of
         self.frames = {id(f.op): f for f in loop.frames}
+        self.slots = {r: off for f in loop.frames for r, off in f.slots.items()}
         self.lines: list[str] = []
         self.depth = 1
         self.ex: dict = {}            # IR value -> C expression
@@ -212,9 +213,8 @@ class _Renderer:
         if upd is not None:
             self.update_in_place(o, upd)
             return
-        frame_slots = self._slots()
         for r in o.results:
-            self.ex[r] = f"({self.half} + {frame_slots[r]})"
+            self.ex[r] = f"({self.half} + {self.slots[r]})"
         count = self.count_of(o)
         if not count:
             return
@@ -279,12 +279,6 @@ class _Renderer:
         for _ in idx:
             self.depth -= 1
             self.emit("}")
-
-    def _slots(self) -> dict:
-        slots = {}
-        for f in self.loop.frames:
-            slots.update(f.slots)
-        return slots
 
     def read(self, v) -> str:
         """A host scalar's C expression; a device scalar is loaded from its buffer."""

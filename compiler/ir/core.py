@@ -102,6 +102,13 @@ class Operation:
     def attr(self, key, default=None):
         return self.attributes.get(key, default)
 
+    @property
+    def parent_op(self) -> "Operation | None":
+        """The op whose region holds this op (None at the top of a module)."""
+        block = self.parent
+        region = block.parent if block is not None else None
+        return region.parent if region is not None else None
+
     def walk(self):
         """This op and every op nested in its regions, pre-order."""
         yield self

@@ -351,13 +351,12 @@ def _captured_by_regions(op, block) -> set:
 
 def _in_loop_body(block) -> bool:
     """``block`` is (inside) the body of a ``stablehlo.while``."""
-    while block is not None and block.parent is not None:
-        owner = block.parent.parent
-        if owner is None:
-            return False
-        if owner.name == "stablehlo.while" and block.parent is owner.regions[1]:
+    region = block.parent
+    while region is not None and region.parent is not None:
+        owner = region.parent
+        if owner.name == "stablehlo.while" and region is owner.regions[1]:
             return True
-        block = owner.parent
+        region = owner.parent.parent if owner.parent is not None else None
     return False
 
 
