@@ -192,6 +192,8 @@ def bitcast_convert(em, op, idx):
     src, dst = x.type.element, op.result.type.element
     sw, dw = bit_width(src), bit_width(dst)
     ct = scalar.ctype(dst)
+    if src == dst:      # the same type: the bits are the value (complex<f64> has no 128-bit word)
+        return [em.value(x, idx)]
     if "complex<f64>" in (src, dst) and sw != dw:    # 128 bits: one 64-bit word per part
         if {sw, dw} != {64, 128}:
             raise UnsupportedOpError("stablehlo.bitcast_convert", f"{src} to {dst}")
