@@ -3,17 +3,43 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
+import re
 import shutil
+import subprocess
 
 import pytest
 
-MPIRUN = shutil.which("mpirun")
+# The mpirun that starts the MPI tests' ranks: $TENSORVM_MPIRUN (.ci/run pins it), else
+# the one on PATH.  Its ranks' mpi4py must load the same Open MPI's libmpi.
+MPIRUN = os.environ.get("TENSORVM_MPIRUN") or shutil.which("mpirun")
 _MISSING_MPI = [n for n, ok in (("mpirun (Debian: openmpi-bin libopenmpi-dev)", MPIRUN),
                                 ("mpi4py (pip install -e '.[mpi]')",
                                  importlib.util.find_spec("mpi4py"))) if not ok]
 # The MPI tests start ranks with mpirun on loopback; each rank needs mpi4py.
 needs_mpi = pytest.mark.skipif(bool(_MISSING_MPI), reason="the MPI tests need "
                                + " and ".join(_MISSING_MPI))
+
+
+@functools.lru_cache(maxsize=None)
+def open_mpi_major() -> int:
+    """The major version of the Open MPI that ``mpirun`` on PATH starts (4 or 5)."""
+    out = subprocess.run([MPIRUN, "--version"], capture_output=True, text=True,
+                         timeout=60).stdout
+    m = re.search(r"\(Open MPI\) (\d+)\.", out)
+    assert m, f"the MPI tests are written for Open MPI; {MPIRUN} --version says: {out!r}"
+    return int(m.group(1))
+
+
+def mpirun_surviving_a_kill() -> tuple:
+    """(mpirun arguments, environment overrides) under which the ranks outlive a
+    SIGKILLed one long enough to raise (hal/channels/mpi.py), and the error the
+    survivors raise: Open MPI 4 keeps them with orte_abort_on_non_zero_status=0 and
+    does not report the lost peer (ChannelTimeoutError at the timeout); Open MPI 5
+    needs ULFM (--with-ft ulfm) and reports it (PeerFailedError at once)."""
+    if open_mpi_major() >= 5:
+        return ["--with-ft", "ulfm"], {}, "PeerFailedError"
+    return [], {"OMPI_MCA_orte_abort_on_non_zero_status": "0"}, "ChannelTimeoutError"
 
 
 @functools.lru_cache(maxsize=None)

@@ -240,14 +240,22 @@ def gather_counts(net: MpiTransport, local_count: int, timeout_s) -> list:
     """Every process's rank count (an allgather polled against the timeout)."""
     send = np.array([local_count], np.int64)
     recv = np.zeros(net.size, np.int64)
-    req = net.comm.Iallgather(send, recv)
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
-    while not req.Test():
+    try:
+        req = net.comm.Iallgather(send, recv)
+        done = req.Test()
+    except _mpi().Exception as e:       # (a failed process, under ULFM)
+        raise net._typed(e) from None
+    while not done:
         if deadline is not None and time.monotonic() > deadline:
             net._timed_out = True
             raise ChannelTimeoutError(f"process {net.rank}: the other MPI processes did not "
                                       f"report their device counts within {timeout_s:g} s")
         time.sleep(0.001)
+        try:
+            done = req.Test()
+        except _mpi().Exception as e:
+            raise net._typed(e) from None
     return [int(c) for c in recv]
 
 

@@ -15,9 +15,25 @@ their header.  Collectives here are built from exchanges, see hal/channel.py.
 
 A rank that timed out waiting for a peer cannot finalize MPI (the peer may
 be dead, and ``MPI_Finalize`` would wait for it forever): at exit it ends
-the job with ``Abort`` instead.  Run ``mpirun`` with ``--mca
-orte_abort_on_non_zero_status 0`` for the other ranks to outlive a killed
-one long enough to raise (Open MPI otherwise stops the whole job at once).
+the job with ``Abort`` instead.
+
+A dead peer (a killed process) must reach the caller as a typed error, not end
+the job: the transport sets ``MPI_ERRORS_RETURN`` on its communicator (and on
+``COMM_SELF``, where MPI 4 reports errors tied to no communicator), whatever
+``mpi4py.rc.errors`` says, and turns the ``MPI.Exception`` a call then raises
+into ``PeerFailedError`` (a failed process: ULFM's ``MPI_ERR_PROC_FAILED``,
+``_PENDING`` or ``MPI_ERR_REVOKED``, naming the rank) or ``ChannelError``.  The
+launcher decides whether the survivors live long enough to raise:
+
+- Open MPI 4: ``mpirun --mca orte_abort_on_non_zero_status 0`` (else mpirun stops
+  the whole job at once); its TCP transport does not report the lost peer, so
+  the survivors raise ``ChannelTimeoutError`` at their timeout.
+- Open MPI 5: ``mpirun --with-ft ulfm`` (it sets ``OMPI_MCA_mpi_ft_enable=1`` for
+  the ranks and keeps the job alive); the survivors raise ``PeerFailedError`` at
+  once.  Without it Open MPI 5's point-to-point layer treats the lost TCP socket
+  as fatal ("Socket closed", ``MPI_ERRORS_ARE_FATAL`` on a NULL communicator)
+  whatever the error handler, and the job dies: the transport warns at start
+  when it sees Open MPI 5 without ``mpi_ft_enable``.
 
 Several threads of one process may share a transport (a rank hosting
 several devices, hal/channels/hierarchical.py): each thread's sends are
@@ -31,8 +47,11 @@ mpi4py is imported lazily: a deployment without MPI never loads it.
 from __future__ import annotations
 
 import atexit
+import os
+import re
 import threading
 import time
+import warnings
 import zlib
 
 import numpy as np
@@ -61,12 +80,33 @@ def _mpi():
     return MPI
 
 
+def errors_return(comm) -> None:
+    """Errors on ``comm`` and on ``COMM_SELF`` return to the caller (mpi4py raises
+    ``MPI.Exception``) instead of ending the job (``MPI_ERRORS_ARE_FATAL``)."""
+    mpi = _mpi()
+    for c in (comm, mpi.COMM_SELF):
+        c.Set_errhandler(mpi.ERRORS_RETURN)
+
+
+def _warn_if_peer_loss_is_fatal(mpi) -> None:
+    m = re.match(r"Open MPI v(\d+)\.", mpi.Get_library_version())
+    if m is None or int(m.group(1)) < 5:
+        return
+    if os.environ.get("OMPI_MCA_mpi_ft_enable", "").lower() not in ("1", "true", "yes", "on"):
+        warnings.warn("Open MPI 5 without fault tolerance: a killed rank ends the whole job "
+                      "instead of raising PeerFailedError on the others; start the job with "
+                      "`mpirun --with-ft ulfm` (or OMPI_MCA_mpi_ft_enable=1 and a launcher "
+                      "that outlives a lost rank)", RuntimeWarning, stacklevel=4)
+
+
 class MpiTransport:
     """This process's rank of ``comm`` (COMM_WORLD unless given)."""
 
     def __init__(self, comm=None):
         mpi = _mpi()
         self.comm = comm if comm is not None else mpi.COMM_WORLD
+        errors_return(self.comm)
+        _warn_if_peer_loss_is_fatal(mpi)
         self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
         self._local = threading.local()   # .pending: this thread's (send request, array)
         self._failure = None      # (rank, message) of the first failure heard of
@@ -97,16 +137,48 @@ class MpiTransport:
 
     def failure(self):
         """(rank, message) of a failure this rank has heard of (an abort from a
-        peer, or its own), else None; never raises."""
+        peer, its own, or a process MPI reports failed), else None; never raises."""
         if self._failure is None:
-            msg = self.comm.improbe(source=_mpi().ANY_SOURCE, tag=_ABORT_TAG)
-            if msg is not None:
-                status = _mpi().Status()
-                body = msg.recv(status=status)
-                rank, text = body if isinstance(body, tuple) else (status.Get_source(), body)
-                if self._failure is None:
-                    self._failure = (rank, text)
+            try:
+                msg = self.comm.improbe(source=_mpi().ANY_SOURCE, tag=_ABORT_TAG)
+                if msg is not None:
+                    status = _mpi().Status()
+                    body = msg.recv(status=status)
+                    rank, text = body if isinstance(body, tuple) else (status.Get_source(), body)
+                    if self._failure is None:
+                        self._failure = (rank, text)
+            except _mpi().Exception as e:
+                self._typed(e)          # (records a failed process as this rank's failure)
         return self._failure
+
+    # -- MPI's errors as the channel's --------------------------------------------------
+    def _failed_ranks(self) -> list:
+        """The ranks of ``comm`` that MPI knows failed (ULFM), else []."""
+        try:
+            failed = self.comm.Get_failed()
+            n = failed.Get_size()
+            if not n:
+                return []
+            group = self.comm.Get_group()
+            return [r for r in _mpi().Group.Translate_ranks(failed, list(range(n)), group)
+                    if r is not None and r >= 0]
+        except Exception:   # noqa: BLE001 - an MPI without ULFM: the caller names the peer
+            return []
+
+    def _typed(self, e, peer=None) -> ChannelError:
+        """``MPI.Exception`` ``e`` of a call involving ``peer`` as a typed error: a
+        failed process as PeerFailedError naming it (and this rank's failure from
+        then on), anything else as ChannelError."""
+        mpi = _mpi()
+        cls = e.Get_error_class()
+        if cls in (mpi.ERR_PROC_FAILED, mpi.ERR_PROC_FAILED_PENDING, mpi.ERR_REVOKED):
+            ranks = self._failed_ranks()
+            rank = ranks[0] if ranks else peer
+            if self._failure is None:
+                self._failure = (rank, f"MPI reports its process failed ({e.Get_error_string()})")
+            rank, msg = self._failure
+            return PeerFailedError(f"rank {rank} of the channel failed: {msg}", rank)
+        return ChannelError(f"rank {self.rank}: MPI error: {e.Get_error_string()}")
 
     def _check_abort(self) -> None:
         if self.failure() is not None:
@@ -119,7 +191,10 @@ class MpiTransport:
             self._check_abort()
             if self.on_poll is not None:
                 self.on_poll()
-            out = done()
+            try:
+                out = done()
+            except _mpi().Exception as e:
+                raise self._typed(e, getattr(done, "peer", None)) from None
             if out is not None:
                 return out
             if deadline is not None and time.monotonic() > deadline:
@@ -131,6 +206,12 @@ class MpiTransport:
     # -- the transport interface ----------------------------------------------------------
     def send(self, dst, tag, payload, timeout_s) -> None:
         self._check_abort()
+        try:
+            self._send(dst, tag, payload)
+        except _mpi().Exception as e:
+            raise self._typed(e, dst) from None
+
+    def _send(self, dst, tag, payload) -> None:
         t = self._mpi_tag(tag)
         arrays = _arrays_of(payload)
         if arrays is None or sum(a.nbytes for a in arrays) <= INLINE_BYTES:   # pickled whole
@@ -151,16 +232,21 @@ class MpiTransport:
         def header():
             msg = self.comm.improbe(source=src, tag=t)
             return None if msg is None else (msg.recv(),)
+        header.peer = src
         kind, body = self._poll(header, timeout_s, what)[0]
         if kind == "object":
             return body
         arrays = [np.empty(shape, dtype) for dtype, shape in body]
-        reqs = [self.comm.Irecv(_bytes_of(a), source=src, tag=t) for a in arrays if a.nbytes]
+        try:
+            reqs = [self.comm.Irecv(_bytes_of(a), source=src, tag=t) for a in arrays if a.nbytes]
+        except _mpi().Exception as e:
+            raise self._typed(e, src) from None
 
         def data():
             nonlocal reqs
             reqs = [r for r in reqs if not r.Test()]
             return True if not reqs else None
+        data.peer = src
         self._poll(data, timeout_s, what)
         return arrays[0] if kind == "array" else arrays
 
@@ -198,8 +284,15 @@ class MpiTransport:
                     pass
         deadline = time.monotonic() + 2.0       # delivered before this rank exits
         while reqs and time.monotonic() < deadline:
-            reqs = [q for q in reqs if not q.Test()]
+            reqs = [q for q in reqs if not _done_or_failed(q)]
             time.sleep(_POLL_S)
+
+
+def _done_or_failed(req) -> bool:
+    try:
+        return req.Test()
+    except Exception:   # noqa: BLE001 - a send to a dead peer fails: the others go on
+        return True
 
 
 def _arrays_of(payload):
