@@ -191,11 +191,67 @@ def test_decode_errors_are_vmfb_errors():
         decode_function(wrong_bank)
 
 
-def test_decode_random_bytes_never_crashes():
+def _first_defect(blob: bytes):
+    """The encoding of docs/isa.md read straight from isa.OPS, one instruction
+    at a time: (pc, message) of the first defect decode_function must report,
+    or (None, mnemonics) for a valid blob."""
+    pc, names = 0, []
+    while pc < len(blob):
+        if blob[pc] >= len(isa.OPS):
+            return pc, f"unknown opcode {blob[pc]}"
+        op = isa.OPS[blob[pc]]
+        pos = pc + 1
+
+        def u16():
+            nonlocal pos
+            if pos + 2 > len(blob):
+                raise EOFError
+            pos += 2
+            return struct.unpack_from("<H", blob, pos - 2)[0]
+
+        for f in op.fields:
+            try:
+                if f.kind in ("reg", "regs", "counts"):
+                    n = 1 if f.kind == "reg" else u16()
+                    for _ in range(n):
+                        v = u16()
+                        if f.kind == "counts":
+                            continue
+                        if v >> 13 >= len(isa.BANKS):
+                            return pc, f"field '{f.name}': bad bank tag {v >> 13}"
+                        if f.bank != "any" and isa.BANKS[v >> 13] != f.bank:
+                            return pc, (f"field '{f.name}' needs a {f.bank} register, "
+                                        f"encoded bank is {isa.BANKS[v >> 13]}")
+                else:
+                    pos += isa.FIELD_KINDS[f.kind]
+                    if pos > len(blob):
+                        raise EOFError
+            except EOFError:
+                return pc, (f"{op.mnemonic}: operand '{f.name}' truncated by the end of the "
+                            f"code ({len(blob)} bytes)")
+        names.append(op.mnemonic)
+        pc = pos
+    return None, names
+
+
+def test_decode_random_bytes_raises_the_exact_defect():
+    """Random bytes (biased to real opcodes) decode to exactly the instructions
+    the ISA's encoding gives, or raise VerificationError at the pc and with the
+    message of the first defect, never another error."""
     rng = random.Random(1)
+    seen = set()
     for _ in range(3000):
-        blob = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 24)))
-        try:
-            decode_function(blob)
-        except VmfbError:
-            pass
+        blob = bytes(rng.randrange(len(isa.OPS) + 8) if k == 0 or rng.random() < .3
+                     else rng.randrange(256) for k in range(rng.randrange(1, 24)))
+        pc, want = _first_defect(blob)
+        if pc is None:
+            assert [i.op.mnemonic for i in decode_function(blob, "f")] == want, blob.hex()
+            seen.add("valid")
+            continue
+        with pytest.raises(VerificationError) as e:
+            decode_function(blob, "f")
+        assert type(e.value) is VerificationError and (e.value.function, e.value.pc) == ("f", pc)
+        assert str(e.value) == f"in function 'f' at pc {pc}: {want}", blob.hex()
+        seen.add(next(k for k in ("unknown opcode", "truncated", "bad bank tag", "register")
+                      if k in want))
+    assert seen == {"valid", "unknown opcode", "truncated", "bad bank tag", "register"}, seen
