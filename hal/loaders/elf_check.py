@@ -447,7 +447,10 @@ def _relr_targets(r: _Reader, tags, image: _Image, target) -> None:
 def _check_symbols(r: _Reader, tags, image: _Image, symbols: set) -> None:
     if DT_SYMTAB not in tags:
         return
-    count = max(_symbol_count(r, tags, image) or 0, max(symbols, default=-1) + 1)
+    # Symbols that lookups can find (either hash table: glibc uses DT_GNU_HASH when
+    # both are there) or that relocations name.
+    count = max(_hash_count(r, tags, image), _gnu_hash_count(r, tags, image),
+                max(symbols, default=-1) + 1)
     symtab = image.offset(tags[DT_SYMTAB], count * r.sym.size, "dynamic symbol table",
                           read_only=True)
     for sym in r.table(r.sym, symtab, count, "dynamic symbol table"):
@@ -457,15 +460,20 @@ def _check_symbols(r: _Reader, tags, image: _Image, symbols: set) -> None:
                               "load)")
 
 
-def _symbol_count(r: _Reader, tags, image: _Image):
-    """Number of dynamic symbols, from DT_HASH's nchain or by walking DT_GNU_HASH."""
-    if DT_HASH in tags:
-        base = image.offset(tags[DT_HASH], 8, "DT_HASH", read_only=True)
-        nbucket, nchain = r.at(r.u32, base, "DT_HASH")[0], r.at(r.u32, base + 4, "DT_HASH")[0]
-        image.offset(tags[DT_HASH], 8 + 4 * (nbucket + nchain), "DT_HASH", read_only=True)
-        return nchain
+def _hash_count(r: _Reader, tags, image: _Image) -> int:
+    """Number of dynamic symbols DT_HASH covers (its nchain), 0 without one."""
+    if DT_HASH not in tags:
+        return 0
+    base = image.offset(tags[DT_HASH], 8, "DT_HASH", read_only=True)
+    nbucket, nchain = r.at(r.u32, base, "DT_HASH")[0], r.at(r.u32, base + 4, "DT_HASH")[0]
+    image.offset(tags[DT_HASH], 8 + 4 * (nbucket + nchain), "DT_HASH", read_only=True)
+    return nchain
+
+
+def _gnu_hash_count(r: _Reader, tags, image: _Image) -> int:
+    """Number of dynamic symbols DT_GNU_HASH covers (walking its last chain)."""
     if DT_GNU_HASH not in tags:
-        return None
+        return 0
     base = image.offset(tags[DT_GNU_HASH], 16, "DT_GNU_HASH", read_only=True)
     nbuckets, symoffset, bloom_size, _ = (r.at(r.u32, base + 4 * i, "DT_GNU_HASH")[0]
                                           for i in range(4))

@@ -6,7 +6,8 @@ kernels, and loaded with ``runtime.load_module``.  Each must be refused at
 load with ``ExecutableRejectedError`` naming the reason, and no marker file
 may appear.  Attacks that run code when the system loader maps them are
 proven live: after the refusal, the same bytes are ``dlopen``ed by ctypes in
-a child process, and there they do write the marker.  So a test cannot pass
+a child process (and ``k`` looked up, as the loader looks up entry points),
+and there they do write the marker.  So a test cannot pass
 because the exploit itself was broken.
 
 The disguises are those of issue 37: a clean copy of the dynamic table at
@@ -196,6 +197,23 @@ def relocation_outside_the_object(tmp, marker):
     return bytes(data), "relocation writes at address 0x40000000", False
 
 
+def ifunc_past_dt_hash(tmp, marker):
+    """An exported ifunc named like an entry point, with DT_HASH saying there
+    is one symbol: glibc looks names up through DT_GNU_HASH, finds it, and
+    runs its resolver at ``dlsym``."""
+    src = ("#include <stdint.h>\n#include <fcntl.h>\n#include <unistd.h>\n"
+           "static int real(void* s, uint32_t b, uint32_t e) { (void)s; (void)b; (void)e; "
+           "return 0; }\n"
+           f"static void* pick(void) {{ int fd = open(\"{marker}\", O_CREAT | O_WRONLY, 0600); "
+           "if (fd >= 0) close(fd); return (void*)real; }\n"
+           '__attribute__((visibility("default"))) int k(void*, uint32_t, uint32_t) '
+           '__attribute__((ifunc("pick")));\n')
+    data = bytearray(C.build(src, *SHARED, "-Wl,--hash-style=both"))
+    nchain = C.file_offset(data, dict(C.dynamic(data))[4]) + 4      # DT_HASH's nchain
+    struct.pack_into("<I", data, nchain, 1)
+    return bytes(data), "STT_GNU_IFUNC", True
+
+
 def executable_stack(tmp, marker):
     data = bytearray(C.build(KERNEL, *SHARED))
     at, ph = C.segment(data, 0x6474E551)           # PT_GNU_STACK
@@ -212,7 +230,8 @@ ATTACKS = [ctor_behind_moved_dynamic, dt_init_behind_moved_dynamic,
            moved_dynamic_with_nothing_hidden, section_view_disagrees, interpreter,
            foreign_machine, truncated_program_header_table,
            program_header_count_past_the_file, two_dynamic_segments, overlapping_segments,
-           segment_past_the_file, relocation_outside_the_object, executable_stack]
+           segment_past_the_file, relocation_outside_the_object, ifunc_past_dt_hash,
+           executable_stack]
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +250,9 @@ def _splice(vmfb: bytes, data: bytes) -> bytes:
 
 
 def _dlopen_in_child(path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", f"import ctypes; ctypes.CDLL({str(path)!r})"],
+    """dlopen ``path`` and look up ``k`` (the kernels' entry name), as the loader would."""
+    code = f"import ctypes; getattr(ctypes.CDLL({str(path)!r}), 'k', None)"
+    return subprocess.run([sys.executable, "-c", code],
                           capture_output=True, text=True, timeout=60)
 
 
