@@ -300,7 +300,8 @@ def _program_view(r: _Reader, phoff, phentsize, phnum, page) -> tuple:
     image = _Image(loads)
     for p_type, s in others:
         if p_type == PT_TLS:            # its initial image is read from the loaded bytes
-            image.segment(s.vaddr, s.filesz, "the thread-local image (PT_TLS)")
+            if s.filesz:
+                image.segment(s.vaddr, s.filesz, "the thread-local image (PT_TLS)")
         elif not any(t.vaddr <= s.vaddr and s.vaddr + s.memsz <= -(-(t.vaddr + t.memsz) // page)
                      * page for t in loads):    # (made read-only page-wise after relocation)
             raise ElfRejected(f"malformed ELF object: PT_GNU_RELRO at {s.vaddr:#x} is not "
