@@ -8,6 +8,15 @@ constants as ``uint``.  A dispatch of ``(x, y, z)`` workgroups enqueues an
 NDRange of global size ``(x * L, y, z)`` and local size ``(L, 1, 1)``, where
 ``L`` is the variant's ``target["local_size"]`` (default 64) capped by what
 the kernel allows; the kernel strides its threads over the workgroup's work.
+
+A kernel may report failure, as a CPU kernel does with a nonzero return: one
+more parameter after the push constants, ``__global uint* tvm_status`` (known
+by its name: programs build with ``-cl-kernel-arg-info``), gets a word zeroed
+for each launch; a nonzero value written there fails the
+submission with "executable 'E' entry point 'K' failed with code N" (the
+commands after it in the submission have run by then: OpenCL cannot stop a
+queue).  Only kernels that take the parameter pay for it (a 4-byte buffer per
+launch and a read when the submission completes).
 """
 from __future__ import annotations
 
@@ -22,7 +31,9 @@ from ..errors import ExecutableRejectedError, HalError
 from ..executable import Executable
 
 FORMAT = "opencl-c"
-BUILD_OPTIONS = ["-cl-std=CL1.2"]
+BUILD_OPTIONS = ["-cl-std=CL1.2", "-cl-kernel-arg-info"]
+#: The name of a kernel's optional last parameter, its status word (module docstring).
+STATUS_PARAM = "tvm_status"
 # Defined when building for a CPU device (PoCL...): tensorvm's kernels then
 # take their CPU forms (barrier-free, per-thread vectors) under #ifdef.
 # Set False to build the GPU forms on CPU devices too (tests of those forms on PoCL).
@@ -51,6 +62,8 @@ class OpenCLExecutable(Executable):
         self.program = program
         self.local_sizes = local_sizes
         self.free_kernels = [[k] for k in kernels]
+        # per entry point: the index of its status word parameter, or None
+        self.status_args = [_status_arg(k.kernel) for k in kernels]
 
     def take_kernel(self, entry: int) -> "_Kernel":
         try:
@@ -138,6 +151,18 @@ def build_program(device, name: str, source: bytes):
         return program
 
 
+def _status_arg(kernel):
+    """The index of ``kernel``'s status word (its last parameter, if named
+    STATUS_PARAM), or None."""
+    import pyopencl as cl
+    n = kernel.num_args
+    try:
+        last = kernel.get_arg_info(n - 1, cl.kernel_arg_info.NAME) if n else None
+    except cl.Error:                      # (no argument info: no status word)
+        return None
+    return n - 1 if last == STATUS_PARAM else None
+
+
 def load(device, name, data, entry_points, target) -> OpenCLExecutable:
     import pyopencl as cl
     needed = [e for e in target.get("extensions", ()) if e not in device.extensions]
@@ -200,9 +225,11 @@ class _Launch:
     submission fills in (``(arg index, slot, byte offset)``)."""
 
     __slots__ = ("device", "exe", "entry", "kernel", "gsize", "lsize", "nbindings",
-                 "slot_args", "name")
+                 "slot_args", "name", "status_arg")
 
     def __call__(self, q, table=None):
+        """Enqueue the kernel; returns its status word's buffer (kernels that
+        report failure) or None."""
         import pyopencl as cl
         k = self.kernel
         if self.slot_args:
@@ -211,10 +238,17 @@ class _Launch:
                 b = table[slot]
                 k.set_buffer(i, _mem(self.device, b))
                 k.set_scalar(n + i, b.offset + off, np.uint64)
+        status = None
         try:
+            if self.status_arg is not None:
+                status = cl.Buffer(self.device.context,
+                                   cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
+                                   hostbuf=np.zeros(1, np.uint32))
+                k.set_buffer(self.status_arg, status)
             cl.enqueue_nd_range_kernel(q, k.kernel, self.gsize, self.lsize)
         except cl.Error as e:
             raise HalError(f"{self.name} failed to launch: {e}") from None
+        return status
 
     def __del__(self):
         kernel = getattr(self, "kernel", None)
@@ -246,7 +280,8 @@ def _dispatch(device, cmd: Dispatch):
     run = _Launch()
     run.device, run.exe, run.entry, run.name, run.nbindings = device, exe, cmd.entry, what, nb
     run.kernel = kernel                   # back to the free list with ``run``
-    nargs = len(kernel.args)
+    run.status_arg = exe.status_args[cmd.entry]
+    nargs = len(kernel.args) - (run.status_arg is not None)
     if nargs != 2 * nb + len(cmd.constants):
         raise HalError(f"{what}: {nb} bindings and {len(cmd.constants)} constants do not match "
                        f"the kernel's parameters: the kernel takes {nargs} arguments, "
@@ -341,6 +376,7 @@ def enqueue_programs(device, programs):
     waits for them."""
     import pyopencl as cl
     queue = device.queue
+    statuses = []                         # (status word, what) of the launches that have one
     for p in programs:
         table = p.table
         transfers = {i: cmd for i, cmd, _ in p.slots if cmd is not None}
@@ -350,7 +386,9 @@ def enqueue_programs(device, programs):
                 if op is not None:
                     op(queue)
             elif op.__class__ is _Launch:
-                op(queue, table)
+                word = op(queue, table)
+                if word is not None:
+                    statuses.append((word, op.name))
             else:
                 op(queue)
     marker = cl.enqueue_marker(queue)
@@ -366,4 +404,9 @@ def enqueue_programs(device, programs):
             host.base.release(queue)
         for p in programs:
             p.release()
+        for word, name in statuses:       # the first kernel that reported failure
+            code = np.zeros(1, np.uint32)
+            cl.enqueue_copy(queue, code, word, is_blocking=True)
+            if code[0]:
+                raise HalError(f"{name} failed with code {int(code[0])}")
     return done

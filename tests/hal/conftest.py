@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import tensorvm.hal as hal
-from hal_kernels import ENTRIES, compile_so, have_cc
+from hal_kernels import ENTRIES, have_cc, kernel_bytes, kernel_format
 
 
 @pytest.fixture(params=hal.available_drivers())
@@ -16,11 +16,12 @@ def device(request):
 
 @pytest.fixture
 def kernels(device):
-    """The test kernels loaded on ``device`` (skips without a C compiler or
-    where the device takes no cpu-c format)."""
-    fmt = [f for f in device.supported_formats() if f.startswith("cpu-c-")]
-    if not fmt:
-        pytest.skip(f"{device.name} loads no cpu-c executables")
-    if not have_cc():
+    """The test kernels loaded on ``device``: cpu-c (built with the C compiler)
+    or opencl-c (hal_kernels.OPENCL_SOURCE)."""
+    fmt = kernel_format(device)
+    if fmt is None and not have_cc() and any(f.startswith("cpu-c-")
+                                             for f in device.supported_formats()):
         pytest.skip("no C compiler to build the test kernels")
-    return device.load_executable("test_kernels", fmt[0], compile_so(), ENTRIES, {})
+    if fmt is None:          # (cuda: runs only where a GPU is, or under the fake libcuda)
+        pytest.skip(f"the test kernels have no {'/'.join(device.supported_formats())} form")
+    return device.load_executable("test_kernels", fmt, kernel_bytes(fmt), ENTRIES, {})

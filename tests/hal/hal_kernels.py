@@ -72,6 +72,57 @@ int noop(const tvm_dispatch_state_t* s, uint32_t begin, uint32_t end) {
 """
 ENTRIES = ["scale", "fail_at", "record_tid", "grid_ids", "noop", "record_tid_slow"]
 
+# The same entry points as OpenCL C (the opencl-c ABI of hal/loaders/opencl_c.py:
+# the bindings' buffers, their byte offsets, the push constants, then -- for
+# fail_at -- the status word a kernel reports failure through).  A workgroup's
+# work is done by its first thread.  record_tid*: no thread ids or sleeps in
+# OpenCL C: each workgroup writes 0 and counts its call.
+OPENCL_SOURCE = r"""
+#define AT(T, base, off) ((__global T*)((__global uchar*)(base) + (off)))
+#define WG (get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2)))
+__kernel void scale(__global uchar* in_, __global uchar* out_, ulong in_off, ulong out_off,
+                    uint n, uint per) {
+  if (get_local_id(0) != 0) return;
+  __global const float* in = AT(const float, in_, in_off);
+  __global float* out = AT(float, out_, out_off);
+  uint lo = (uint)WG * per, hi = lo + per < n ? lo + per : n;
+  for (uint i = lo; i < hi; ++i) out[i] = in[i] * 2.0f + 1.0f;
+}
+__kernel void fail_at(uint bad, __global uint* tvm_status) {
+  if (get_local_id(0) == 0 && WG == bad) *tvm_status = 7;
+}
+__kernel void record_tid(__global uchar* tids_, __global uchar* calls_, ulong t_off, ulong c_off) {
+  if (get_local_id(0) != 0) return;
+  AT(long, tids_, t_off)[WG] = 0;
+  atomic_inc(AT(uint, calls_, c_off));
+}
+__kernel void grid_ids(__global uchar* out_, ulong off, uint base) {
+  if (get_local_id(0) == 0) AT(uint, out_, off)[WG] = (uint)WG + base;
+}
+__kernel void noop(void) {}
+__kernel void record_tid_slow(__global uchar* tids_, __global uchar* calls_, ulong t_off,
+                              ulong c_off) {
+  if (get_local_id(0) != 0) return;
+  AT(long, tids_, t_off)[WG] = 0;
+  atomic_inc(AT(uint, calls_, c_off));
+}
+"""
+
+
+def kernel_bytes(format: str) -> bytes:
+    """The test kernels as an executable of ``format`` (cpu-c-*: a shared
+    object built here; opencl-c: OPENCL_SOURCE)."""
+    if format == "opencl-c":
+        return OPENCL_SOURCE.encode()
+    return compile_so()
+
+
+def kernel_format(device):
+    """The format the test kernels load as on ``device`` (None: none of theirs)."""
+    formats = device.supported_formats()
+    return next((f for f in formats if f.startswith("cpu-c-") and have_cc()),
+                "opencl-c" if "opencl-c" in formats else None)
+
 
 def have_cc() -> bool:
     return shutil.which(os.environ.get("CC", "cc")) is not None

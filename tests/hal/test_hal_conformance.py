@@ -358,10 +358,11 @@ def test_dispatch_validation(device, kernels):
 def test_dispatch_checked_against_declared_entry_layout(device, kernels):
     """Declared binding / push-constant counts are enforced at record time, so
     native code never reads past the arrays it is given."""
-    from hal_kernels import ENTRIES, compile_so
+    from hal_kernels import ENTRIES, kernel_bytes
     declared = [("scale", 2, 2) if e == "scale" else ("noop", 0, 0, 4) if e == "noop" else
                 ("grid_ids", 1, 1, None, [64]) if e == "grid_ids" else e for e in ENTRIES]
-    exe = device.load_executable("checked", kernels.format, compile_so(), declared, {})
+    exe = device.load_executable("checked", kernels.format, kernel_bytes(kernels.format),
+                                 declared, {})
     assert exe is not kernels and exe.layouts[0] == (2, 2, None, None, None) and exe.layouts[1] is None
     a, b = device.allocator.allocate(64), device.allocator.allocate(64)
     cb = device.create_command_buffer()
@@ -384,7 +385,8 @@ def test_dispatch_checked_against_declared_entry_layout(device, kernels):
                                            "point uses 64"):
             cb.dispatch(exe, grid, (1, 1, 1), [0], [binding])
     with pytest.raises(HalError, match="binding_bytes"):
-        device.load_executable("bad", kernels.format, compile_so(), [("scale", 2, 2, None, [1])])
+        device.load_executable("bad", kernels.format, kernel_bytes(kernels.format),
+                               [("scale", 2, 2, None, [1])])
     cb.dispatch(exe, 0, (1, 1, 1), [16, 64], [(a, 0, 64), (b, 0, 64)])
     cb.finalize()
     submit(device, cb).wait(T)
@@ -408,9 +410,9 @@ def test_failing_kernel_fails_fence_and_device_keeps_working(device, kernels):
 
 
 def test_executables_are_cached_per_device(device, kernels):
-    from hal_kernels import ENTRIES, compile_so
-    again = device.load_executable("other name", kernels.format, bytearray(compile_so()),
-                                   ENTRIES, {})
+    from hal_kernels import ENTRIES, kernel_bytes
+    again = device.load_executable("other name", kernels.format,
+                                   bytearray(kernel_bytes(kernels.format)), ENTRIES, {})
     assert again is kernels
 
 
