@@ -19,6 +19,7 @@ from ..ir.symbolic import cdiv
 from . import scalar
 from .body import linearize
 from .kernel import DYNAMIC_GUESS
+from .sequential_rng import rng_bit_generator
 
 
 def emit_sequential(kernel, em, wg: str, outs: list) -> int:
@@ -369,49 +370,8 @@ def _cholesky(kernel, em, wg, outs) -> int:
     return count
 
 
-# -- rng_bit_generator -----------------------------------------------------------------------------
-def _rng_bit_generator(kernel, em, wg, outs) -> int:
-    """Counter-based bits: block b is threefry2x32 of key = state[0] and
-    counter = state[1] + b (XLA's layout: 64-bit elements take one block,
-    narrower ones the first words of blocks 0..n-1, then the second words)."""
-    from ..ir.types import bit_width
-    op = kernel.root
-    alg = getattr(op.attributes.get("rng_algorithm"), "value", "DEFAULT")
-    if alg != "THREE_FRY":
-        raise UnsupportedOpError("stablehlo.rng_bit_generator", f"algorithm {alg} (THREE_FRY only)")
-    state = op.operands[0]
-    if state.type.shape != (2,):
-        raise UnsupportedOpError("stablehlo.rng_bit_generator", f"state shape {state.type.shape}")
-    new_state, out = op.results
-    el = out.type.element
-    total = 1
-    for d in out.type.shape:
-        total *= d
-    wide = bit_width(el) == 64
-    blocks = total if wide else (total + 1) // 2
-    per = 4096
-    count = max(1, -(-total // per))
-    key = em.tmp("uint64_t", f"(uint64_t){em.value(state, ('0',))}")
-    ctr = em.tmp("uint64_t", f"(uint64_t){em.value(state, ('1',))}")
-    em.open(f"if ({wg} == 0)")
-    em.line(f"{outs[0]}[0] = {key};")
-    em.line(f"{outs[0]}[1] = {ctr} + {blocks}ULL;")
-    em.close()
-    f = em.fresh("e")
-    em.open(f"for (int64_t {f} = (int64_t){wg} * {per}; {f} < {total} && {f} < ((int64_t){wg} + 1) * {per}; ++{f})")
-    if wide:
-        bits = f"tvm_threefry2x32({key}, {ctr} + (uint64_t){f})"
-    else:
-        blk = em.tmp("int64_t", f"{f} < {blocks} ? {f} : {f} - {blocks}")
-        r = em.tmp("uint64_t", f"tvm_threefry2x32({key}, {ctr} + (uint64_t){blk})")
-        bits = f"({f} < {blocks} ? ({r} & 0xffffffffULL) : ({r} >> 32))"
-    em.line(f"{outs[1]}[{f}] = ({scalar.STORAGE_TYPE[el]})({bits});")
-    em.close()
-    return count
-
-
 KINDS = {
-    "rng_bit_generator": _rng_bit_generator,
+    "rng_bit_generator": rng_bit_generator,
     "triangular_solve": _triangular_solve,
     "cholesky": _cholesky,
     "scatter": _scatter,

@@ -106,6 +106,20 @@ static inline uint64_t tvm_threefry2x32(uint64_t key, uint64_t ctr) {
   }
   return (uint64_t)x0 | ((uint64_t)x1 << 32);
 }
+/* Philox-4x32, 10 rounds (Salmon et al. 2011): the 128-bit counter (lo, hi)
+   as four words, low first, the key as (low word, high word) of a u64;
+   writes the four output words to w. */
+static inline void tvm_philox4x32(uint64_t key, uint64_t lo, uint64_t hi, uint32_t* w) {
+  uint32_t c0 = (uint32_t)lo, c1 = (uint32_t)(lo >> 32), c2 = (uint32_t)hi, c3 = (uint32_t)(hi >> 32);
+  uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
+  for (int r = 0; r < 10; ++r) {
+    uint64_t p0 = (uint64_t)c0 * 0xD2511F53u, p1 = (uint64_t)c2 * 0xCD9E8D57u;
+    uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+    c1 = (uint32_t)p1; c3 = (uint32_t)p0; c0 = n0; c2 = n2;
+    k0 += 0x9E3779B9u; k1 += 0xBB67AE85u;
+  }
+  w[0] = c0; w[1] = c1; w[2] = c2; w[3] = c3;
+}
 static inline double tvm_bessel_i1e(double x) {
   double ax = fabs(x), r;
   if (ax <= 15.0) {
