@@ -36,7 +36,7 @@ def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = Fal
     ``row_fusion``: row reductions fused into their readers, CPU-only compiles)."""
     cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
-    return [ImportGspmd(), DecomposeQuantized(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls(custom_kernels or {}),
+    return [ImportGspmd(), DecomposeQuantized(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls({} if custom_kernels is None else custom_kernels),
             *cleanup, *middle,
             TagHostValues(), FormDispatchRegions(row_fusion), DeadCodeElimination()]
 

@@ -5,7 +5,8 @@ formation gives it a dispatch of its own); a call to a ``HostCall`` is tagged
 ``tvm.host_call`` (it stays in the host program, which waits for the device
 and calls the function bound at load time).  Each call's operand and result
 types must be its declaration's; results must be row-major (the default
-layout).  An undeclared target is an ``UnsupportedOpError`` that names it.
+layout).  An undeclared target is an ``UnsupportedOpError`` that names it,
+except JAX's LAPACK calls, which get tensorvm's own kernels (lapack_calls.py).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ..ir.attributes import DenseElementsAttr, StringAttr, ints
 from ..ir.types import TensorType
 from .base import Pass
 from .canonicalize import IDENTITY_CUSTOM_CALLS
+from .lapack_calls import declaration as linalg_declaration, is_linalg_target
 from .shapes import is_shape_assertion
 
 
@@ -37,6 +39,11 @@ class BindCustomCalls(Pass):
             if target in IDENTITY_CUSTOM_CALLS:
                 continue
             decl = self.declarations.get(target)
+            if decl is None and is_linalg_target(target):     # JAX's LAPACK calls: our kernels
+                decl = linalg_declaration(op, target)
+                self.declarations.setdefault(decl.name, decl)
+                op.attributes[KERNEL_ATTR] = StringAttr(decl.name)
+                continue
             if decl is None:
                 known = ", ".join(sorted(self.declarations)) or "none"
                 raise UnsupportedOpError(
