@@ -5,4 +5,5 @@
 """
 from .api import CompileOptions, compile_file, compile_module, compile_str  # noqa: F401
 from .errors import CompileError, ParseError, UnsupportedOpError  # noqa: F401
-from .custom_kernels import CustomKernel, CustomKernelError, HostCall  # noqa: F401
+from .custom_kernels import (CustomKernel, CustomKernelError, HostCall,  # noqa: F401
+                             KernelSourceError)

@@ -24,6 +24,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from tensorvm.vmfb import source_check
 from .errors import CompileError
 
 #: Attribute names the binding pass puts on a custom_call.
@@ -40,6 +41,19 @@ class CustomKernelError(CompileError):
     def __init__(self, name: str, message: str):
         super().__init__(f"custom call '{name}': {message}")
         self.name = name
+
+
+class KernelSourceError(CustomKernelError):
+    """A custom kernel's OpenCL C or CUDA C source has a construct that would
+    make its compiler read another file (``#include`` however spelt) or that
+    the trust model refuses (tensorvm.vmfb.source_check, docs/security.md):
+    ``target`` ("opencl"/"cuda"), ``reason`` and ``line`` say which."""
+
+    def __init__(self, name: str, target: str, finding):
+        super().__init__(name, f"the {target} source is refused (line {finding.line}): "
+                         f"{finding.detail}; kernel sources must be self-contained "
+                         f"(docs/security.md)")
+        self.target, self.reason, self.line = target, finding.reason, finding.line
 
 
 def tensor_spec(name: str, text) -> tuple:
@@ -116,6 +130,12 @@ class CustomKernel(_Declaration):
             if not isinstance(s, str) or not re.search(rf"\b{re.escape(self.entry)}\s*\(", s):
                 raise CustomKernelError(self.name, f"the {t} source does not define "
                                         f"'{self.entry}(...)'")
+            # GPU sources are built by a compiler that would read any file an
+            # #include names: nvcc here, at compile time, for cuda; the
+            # device's OpenCL compiler at load for opencl (refused there too).
+            found = source_check.check(s) if t != "cpu" else None
+            if found is not None:
+                raise KernelSourceError(self.name, t, found)
         self.workgroup_count()          # a bad expression fails at declaration
 
     def source(self, target: str) -> str:

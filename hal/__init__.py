@@ -1,7 +1,9 @@
 """Hardware abstraction layer: drivers, devices, buffers, queues.
 
-Imports nothing else of tensorvm.  Start with ``create_device("local-task")``;
-see docs/hal.md.
+Imports nothing else of tensorvm but tensorvm.vmfb.source_check (the
+dependency-free rules of what an ``opencl-c`` source may contain, which the
+compiler applies to custom kernels too; docs/decisions.md).  Start with
+``create_device("local-task")``; see docs/hal.md.
 """
 from .allocator import Allocator, HostAllocator
 from .buffer import Buffer, BufferView, MemoryType

@@ -21,11 +21,11 @@ launch and a read when the submission completes).
 from __future__ import annotations
 
 import hashlib
-import re
 import warnings
 
 import numpy as np
 
+from tensorvm.vmfb import source_check
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import ExecutableRejectedError, HalError
 from ..executable import Executable
@@ -103,22 +103,25 @@ def _build_log(exc) -> str:
     return text.strip() or "(the OpenCL compiler gave no log)"
 
 
-#: ``#include``/``#import`` (also spelt with the ``%:`` digraph, comments or line
-#: splices between ``#`` and the name) anywhere in the text, even inside string
-#: literals: a conservative match, our generated kernels never include.
-_INCLUDE = re.compile(r"(?:#|%:)(?:\s|/\*.*?\*/)*(?:include|import)", re.S)
-
-
 def check_source(name: str, text: str) -> None:
     """Refuse OpenCL C that would read other files while it builds (the trust
-    model, docs/security.md): ``#include`` reaches any path the process can read."""
-    m = _INCLUDE.search(text.replace("\\\n", "").replace("\\\r\n", ""))
-    if m:
-        line = text.count("\n", 0, m.start()) + 1
+    model, docs/security.md): ``#include`` reaches any path the process can
+    read, whatever the build's include paths.  The rules, applied after the
+    preprocessor's own first phases (trigraphs, line splices, comments,
+    digraphs), are tensorvm.vmfb.source_check's."""
+    found = source_check.check(text)
+    if found is not None:
         raise ExecutableRejectedError(
-            f"executable '{name}' (opencl-c) rejected at load: its source includes another "
-            f"file (near line {line}); modules must be self-contained",
-            executable=name, reason="#include in OpenCL source")
+            f"executable '{name}' (opencl-c) rejected at load: "
+            + rejection_text(found) + "; modules must be self-contained",
+            executable=name, reason=f"{found.reason} in OpenCL source")
+
+
+def rejection_text(found) -> str:
+    """What a refused kernel source does, for an error message."""
+    what = ("its source includes another file" if found.reason in source_check.READS_FILE
+            else "its source has a construct the trust model refuses")
+    return f"{what} (line {found.line}: {found.detail})"
 
 
 def build_program(device, name: str, source: bytes):
