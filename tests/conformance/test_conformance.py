@@ -229,6 +229,12 @@ DYNAMIC = runner.SUITES / "dynamic"
 DYNAMIC_PASSING = HERE / "dynamic_passing.txt"
 needs_dynamic = pytest.mark.skipif(not DYNAMIC.is_dir() or shutil.which("cc") is None,
                                    reason="needs ../shared/conformance/dynamic and a C compiler")
+# How many dynamic programs the sweep compares with their committed IREE outputs
+# (status "pass"), exactly, today: fewer fails the sweep.  Without it a change that
+# made every file drop from "compared" to "ran" (a numpy whose random streams
+# changed the inputs' digests, a lost dynamic_references.npz) would pass unnoticed.
+# Raise it when more are compared (dynamic_suite.py --freeze-references).
+DYNAMIC_COMPARED = 154
 DYNAMIC_SAMPLE = ["add_dynamic.mlir", "re2_dynamic.mlir", "dot_general_dynamic.mlir",
                   "vmap_gather_batchdims_4_6_dynamic.mlir", "reduce_sum_dynamic.mlir",
                   "concatenate_dynamic.mlir"]
@@ -246,6 +252,16 @@ def test_dynamic_sample(name):
 
 
 @needs_dynamic
+def test_dynamic_committed_references_still_apply():
+    """The fast half of the sweep's count: at least DYNAMIC_COMPARED programs
+    have committed outputs for today's inputs (their digests still match)."""
+    import dynamic_suite
+    frozen = [f.name for f in sorted(DYNAMIC.glob("*.mlir"))
+              if dynamic_suite.has_frozen_references(str(f))]
+    assert len(frozen) >= DYNAMIC_COMPARED, (len(frozen), DYNAMIC_COMPARED)
+
+
+@needs_dynamic
 @pytest.mark.conformance
 def test_dynamic_sweep(tmp_path):
     import dynamic_suite
@@ -259,6 +275,11 @@ def test_dynamic_sweep(tmp_path):
     uncompared = [f"{r.file}: {r.status}: {r.message}" for r in results
                   if r.file in frozen and r.status != "pass"]
     assert not uncompared, "programs with committed references not matched:\n" + "\n".join(uncompared)
+    compared = sum(r.status == "pass" for r in results)
+    assert compared >= DYNAMIC_COMPARED, (
+        f"only {compared} dynamic programs were compared with a reference, not "
+        f"DYNAMIC_COMPARED = {DYNAMIC_COMPARED}; the others only ran:\n"
+        + "\n".join(f"{r.file}: {r.message}" for r in results if r.status == "ran"))
 
 
 # -- verify: StableHLO's parser/printer/verifier tests, one entry per case ("file.mlir:N") --
