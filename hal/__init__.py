@@ -10,7 +10,7 @@ from .buffer import Buffer, BufferView, MemoryType
 from .command_buffer import CommandBuffer
 from .device import Device
 from .errors import (DeviceUnavailableError, DispatchStoppedError, ExecutableRejectedError, HalError,
-                     HalTimeoutError, NoVariantError)
+                     HalTimeoutError, NoVariantError, OutOfMemoryError)
 from .executable import Executable
 from .registry import (available_drivers, create_device, get_driver, register_driver,
                        registered_drivers)
@@ -19,7 +19,7 @@ from .semaphore import Fence, Semaphore
 __all__ = [
     "Allocator", "HostAllocator", "Buffer", "BufferView", "MemoryType", "CommandBuffer",
     "Device", "DeviceUnavailableError", "DispatchStoppedError", "ExecutableRejectedError", "HalError",
-    "HalTimeoutError", "NoVariantError", "Executable",
+    "HalTimeoutError", "NoVariantError", "OutOfMemoryError", "Executable",
     "available_drivers", "create_device", "get_driver", "register_driver",
     "registered_drivers", "Fence", "Semaphore",
 ]

@@ -21,17 +21,31 @@ import weakref
 import numpy as np
 
 from .buffer import HOST_MEMORY, Buffer, MemoryType, host_address
-from .errors import HalError
+from .errors import HalError, OutOfMemoryError
 
 ALIGNMENT = 64
 _new = object.__new__
 
 
-def aligned_bytes(size: int, alignment: int = ALIGNMENT) -> np.ndarray:
+def aligned_bytes(size: int, alignment: int = ALIGNMENT, device_name: str = "cpu") -> np.ndarray:
     """A zero-filled uint8 array of ``size`` bytes whose data pointer is aligned."""
-    raw = np.zeros(size + alignment, dtype=np.uint8)
+    raw = host_array(size + alignment, device_name, size)
     start = (-raw.ctypes.data) % alignment
     return raw[start:start + size]
+
+
+def host_array(nbytes: int, device_name: str = "cpu", size: int | None = None,
+               zero: bool = True) -> np.ndarray:
+    """``nbytes`` of host memory as a uint8 array (zero-filled unless ``zero``
+    is False); a refusal by the OS is OutOfMemoryError naming ``size`` (the
+    bytes asked for, default ``nbytes``), not numpy's MemoryError."""
+    try:
+        return np.zeros(nbytes, np.uint8) if zero else np.empty(nbytes, np.uint8)
+    except MemoryError:
+        size = nbytes if size is None else size
+        raise OutOfMemoryError(f"out of memory: the host refused {size} bytes "
+                               f"({_amount(size)}) for a buffer on device '{device_name}'",
+                               size=size, device=device_name) from None
 
 
 @functools.lru_cache(maxsize=1)
@@ -48,6 +62,17 @@ def _amount(n: int) -> str:
         if n >= 1 << shift:
             return f"{n / (1 << shift):.1f} {unit}"
     return f"{n} B"
+
+
+def contiguous_copy(arr: np.ndarray, device_name: str = "cpu") -> np.ndarray:
+    """``np.ascontiguousarray(arr)``, with OutOfMemoryError for a refusal."""
+    try:
+        return np.ascontiguousarray(arr)
+    except MemoryError:
+        raise OutOfMemoryError(f"out of memory: the host refused {arr.nbytes} bytes "
+                               f"({_amount(arr.nbytes)}) for a contiguous copy to import on "
+                               f"device '{device_name}'", size=arr.nbytes,
+                               device=device_name) from None
 
 
 class Allocator:
@@ -133,7 +158,7 @@ class HostAllocator(Allocator):
         Every memory type is served by the same host memory, so the buffer
         reports all of them."""
         size = self.validated_size(size, memory_type)
-        return Buffer(aligned_bytes(size), HOST_MEMORY, True, self)
+        return Buffer(aligned_bytes(size, device_name=self.device_name), HOST_MEMORY, True, self)
 
     def import_host(self, obj, writable: bool = False) -> Buffer:
         """Wrap a numpy array, bytes, bytearray or memoryview as a buffer.
@@ -167,7 +192,7 @@ class HostAllocator(Allocator):
                                "(a copy would hide the device's writes)")
             if arr.nbytes > self.max_allocation_bytes:
                 raise self.too_large(arr.nbytes, "import_host's copy")
-            arr = np.ascontiguousarray(arr)
+            arr = contiguous_copy(arr, self.device_name)
             arr.flags.writeable = False
         source_writable = bool(arr.flags.writeable)
         if writable and not source_writable:

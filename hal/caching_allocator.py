@@ -22,9 +22,9 @@ import sys
 
 import numpy as np
 
-from .allocator import ALIGNMENT, HostAllocator
+from .allocator import ALIGNMENT, HostAllocator, host_array
 from .buffer import HOST_MEMORY, Buffer, MemoryType, host_address
-from .errors import HalError
+from .errors import HalError, OutOfMemoryError
 
 DEFAULT_MAX_BYTES = 256 << 20
 _SCAN = 4            # blocks inspected per allocation before making a new one
@@ -104,7 +104,11 @@ class CachingHostAllocator(HostAllocator):
                 self.cached_bytes -= cls + ALIGNMENT
         if block is None:
             self.misses += 1
-            raw = np.zeros(cls + ALIGNMENT, dtype=np.uint8)
+            try:
+                raw = host_array(cls + ALIGNMENT, self.device_name, size)
+            except OutOfMemoryError:      # give the cached blocks back and try once more
+                self.trim()
+                raw = host_array(cls + ALIGNMENT, self.device_name, size)
             addr = host_address(raw)
             start = (-addr) % ALIGNMENT
             block = (raw, start, addr + start)

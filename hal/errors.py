@@ -29,6 +29,19 @@ class ExecutableRejectedError(HalError):
         self.executable, self.reason = executable, reason
 
 
+class OutOfMemoryError(HalError, MemoryError):
+    """Memory for a buffer could not be had: the host refused it (numpy's
+    MemoryError, e.g. under an address-space limit) or the device ran out
+    (``CL_MEM_OBJECT_ALLOCATION_FAILURE``, ``CUDA_ERROR_OUT_OF_MEMORY``).
+    ``size`` is the request in bytes and ``device`` the device's name; a
+    ``MemoryError`` too, so code that handles that keeps working.  Requests
+    above ``allocator.max_allocation_bytes`` are a plain HalError instead."""
+
+    def __init__(self, message: str, size: int | None = None, device: str | None = None):
+        super().__init__(message)
+        self.size, self.device = size, device
+
+
 class DispatchStoppedError(HalError):
     """A dispatch stopped early on its call's bounds (a native loop that saw
     its call cancelled or past its deadline); ``stopped`` is ``"cancelled"``

@@ -21,7 +21,7 @@ import weakref
 
 import numpy as np
 
-from ..allocator import DeviceBoundAllocator
+from ..allocator import DeviceBoundAllocator, contiguous_copy, host_array
 from ..buffer import Buffer, MemoryType
 from ..device import Device
 from ..errors import DeviceUnavailableError, HalError
@@ -86,7 +86,7 @@ class CudaBuffer(Buffer):
         if not length:
             return b""
         dev = self.allocator.device
-        out = np.empty(length, np.uint8)
+        out = host_array(length, dev.name, zero=False)
         dev.make_current()
         api = dev.api
         api.check(api.lib.cuMemcpyDtoHAsync_v2(api.ffi.from_buffer(out), self.device_ptr + offset,
@@ -141,8 +141,9 @@ class CudaAllocator(DeviceBoundAllocator):
                            "(a copy would hide the device's writes)")
         if writable and not arr.flags.writeable:
             raise HalError("import_host(writable=True): the source memory is read-only")
-        raw = np.ascontiguousarray(arr).reshape(-1).view(np.uint8) if arr.ndim else \
-            np.frombuffer(memoryview(np.ascontiguousarray(arr)).cast("B"), np.uint8)
+        arr = contiguous_copy(arr, self.device_name)
+        raw = arr.reshape(-1).view(np.uint8) if arr.ndim else \
+            np.frombuffer(memoryview(arr).cast("B"), np.uint8)
         if not writable:
             buf = self.allocate(raw.nbytes)
             if raw.nbytes:

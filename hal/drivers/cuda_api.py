@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 
-from ..errors import DeviceUnavailableError, HalError
+from ..errors import DeviceUnavailableError, HalError, OutOfMemoryError
 
 CDEF = """
 typedef int CUresult;
@@ -65,6 +65,7 @@ ATTR_CC_MAJOR = 75
 ATTR_CC_MINOR = 76
 FUNC_MAX_THREADS = 0
 JIT_ERROR_LOG_BUFFER = 5
+CUDA_ERROR_OUT_OF_MEMORY = 2
 JIT_ERROR_LOG_BUFFER_SIZE = 6
 STREAM_NON_BLOCKING = 1
 EVENT_DISABLE_TIMING = 2
@@ -91,6 +92,8 @@ class CudaApi:
         return f"{nm}: {tx}" if tx else nm
 
     def check(self, rc: int, what: str) -> None:
+        if rc == CUDA_ERROR_OUT_OF_MEMORY:
+            raise OutOfMemoryError(f"CUDA {what} failed: {self.error_text(rc)}")
         if rc != 0:
             raise HalError(f"CUDA {what} failed: {self.error_text(rc)}")
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..allocator import DeviceBoundAllocator
+from ..allocator import DeviceBoundAllocator, contiguous_copy, host_array
 from ..buffer import Buffer, MemoryType
-from ..errors import HalError
+from ..errors import HalError, OutOfMemoryError
 
 DEVICE_MEMORY = MemoryType.DEVICE_LOCAL
 
@@ -69,7 +69,7 @@ class OpenCLBuffer(Buffer):
         if length == 0 or mem is None:
             return b""
         import pyopencl as cl
-        out = np.empty(length, np.uint8)
+        out = host_array(length, self.allocator.device_name, zero=False)
         cl.enqueue_copy(self._queue(), out, mem, src_offset=self.offset + offset, is_blocking=True)
         return out.tobytes()
 
@@ -113,7 +113,8 @@ class OpenCLAllocator(DeviceBoundAllocator):
             if zero:
                 cl.enqueue_fill_buffer(dev.queue, mem, np.uint8(0), 0, size)
         except cl.Error as e:
-            raise HalError(f"OpenCL allocation of {size} bytes on '{dev.name}' failed: {e}") from None
+            raise _allocation_error(f"OpenCL allocation of {size} bytes on '{dev.name}' failed: "
+                                    f"{e}", e, size, dev.name) from None
         return OpenCLBuffer(self, mem, 0, size, True)
 
     def import_host(self, obj, writable: bool = False) -> OpenCLBuffer:
@@ -132,7 +133,7 @@ class OpenCLAllocator(DeviceBoundAllocator):
                                "(a copy would hide the device's writes)")
             if not arr.flags.writeable:
                 raise HalError("import_host(writable=True): the source memory is read-only")
-        arr = np.ascontiguousarray(arr)
+        arr = contiguous_copy(arr, self.device_name)
         try:
             raw = arr.reshape(-1).view(np.uint8)
         except ValueError:
@@ -153,6 +154,17 @@ class OpenCLAllocator(DeviceBoundAllocator):
             # they may a zero-copy import on the CPU (writes stay on the device).
             mem = cl.Buffer(dev.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=raw)
         except cl.Error as e:
-            raise HalError(f"OpenCL import of {raw.nbytes} bytes on '{dev.name}' failed: {e}") \
-                from None
+            raise _allocation_error(f"OpenCL import of {raw.nbytes} bytes on '{dev.name}' "
+                                    f"failed: {e}", e, raw.nbytes, dev.name) from None
         return OpenCLBuffer(self, mem, 0, raw.nbytes, False)
+
+
+#: CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY
+_OUT_OF_MEMORY = (-4, -5, -6)
+
+
+def _allocation_error(message: str, exc, size: int, device: str) -> HalError:
+    """OutOfMemoryError where the OpenCL error says memory ran out, else HalError."""
+    if getattr(exc, "code", None) in _OUT_OF_MEMORY:
+        return OutOfMemoryError(message, size=size, device=device)
+    return HalError(message)
