@@ -21,10 +21,13 @@ from jax import export  # noqa: E402
 
 from tensorvm import hal  # noqa: E402
 from tensorvm.compiler import compile_str  # noqa: E402
+from tensorvm.compiler.codegen import cuda as cuda_codegen  # noqa: E402
 from tensorvm.compiler.errors import UnsupportedOpError  # noqa: E402
 from tensorvm.runtime import load_module  # noqa: E402
 
 OPENCL = hal.registry.driver_availability("opencl")
+CUDA = hal.registry.driver_availability("cuda")
+CUDA_TOOLCHAIN = cuda_codegen.have_toolchain()
 DTYPES = ["float32", "float64", "complex64", "complex128"]
 SHAPES = {"sq": (2, 5, 5), "herm": (2, 4, 4), "tall": (2, 5, 3), "wide": (3, 5),
           "low": (2, 4, 4), "b": (2, 5, 2)}
@@ -156,7 +159,10 @@ def test_jnp_linalg_matches_jax(dtype, device):
 @pytest.mark.parametrize("dtype,device", [(d, "local-task") for d in DTYPES if d not in FULL]
                          + [("complex64", "opencl")])
 def test_square_decompositions_per_dtype(dtype, device):
-    got, ref, tol = _run(dtype, device)
+    _check_square(dtype, *_run(dtype, device))
+
+
+def _check_square(dtype, got, ref, tol):
     sq, herm = _inputs(dtype)[:2]
     q, r, u, s, vh, w, v = got[:7]
     _close(q @ r, sq, tol, "qr")
@@ -170,6 +176,16 @@ def test_square_decompositions_per_dtype(dtype, device):
     _unitary(v, tol, "eigh vectors")
     for k, name in ((7, "cholesky"), (8, "solve"), (9, "inv"), (10, "det")):
         _close(got[k], ref[k], tol * 10, name)
+
+
+@pytest.mark.skipif(CUDA_TOOLCHAIN is not None, reason=f"no CUDA toolchain: {CUDA_TOOLCHAIN}")
+def test_cuda_sources_build_and_run_where_a_gpu_is():
+    """The same kernels as CUDA C: nvcc and ptxas accept them; run on a GPU."""
+    vmfb = compile_str(_exported("complex64")[0], targets=["cuda"])
+    if CUDA is not None:
+        pytest.skip(f"cuda driver unavailable: {CUDA}")
+    got = [np.asarray(g) for g in load_module(vmfb, device="cuda").main(*_args("complex64"))]
+    _check_square("complex64", got, _exported("complex64")[1], 5e-5)
 
 
 def test_not_positive_definite_cholesky_is_nan_like_jax():
