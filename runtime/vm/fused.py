@@ -76,9 +76,11 @@ def hot_path(instrs):
             path.append(i)
             return path
         if mn in ("br", "cond_br"):
-            target = index_of[ins.operands[0 if mn == "br" else 1]]
-            if target <= i:                  # a loop: the interpreter's job
+            targets = [index_of[t] for t in (ins.operands[:1] if mn == "br" else
+                                             ins.operands[1:])]
+            if min(targets) <= i:            # a loop (on either edge): the interpreter's job
                 return None
+            target = targets[0]
             if mn == "cond_br":
                 path.append(i)
             i = target
@@ -330,7 +332,8 @@ def bind(target):
             # a constant the function never reads is no free variable of it
             r[s] = frame[name] if name in frame else constants[name]
         ctx = inst.context
-        if fn.sites[d.index] is None:                    # a guard: run its branch there
+        site = fn.sites[d.index]
+        if site is None or site.kind != "import":        # a guard: run its branch there
             inv = Invocation.resume_at(target, r, d.index, ctx.max_depth, ctx.default_timeout_s)
         else:
             inv = Invocation.resume_after_import(target, r, d.index, d.res, ctx.max_depth,

@@ -173,6 +173,35 @@ def test_only_straight_line_hot_paths_are_fused(ctx):
     assert both(ctx, "forward", [3]) == [[3], [3]]
 
 
+LOOP_ON_FALSE_EDGE = """
+module @m
+import @n.add(i, i) -> (i)
+func @back(%x: i32) -> (i32) export {
+entry:
+  %one = const.i32 1
+  br head
+head:
+  %x = sub.i32 %x, %one
+  %done = cmp.le.s.i32 %x, %one
+  cond_br %done, out, head
+out:
+  %z = call.import @n.add(%x, %one)
+  ret %z
+}
+"""
+
+
+def test_a_loop_on_the_false_edge_is_not_fused():
+    """A ``cond_br`` whose true edge goes forward and whose false edge goes
+    back is a loop: fusing its forward edge made the false edge deopt into
+    resume_after_import with the back edge's site, a raw TypeError (issue 37;
+    the module fuzzer found it by mutating a branch target)."""
+    ctx = context_for(LOOP_ON_FALSE_EDGE, natives=[Native()])
+    assert fused_of(ctx, "back") is None
+    assert both(ctx, "back", [5]) == [[2], [2]]
+    assert both(ctx, "back", [1]) == [[1], [1]]
+
+
 def test_a_false_guard_finishes_in_the_interpreter(ctx):
     """``cond_br`` on the hot path: true stays fused, false resumes the
     interpreter at the branch with the live registers (the cold block makes
