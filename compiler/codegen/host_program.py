@@ -30,6 +30,7 @@ from .collectives import COLLECTIVE_OPS, emit_collective
 from .host_transfer import (HOST_TRANSFER_OPS, TOKEN_OPS, Tok, emit_host_transfer, emit_token,
                             is_token, uses_tokens)
 from .donation import dispatch_donors
+from .host_constants import constant_bytes
 from .native_loop import plan_native_loop
 
 _BANK = {"i1": "i32", "i8": "i32", "i16": "i32", "i32": "i32", "ui8": "i32", "ui16": "i32",
@@ -114,9 +115,11 @@ class GeneralFunction:
     """Emits one function's VM assembly (see the module docstring)."""
 
     def __init__(self, asm, func, const_index, plan, entry_of, workgroups, names, element_id,
-                 cache_global=None):
+                 cache_global=None, host_consts=None):
         self.f = asm
-        self._args = (func, const_index, plan, entry_of, workgroups, names, element_id)
+        self._args = (func, const_index, plan, entry_of, workgroups, names, element_id, None,
+                      host_consts)
+        self.host_consts = host_consts     # compile-time host values as rodata (host_constants.py)
         self.func = func
         self.donors = dispatch_donors(func)
         self.const_index = const_index
@@ -472,11 +475,19 @@ class GeneralFunction:
         return Dev(out, dv.type, True)
 
     def to_device(self, hv: Host) -> Dev:
-        """Upload a host value: bytes built in a VM buffer, imported as a HAL buffer."""
+        """Upload a host value: bytes built in a VM buffer, imported as a HAL buffer
+        (a value known at compile time: the module's rodata, host_constants.py)."""
         f = self.f
         el = hv.type.element
         item = numpy_dtype(el).itemsize
         n = max(4, (len(hv.regs) * item + 3) // 4 * 4)
+        data = None if self.host_consts is None else \
+            constant_bytes(getattr(f, "const_values", {}), hv.regs, el, n)
+        if data is not None:
+            k = f.reg("k")
+            f.emit(f"{k} = global.load.ref @{self.host_consts.global_for(data)}")
+            self.direct.add(k)
+            return Dev(k, hv.type, False)
         vb = f.reg("vb")
         f.emit(f"{vb} = buffer.alloc {f.const('i64', n)}")
         bank = _BANK[el]

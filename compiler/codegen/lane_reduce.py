@@ -40,21 +40,61 @@ def combiner(op):
     return ops[0].name
 
 
+#: Ops a selection body is made of (see selection_body).
+_SELECTION_OPS = ("stablehlo.compare", "stablehlo.select", "stablehlo.and", "stablehlo.or",
+                  "stablehlo.not")
+
+
+def selection_body(op) -> bool:
+    """A variadic reduce whose body picks, for every operand, either its
+    accumulator or its element, by predicates built from comparisons of the
+    arguments: JAX's argmax / argmin (value, index) pairs, whose tie-break on
+    the index makes the pick a total order.  Such a body is idempotent
+    (picking between two equal pairs gives that pair) and its result is the
+    best pair of the row whatever the order, so every lane may start at the
+    init like ``maximum``."""
+    n = len(op.results)
+    (body,) = op.regions[0].blocks
+    args = list(body.arguments)
+    if n < 2 or len(args) != 2 * n:
+        return False
+    *ops, ret = body.operations
+    if ret.name != "stablehlo.return" or len(ret.operands) != n:
+        return False
+    for o in ops:
+        if o.name not in _SELECTION_OPS:
+            return False
+        if o.name == "stablehlo.compare" and not all(v in args for v in o.operands):
+            return False
+    for k, v in enumerate(ret.operands):
+        pick = v.defining_op
+        if pick is None or pick.name != "stablehlo.select" or pick.parent is not body \
+                or {id(x) for x in pick.operands[1:]} != {id(args[k]), id(args[n + k])}:
+            return False
+    return True
+
+
 def lanes_for(op) -> int:
     """How many lanes reduce ``op`` (0: keep the sequential loop)."""
-    if len(op.operands) != 2 or len(op.results) != 1:
+    n = len(op.results)
+    if len(op.operands) != 2 * n:
         return 0
     x = op.operands[0]
-    shape, el = x.type.shape, x.type.element
+    shape = x.type.shape
     last = len(shape) - 1
     if last < 0 or last not in ints(op.attr("dimensions")) or type(shape[last]) is not int:
         return 0
-    name = combiner(op)
-    if name is None or (name not in _IDEMPOTENT and name not in _IDENTITY) or is_complex(el) \
-            or (is_float(el) and name not in ("stablehlo.add", "stablehlo.maximum", "stablehlo.minimum")):
+    elements = [v.type.element for v in op.operands[:n]]
+    if n == 1:
+        name, el = combiner(op), elements[0]
+        if name is None or (name not in _IDEMPOTENT and name not in _IDENTITY) or is_complex(el) \
+                or (is_float(el) and name not in ("stablehlo.add", "stablehlo.maximum",
+                                                  "stablehlo.minimum")):
+            return 0
+    elif not selection_body(op) or any(is_complex(el) for el in elements):
         return 0
     try:
-        size = numpy_dtype(el).itemsize
+        size = max(numpy_dtype(el).itemsize for el in elements)
     except (KeyError, TypeError):
         return 0
     lanes = LANE_BYTES // max(1, size)
@@ -67,24 +107,26 @@ def lanes_for(op) -> int:
 
 def emit_lane_reduction(em, op, idx, lanes: int) -> list:
     """Emit ``op`` (lanes_for(op) == lanes > 0) at result index ``idx``
-    through BodyEmitter ``em``; returns its result expression."""
-    x, init = op.operands
-    el = op.result.type.element
-    ct = scalar.ctype(el)
+    through BodyEmitter ``em``; returns its result expressions."""
+    n = len(op.results)
+    xs, inits = op.operands[:n], op.operands[n:]
+    cts = [scalar.ctype(r.type.element) for r in op.results]
     body = op.regions[0].blocks[0]
-    shape = x.type.shape
+    shape = xs[0].type.shape
     last = len(shape) - 1
     dims = ints(op.attr("dimensions"))
-    name = combiner(op)
-    acc, lane = em.fresh("acc"), em.fresh("l")
-    start = em.value(init, ())
-    em.line(f"{ct} {acc}[{lanes}];")
-    if name in _IDEMPOTENT:
-        em.line(f"for (int {lane} = 0; {lane} < {lanes}; ++{lane}) {acc}[{lane}] = {start};")
-    else:
-        ident = scalar.literal(el, -0.0 if is_float(el) else _IDENTITY[name])
-        em.line(f"for (int {lane} = 1; {lane} < {lanes}; ++{lane}) {acc}[{lane}] = {ident};")
-        em.line(f"{acc}[0] = {start};")
+    name = combiner(op) if n == 1 else None
+    accs, lane = [em.fresh("acc") for _ in range(n)], em.fresh("l")
+    starts = [em.value(init, ()) for init in inits]
+    for acc, ct, start in zip(accs, cts, starts):
+        em.line(f"{ct} {acc}[{lanes}];")
+        if n > 1 or name in _IDEMPOTENT:      # selection bodies are idempotent too
+            em.line(f"for (int {lane} = 0; {lane} < {lanes}; ++{lane}) {acc}[{lane}] = {start};")
+        else:
+            el = op.result.type.element
+            ident = scalar.literal(el, -0.0 if is_float(el) else _IDENTITY[name])
+            em.line(f"for (int {lane} = 1; {lane} < {lanes}; ++{lane}) {acc}[{lane}] = {ident};")
+            em.line(f"{acc}[0] = {start};")
     loop_vars = {}
     for d in dims:
         if d != last:
@@ -97,8 +139,9 @@ def emit_lane_reduction(em, op, idx, lanes: int) -> list:
         it = iter(idx)
         src = tuple(position if k == last else loop_vars[k] if k in loop_vars else next(it)
                     for k in range(len(shape)))
-        new, = em.region_call(body, [f"{acc}[{slot}]", em.value(x, src)])
-        em.line(f"{acc}[{slot}] = {new};")
+        new = em.region_call(body, [f"{acc}[{slot}]" for acc in accs] + [em.value(x, src) for x in xs])
+        for acc, v in zip(accs, new):
+            em.line(f"{acc}[{slot}] = {v};")
 
     em.open(f"for (; {r} + {lanes} <= {shape[last]}; {r} += {lanes})")
     em.open(f"for (int {lane} = 0; {lane} < {lanes}; ++{lane})")
@@ -113,11 +156,13 @@ def emit_lane_reduction(em, op, idx, lanes: int) -> list:
     width = lanes // 2        # lanes is a power of two: combine them as a tree
     while width:
         em.open(f"for (int {lane} = 0; {lane} < {width}; ++{lane})")
-        new, = em.region_call(body, [f"{acc}[{lane}]", f"{acc}[{lane} + {width}]"])
-        em.line(f"{acc}[{lane}] = {new};")
+        new = em.region_call(body, [f"{acc}[{lane}]" for acc in accs]
+                             + [f"{acc}[{lane} + {width}]" for acc in accs])
+        for acc, v in zip(accs, new):
+            em.line(f"{acc}[{lane}] = {v};")
         em.close()
         width //= 2
-    return [em.tmp(ct, f"{acc}[0]")]
+    return [em.tmp(ct, f"{acc}[0]") for acc, ct in zip(accs, cts)]
 
 
 def _row_reduce_of(op, shape) -> bool:

@@ -37,6 +37,7 @@ from ..ir.types import TokenType
 from ..passes.inline import symbol
 from ..passes.memory import ALIGNMENT as PACK_ALIGNMENT, FunctionPlan
 from .donation import aliases
+from .host_constants import HostConstantPool
 
 # hal module imports used by generated code: name -> calling convention.
 HAL_IMPORTS = {
@@ -117,6 +118,7 @@ class _FunctionAsm:
     def __init__(self):
         self.lines: list[str] = []
         self.consts: dict = {}
+        self.const_values: dict = {}   # register -> (bank, value): every constant emitted
         self.n = 0
 
     def reg(self, prefix="t") -> str:
@@ -132,6 +134,7 @@ class _FunctionAsm:
             r = self.reg("c")
             self.emit(f"{r} = const.{bank} {value}")
             self.consts[key] = r
+            self.const_values[r] = key
         return self.consts[key]
 
     def call(self, name: str, args: list, results: int = 0) -> list[str]:
@@ -224,6 +227,7 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         g = f"__c{i}" if i < own else "__consts"
         text.append(f"global @{g} : ref = call @hal.allocator.import(global @__device, "
                     f"rodata @{ro.name})")
+    host_consts, globals_end = HostConstantPool(), len(text)
 
     reflections = {}
     for func in functions:
@@ -234,15 +238,21 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         if getattr(plan, "general", False):
             text.append(f"global @{_sym('__dcb_' + fname)} : ref")
             text += _general_export(fname, func, plan, const_index, entry_of, workgroups, False,
-                                    _sym("__dcb_" + fname))
+                                    host_consts, _sym("__dcb_" + fname))
             text += _general_export(fname + ASYNC_SUFFIX, func, plan, const_index, entry_of,
-                                    workgroups, True)
+                                    workgroups, True, host_consts)
             continue
         if host.static:
             text.append(f"global @__cb_{fname} : ref")
             text += host.record_function(f"__record_{fname}")
         text += host.export(fname, asynchronous=False)
         text += host.export(fname + ASYNC_SUFFIX, asynchronous=True)
+
+    for ro_name, g, data in host_consts.rodata():      # host_constants.py
+        mdef.rodata.append(RodataDef(ro_name, data))
+        text.insert(globals_end, f"global @{g} : ref = call @hal.allocator.import(global @__device, "
+                                 f"rodata @{ro_name})")
+        globals_end += 1
 
     # Only the HAL functions the code calls are imported: every import is
     # checked, linked and bound at each load.
@@ -256,7 +266,7 @@ _HAL_CALL = re.compile(r"call(?:\.import)? @hal\.([\w.]+)\(")     # (initializer
 
 
 def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchronous,
-                    cache_global=None):
+                    host_consts, cache_global=None):
     """A function with control flow (host_program.py).  Its ``$async`` form
     awaits the wait fence first (the invocation suspends, it does not block)
     and signals the signal fence after its last submission completed."""
@@ -266,7 +276,7 @@ def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchr
     if asynchronous:
         f.call("fence.await", [f.const("i32", -1), f"[%a{nargs}]"], 1)
     GeneralFunction(f, func, const_index, plan, entry_of, workgroups, _arg_names(func),
-                    _element_id, cache_global).emit()
+                    _element_id, cache_global, host_consts).emit()
     if asynchronous:
         ret = f.lines.pop()
         f.call("fence.signal", [f"%a{nargs + 1}"])

@@ -91,3 +91,48 @@ def test_float_row_sums_count_the_init_once_and_keep_signed_zero():
     z = np.full((2, 64), -0.0, np.float32)
     got = run_text(_reduce("add", "f32", (2, 64), [1], "-0.0"), z)
     assert np.all(np.signbit(got)) and np.all(got == 0)
+
+
+def _argmax(shape, cmp="GT"):
+    """JAX's argmax (argmin with LT) over the last dim: (value, index) pairs,
+    NaN first, ties to the lower index."""
+    t = "x".join(map(str, shape))
+    o = "x".join(map(str, shape[:-1]))
+    last = len(shape) - 1
+    init = "0xFF800000" if cmp == "GT" else "0x7F800000"
+    return f"""func.func @main(%x: tensor<{t}xf32>) -> (tensor<{o}xf32>, tensor<{o}xi32>) {{
+  %iota = stablehlo.iota dim = {last} : tensor<{t}xi32>
+  %v0 = stablehlo.constant dense<{init}> : tensor<f32>
+  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.reduce(%x init: %v0), (%iota init: %i0) across dimensions = [{last}] : (tensor<{t}xf32>, tensor<{t}xi32>, tensor<f32>, tensor<i32>) -> (tensor<{o}xf32>, tensor<{o}xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {{
+    %2 = stablehlo.compare {cmp}, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %3 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.or %2, %3 : tensor<i1>
+    %5 = stablehlo.compare EQ, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.compare LT, %ai, %bi, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %7 = stablehlo.and %5, %6 : tensor<i1>
+    %8 = stablehlo.or %4, %7 : tensor<i1>
+    %9 = stablehlo.select %4, %a, %b : tensor<i1>, tensor<f32>
+    %10 = stablehlo.select %8, %ai, %bi : tensor<i1>, tensor<i32>
+    stablehlo.return %9, %10 : tensor<f32>, tensor<i32>
+  }}
+  return %r#0, %r#1 : tensor<{o}xf32>, tensor<{o}xi32>
+}}"""
+
+
+@pytest.mark.parametrize("shape", [(1, 1000), (3, 77), (2, 5), (4, 64)])
+@pytest.mark.parametrize("cmp", ["GT", "LT"])
+def test_argmax_runs_in_lanes_and_keeps_first_index_and_nan(shape, cmp):
+    """A (value, index) selection body reduces in lanes (lane_reduce.selection_body)
+    with the sequential result: the first index of the best value, a NaN first."""
+    text = _argmax(shape, cmp)
+    assert ("float acc" in _c(text)) == (shape[-1] >= 4)
+    rng = np.random.default_rng(5)
+    x = rng.integers(-3, 4, shape).astype(np.float32)     # many ties
+    pick = np.argmax if cmp == "GT" else np.argmin
+    for arr in (x, np.where(np.arange(shape[-1]) == shape[-1] - 2, np.nan, x).astype(np.float32)):
+        v, i = run_text(text, arr)
+        want_i = pick(arr, axis=-1)        # numpy's argmax/argmin: NaN first, then first index
+        np.testing.assert_array_equal(i, want_i.astype(np.int32))
+        np.testing.assert_array_equal(v, np.take_along_axis(arr, want_i[..., None], -1)[..., 0])

@@ -275,3 +275,37 @@ def test_no_vm_work_per_iteration(monkeypatch, device):
         vm_counts[trips] = len(calls)
         monkeypatch.undo()
     assert vm_counts[11] > vm_counts[1] + 10
+
+
+@pytest.mark.parametrize("text", ["DECODE_LIKE", "CACHE"])
+def test_compile_time_host_values_are_not_uploaded_per_call(monkeypatch, text):
+    """Host scalars known at compile time (a loop's initial counter, a fill
+    value) are bound from module rodata (codegen/host_constants.py): a call
+    imports no host buffer, and the values are right."""
+    src = globals()[text].replace("%READ", "%kv")
+    vmfb = compile_text(src, CompileOptions()).vmfb
+    rng = np.random.default_rng(2)
+    args = (np.linspace(0.5, 2.0, 8, dtype=np.float32), np.int32(5)) if text == "DECODE_LIKE" else \
+        tuple(rng.standard_normal((6, 4)).astype(np.float32) for _ in range(2))
+    want = [np.asarray(r) for r in runtime.load_module(vmfb, device="local-sync").main(*args)]
+    calls = _hal_calls(monkeypatch)
+    m = runtime.load_module(vmfb, device="local-sync")
+    m.main(*args)
+    calls.clear()
+    got = m.main(*args)
+    assert "allocator.import" not in calls and "allocator.allocate" in calls
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    expected = _decode_like_reference(*args) if text == "DECODE_LIKE" else \
+        _cache_reference(*args, read_new=False)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(np.asarray(g), e, rtol=1e-5, atol=1e-6)
+
+
+def _decode_like_reference(x, stop):
+    i, v, a, b, go, s = 0, x.copy(), x.copy(), np.float32(0.5), True, np.float32(0.5)
+    while i < 20 and go:
+        w = v if i % 2 else v * s * 4
+        go = max(float(w.max()), float(b)) < float(stop)
+        i, v, a, s = i + 1, w, v, s + np.float32(0.5)
+    return i, v, a, x, s
