@@ -52,6 +52,15 @@ def test_vmfb_mutants_slice(tmp_path):
     assert set(result["by_strategy"]) == set(fuzz_vmfb.STRATEGIES)
 
 
+def test_vmfb_mutants_in_batches(tmp_path):
+    """``--batch``: the long runs' form, each batch a fresh process, tallies
+    merged; the operand mutants reach the verifier and the fused paths."""
+    result = _slice("fuzz_vmfb.py", "--count", "40", "--batch", "20", "--strategies",
+                    "operands", "--timeout", "10", tmp_path=tmp_path)
+    assert sum(result["counts"].values()) == 40 and set(result["by_strategy"]) == {"operands"}
+    assert result["counts"]["typed"] > 5
+
+
 def test_mlir_mutants_slice(tmp_path):
     result = _slice("fuzz_mlir.py", "--count", "60", "--timeout", "30", tmp_path=tmp_path)
     assert sum(result["counts"].values()) == 60 and result["counts"]["typed"] > 20

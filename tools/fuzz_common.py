@@ -136,6 +136,18 @@ class Tally:
         if cls in ("other", "crash", "hang") and len(self.examples[cls]) < self.limit:
             self.examples[cls].append({"id": ident, "strategy": strategy, **result})
 
+    def merge(self, d: dict) -> None:
+        """Add a tally that ``as_dict`` wrote (another batch of the run)."""
+        self.counts.update(d["counts"])
+        for s, c in d["by_strategy"].items():
+            self.by_strategy[s].update(c)
+        for key, v in d["errors"].items():
+            cls, _, err = key.partition("/")
+            self.errors[(cls, None if err == "None" else err)] += v
+        for cls, exs in d["examples"].items():
+            room = self.limit - len(self.examples[cls])
+            self.examples[cls].extend(exs[:max(0, room)])
+
     def report(self) -> str:
         total = sum(self.counts.values())
         lines = [f"{total} mutants: " + ", ".join(f"{c} {self.counts[c]}" for c in CLASSES)]

@@ -2,6 +2,7 @@
 mutant in a forked child, classify the outcome (tools/fuzz_common.py).
 
     python tools/fuzz_vmfb.py --count 3000 --jobs 2 [--device local-sync] [--json out.json]
+    python tools/fuzz_vmfb.py --count 10000 --batch 500 ...   # fresh process per 500
 
 Strategies (the executable payloads are never touched: their native code is
 trusted once accepted, docs/security.md):
@@ -337,9 +338,10 @@ def bases(names=None) -> list:
     return [Base(n, compile_str(PROGRAMS[n])) for n in (names or PROGRAMS)]
 
 
-def mutants(base_list, count: int, seed: int, strategies=STRATEGIES):
-    """``count`` (id, strategy, base name, bytes), reproducible from ``seed``."""
-    for i in range(count):
+def mutants(base_list, count: int, seed: int, strategies=STRATEGIES, first: int = 0):
+    """``count`` (id, strategy, base name, bytes) from mutant ``first`` on,
+    reproducible from ``seed`` (mutant ``i`` is the same in any batch)."""
+    for i in range(first, first + count):
         rng = random.Random(seed * 1_000_003 + i)
         base = base_list[i % len(base_list)]
         strategy = strategies[(i // len(base_list)) % len(strategies)]
@@ -347,14 +349,15 @@ def mutants(base_list, count: int, seed: int, strategies=STRATEGIES):
 
 
 def run(count: int, seed: int = 0, jobs: int = 2, timeout_s: float = 10.0,
-        device: str = "local-sync", names=None, save=None, strategies=STRATEGIES):
+        device: str = "local-sync", names=None, save=None, strategies=STRATEGIES,
+        first: int = 0):
     base_list = bases(names)
     for b in base_list:                   # the unmutated modules must load and run
         res = _check_base(b, device, timeout_s)
         if res["class"] != "ok":
             raise RuntimeError(f"base module {b.name} does not run: {res}")
     tally = fuzz_common.Tally()
-    items = list(mutants(base_list, count, seed, strategies))
+    items = list(mutants(base_list, count, seed, strategies, first))
 
     def work(item):
         return load_and_call(item[3], device, timeout_s / 2)
@@ -376,16 +379,52 @@ def _check_base(base: Base, device: str, timeout_s: float) -> dict:
     return result
 
 
+def run_batches(argv: list, count: int, batch: int, first: int = 0) -> fuzz_common.Tally:
+    """The run of ``argv`` split into fresh processes of ``batch`` mutants
+    each (a long run's parent then never grows, and a batch that dies is
+    reported instead of ending the run); tallies merged."""
+    import subprocess
+    import tempfile
+    tally = fuzz_common.Tally()
+    for start in range(first, first + count, batch):
+        n = min(batch, first + count - start)
+        with tempfile.TemporaryDirectory(prefix="fuzz-batch-") as tmp:
+            out = os.path.join(tmp, "tally.json")
+            proc = subprocess.run([sys.executable, os.path.abspath(__file__), *argv,
+                                   "--first", str(start), "--count", str(n), "--batch", "0",
+                                   "--json", out], capture_output=True, text=True)
+            if not os.path.exists(out):
+                tally.add("batch", f"batch@{start}", {
+                    "class": "crash", "error": f"batch exit status {proc.returncode}",
+                    "message": proc.stderr[-400:]})
+                continue
+            with open(out) as f:
+                tally.merge(json.load(f))
+        print(f"  {start + n - first}/{count}: " + ", ".join(
+            f"{c} {tally.counts[c]}" for c in fuzz_common.CLASSES), flush=True)
+    return tally
+
+
 def main(argv=None) -> int:
     p = fuzz_common.arg_parser(__doc__, 500, 10.0)
     p.add_argument("--device", default="local-sync")
     p.add_argument("--modules", default=",".join(PROGRAMS), help="comma-separated programs")
     p.add_argument("--strategies", default=",".join(STRATEGIES))
     p.add_argument("--save", metavar="DIR", help="keep crashing/hanging/untyped mutants here")
+    p.add_argument("--first", type=int, default=0, help="index of the first mutant")
+    p.add_argument("--batch", type=int, default=0, metavar="N",
+                   help="run N mutants per fresh subprocess (0: all in this process)")
     args = p.parse_args(argv)
     t0 = time.monotonic()
-    tally = run(args.count, args.seed, args.jobs, args.timeout, args.device,
-                args.modules.split(","), args.save, tuple(args.strategies.split(",")))
+    if args.batch:
+        passed = ["--seed", str(args.seed), "--jobs", str(args.jobs), "--timeout",
+                  str(args.timeout), "--device", args.device, "--modules", args.modules,
+                  "--strategies", args.strategies] + (["--save", args.save] if args.save else [])
+        tally = run_batches(passed, args.count, args.batch, args.first)
+    else:
+        tally = run(args.count, args.seed, args.jobs, args.timeout, args.device,
+                    args.modules.split(","), args.save, tuple(args.strategies.split(",")),
+                    args.first)
     print(tally.report())
     print(f"{time.monotonic() - t0:.1f} s")
     if args.json:
