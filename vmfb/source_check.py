@@ -89,34 +89,38 @@ _TRIGRAPHS = {"=": "#", "/": "\\", "'": "^", "(": "[", ")": "]", "!": "|", "<": 
               ">": "}", "-": "~"}
 _TRIGRAPH = re.compile(r"\?\?([=/'()!<>-])")
 _BLANK_SPLICE = re.compile(r"\\[ \t\f\v]+\n")
-_IDENT_START = r"(?:[A-Za-z_$]|[^\x00-\x7f]|\\[uU])"
-_IDENT_CHAR = r"(?:[A-Za-z0-9_$]|[^\x00-\x7f]|\\[uU])"
+#: Blanks: clang also takes Unicode spaces (and a byte-order mark) for
+#: blanks, so a '#' after them may still begin a line.
+_BLANKS = "\t\f\v\x00 \u0085\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_IDENT_START = rf"(?:[A-Za-z_$]|[^\x00-\x7f{_BLANKS}]|\\[uU])"
+_IDENT_CHAR = rf"(?:[A-Za-z0-9_$]|[^\x00-\x7f{_BLANKS}]|\\[uU])"
 _IDENT = re.compile(rf"{_IDENT_START}{_IDENT_CHAR}*")
-_IDS = re.compile(r"(?<![A-Za-z0-9_$\x80-\U0010ffff])(?:"
-                  + "|".join(sorted(IDENTIFIERS, key=len, reverse=True))
-                  + r")(?![A-Za-z0-9_$\x80-\U0010ffff\\])")
+# (only ASCII bounds an identifier here: a non-ASCII neighbour, which may be
+# a blank, never hides one)
+_IDS = re.compile(r"(?<![A-Za-z0-9_$])(?:" + "|".join(sorted(IDENTIFIERS, key=len, reverse=True))
+                  + r")(?![A-Za-z0-9_$\\])")
 
 
 def _lexer(separators: bool, fast: bool):
     """The preprocessing-token lexer; ``fast``: other code in runs (``code``)
     rather than one token per identifier, number and punctuator."""
     number_tail = r"[eEpP][+-]|" + (r"'[A-Za-z0-9_]|" if separators else "") + \
-        r"[A-Za-z0-9_.$]|[^\x00-\x7f]|\\[uU]"
+        rf"[A-Za-z0-9_.$]|[^\x00-\x7f{_BLANKS}]|\\[uU]"
     ident = rf"{_IDENT_START}{_IDENT_CHAR}*"
     # Code that holds no comment, literal, '#', '%:' (nor a number where
     # numbers may hold a "'"): identifiers, blanks, other punctuators.
     # Without separators identifiers need no boundaries here (_identifiers
     # finds them in the run), so the run is mostly one character class.
-    chars = (rf"(?:{ident}|[^\n\"'/#%\\A-Za-z0-9_$.\x80-\U0010ffff]+)" if separators
-             else r"(?:[^\n\"'/#%\\]+|\\[uU])")
+    chars = (rf"(?:{ident}|[^\n\"'/#%\\A-Za-z0-9_$.\x80-\U0010ffff]+|[{_BLANKS}]+)" if separators
+             else rf"(?:[^\n\"'/#%\\{_BLANKS}]+|[{_BLANKS}]+|\\[uU])")
     # A newline joins the run unless a '#' (or a comment, which may hide
     # one) begins the next line.
-    newline = r"\n(?![ \t\f\v\x00]*(?:#|%:|/\*|//|\n))"
+    newline = rf"\n(?![{_BLANKS}]*(?:#|%:|/\*|//|\n))"
     code = rf"(?P<code>(?:{chars}|{newline}|/(?![/*])|%(?!:))+)"
     num = rf"(?P<num>\.?[0-9](?:{number_tail})*)"
     return re.compile("|".join((
         r"(?P<nl>\n)",
-        r"(?P<ws>[ \t\f\v\x00]+)",
+        rf"(?P<ws>[{_BLANKS}]+)",
         r"(?P<lc>//[^\n]*)",
         r"(?P<bc>/\*(?:.*?\*/|.*))",
         r"(?P<str>\"(?:[^\"\\\n]|\\[^\n])*\"?)",

@@ -41,6 +41,7 @@ def attacks(path: str) -> dict:
         "digraph": ("%:" + inc, "#include"),
         "digraph_split": ("%\\\n:" + inc, "#include"),
         "crlf_splice": ("#\\\r\n" + inc, "#include"),
+        "byte_order_mark": ("\ufeff#" + inc, "#include"),
         "ucn_name": ("#incl\\u0075de \"" + path + "\"\n#define TVM_CANARY 1\n", "#include"),
     }
 
@@ -66,6 +67,8 @@ OTHERS = {
     "line_marker": ('# 7 "/etc/passwd"\n', "line marker"),
     "unknown_directive": ('#ident "x"\n', "unknown directive"),
     "raw_string": ('const char* s = R"x(a)x";\n', "raw string literal"),
+    "after_unicode_blank": ('int a;\n\u00a0#ident "x"\n', "unknown directive"),
+    "pragma_after_unicode_blank": ('x\u3000_Pragma("x")\n', "_Pragma"),
 }
 
 #: Accepted: directives and look-alikes a real kernel may have.
