@@ -130,13 +130,17 @@ class CustomKernel(_Declaration):
             if not isinstance(s, str) or not re.search(rf"\b{re.escape(self.entry)}\s*\(", s):
                 raise CustomKernelError(self.name, f"the {t} source does not define "
                                         f"'{self.entry}(...)'")
-            # GPU sources are built by a compiler that would read any file an
-            # #include names: nvcc here, at compile time, for cuda; the
-            # device's OpenCL compiler at load for opencl (refused there too).
-            found = source_check.check(s) if t != "cpu" else None
-            if found is not None:
-                raise KernelSourceError(self.name, t, found)
+            self._check_source(t, s)
         self.workgroup_count()          # a bad expression fails at declaration
+
+    def _check_source(self, target: str, text: str) -> None:
+        """GPU sources are built by a compiler that would read any file an
+        #include names: nvcc here, at compile time, for cuda; the device's
+        OpenCL compiler at load for opencl (whose loader refuses it too)."""
+        if target != "cpu":
+            found = source_check.check(text)
+            if found is not None:
+                raise KernelSourceError(self.name, target, found)
 
     def source(self, target: str) -> str:
         s = self.sources.get(target)
@@ -144,6 +148,7 @@ class CustomKernel(_Declaration):
             raise CustomKernelError(self.name, f"has no kernel for target '{target}' (it has: "
                                     f"{', '.join(self.sources)}); give "
                                     f"{ {'cpu': 'c', 'opencl': 'opencl', 'cuda': 'cuda'}[target]}=")
+        self._check_source(target, s)     # again: ``sources`` may have changed since
         return s
 
     def workgroup_count(self) -> int:

@@ -289,3 +289,11 @@ def test_differential_slice_against_real_preprocessors():
     reads, misses, _ = fuzz_sources.run(60, seed=5, jobs=2, modes=modes)
     assert not misses, misses[:5]
     assert sum(reads.values()) > 0, reads       # the slice does reach real reads
+
+
+def test_custom_kernel_source_changed_after_declaration_is_refused_at_use():
+    ck = CustomKernel("twice", ["4xf32"], ["4xf32"], cuda=CUSTOM_CUDA)
+    ck.sources["cuda"] = "??=include \"/etc/passwd\"\n" + CUSTOM_CUDA
+    with pytest.raises(KernelSourceError) as info:
+        ck.source("cuda")
+    assert info.value.reason == "#include"
