@@ -19,8 +19,9 @@ of the same name still wins.
 | ``?potrf`` (``uplo``) | Cholesky | factor, info |
 | ``?getrf`` | LU, partial pivoting | packed LU, ipiv (1-based), info |
 | ``?trsm`` (``side``, ``uplo``, ``trans_x``, ``diag``) | triangular solve | X |
+| ``?geev`` (``compute_left``, ``compute_right``) | eig, complex Schur form | values, VL, VR, info |
 
-Other ``lapack_*`` targets (``?geev``: general eigenvalues, ...) raise
+Other ``lapack_*`` targets (``?gesvd``, ``?gees``, ...) raise
 ``UnsupportedOpError`` naming the target.
 """
 from __future__ import annotations
@@ -28,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from ..codegen import linalg_c, linalg_jacobi
+from ..codegen import linalg_c, linalg_jacobi, linalg_schur
 from ..codegen.linalg_c import Binding, Element
 from ..custom_kernels import CustomKernel
 from ..errors import UnsupportedOpError
@@ -38,8 +39,9 @@ from ..ir.types import TensorType
 _TARGET = re.compile(r"^lapack_([sdcz])([a-z]+?)(?:_ffi)?$")
 _HOUSEHOLDER = "ProductOfElementaryHouseholderReflectors"
 _LETTER = {"s": "f32", "d": "f64", "c": "complex<f32>", "z": "complex<f64>"}
-_ROUTINES = {"geqrf", "orgqr", "ungqr", "gesdd", "syevd", "heevd", "potrf", "getrf", "trsm"}
-_REFUSED = {"geev": "general (non-Hermitian) eigendecomposition", "gesvd": "SVD by gesvd",
+_ROUTINES = {"geqrf", "orgqr", "ungqr", "gesdd", "syevd", "heevd", "potrf", "getrf", "trsm",
+             "geev"}
+_REFUSED = {"gesvd": "SVD by gesvd",
             "gees": "Schur decomposition", "gehrd": "Hessenberg reduction",
             "sytrd": "tridiagonal reduction", "hetrd": "tridiagonal reduction",
             "gtsv": "tridiagonal solve"}
@@ -61,7 +63,7 @@ def declaration(op, target: str) -> CustomKernel:
             what = _REFUSED.get(routine, "this LAPACK routine")
             raise UnsupportedOpError(where, f"{what} has no native kernel in tensorvm (targets cpu, "
                                      "opencl, cuda); supported: geqrf, orgqr/ungqr, gesdd, "
-                                     "syevd/heevd, potrf, getrf, trsm", op.location)
+                                     "syevd/heevd, geev, potrf, getrf, trsm", op.location)
     for v in (*op.operands, *op.results):
         if not isinstance(v.type, TensorType) or not v.type.is_static:
             raise UnsupportedOpError(where, f"needs static shapes, got {v.type}", op.location)
@@ -76,9 +78,13 @@ def declaration(op, target: str) -> CustomKernel:
     config = _config(op)
     build = _BUILDERS[routine]
     core_of, expect = build(el, op, config, batch, where)
-    if routine in ("syevd", "heevd"):          # scratch: the working copy of A
-        op.results.append(Value(TensorType(op.operands[0].type.shape, mlir), op, len(op.results)))
+    scratch = {"syevd": [mlir], "heevd": [mlir],           # the working copy of A
+               "geev": ["complex<" + el.real_mlir + ">"] * 2}.get(routine, [])   # T and Q
+    for s in scratch:
+        op.results.append(Value(TensorType(op.operands[0].type.shape, s), op, len(op.results)))
         expect = expect + [op.operands[0].type.shape]
+    if routine == "geev":           # computes in complex arithmetic, real input or not
+        el = Element("complex<" + el.real_mlir + ">")
     got = [tuple(r.type.shape) for r in op.results]
     if [tuple(s) for s in expect] != got:
         raise UnsupportedOpError(where, f"result shapes {got}, expected {[tuple(s) for s in expect]}",
@@ -197,5 +203,17 @@ def _trsm(el, op, cfg, batch, where):
             [batch + (rows, cols)])
 
 
+def _geev(el, op, cfg, batch, where):
+    m, n = _mn(op)
+    if m != n:
+        raise UnsupportedOpError(where, f"needs square matrices, got {m}x{n}", op.location)
+    left, right = cfg.get("compute_left", "N") == "V", cfg.get("compute_right", "V") == "V"
+    real = not el.is_complex
+    values = [batch + (n,)] * (2 if real else 1)
+    return ((lambda e: linalg_schur.geev(e, n, real, left, right)),
+            values + [batch + (n, n), batch + (n, n), batch])
+
+
 _BUILDERS = {"geqrf": _geqrf, "orgqr": _orgqr, "ungqr": _orgqr, "gesdd": _gesdd,
-             "syevd": _syevd, "heevd": _syevd, "potrf": _potrf, "getrf": _getrf, "trsm": _trsm}
+             "syevd": _syevd, "heevd": _syevd, "potrf": _potrf, "getrf": _getrf, "trsm": _trsm,
+             "geev": _geev}

@@ -223,8 +223,56 @@ func.func @main(%a: tensor<4x3xf32>, %t: tensor<3xf32>) -> tensor<4x3xf32> {
     np.testing.assert_allclose(np.asarray(got), want, atol=1e-5)
 
 
+def _eig_program(a, c):
+    return (*jax.lax.linalg.eig(a, compute_left_eigenvectors=True),
+            *jax.lax.linalg.eig(c, compute_left_eigenvectors=True))
+
+
+@functools.lru_cache(maxsize=None)
+def _eig_module():
+    rng = np.random.default_rng(3)
+    rotation = np.zeros((5, 5))
+    rotation[:2, :2] = [[0, 1], [-1, 0]]                      # +-i, and 2, 2, 5
+    rotation[2:, 2:] = np.diag([2.0, 2, 5])
+    special = [np.zeros((5, 5)), np.diag([3.0, 1, 2, 1, 0]),    # zero, repeated values,
+               np.eye(5, k=1) + np.eye(5), rotation]              # a Jordan block
+    a = np.concatenate([rng.standard_normal((2, 5, 5)), np.stack(special)]).astype(np.float32)
+    c = (rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4))).astype(np.complex128)
+    with jax.enable_x64(True):
+        fn = jax.jit(_eig_program)
+        text = export.export(fn, platforms=["cpu"])(
+            jax.ShapeDtypeStruct(a.shape, a.dtype), jax.ShapeDtypeStruct(c.shape, c.dtype)).mlir_module()
+        ref = [np.asarray(r) for r in fn(a, c)]
+    targets = ["cpu"] if OPENCL is not None else ["cpu", "opencl"]
+    return compile_str(text, targets=targets), (a, c), ref
+
+
+@pytest.mark.parametrize("device", ["local-task", "opencl"])
+def test_eig_general_matrices(device):
+    """?geev (real and complex): eigenvalues as JAX's up to order, right and
+    left eigenvectors through their residuals, unit norm."""
+    if device == "opencl" and OPENCL is not None:
+        pytest.skip(f"opencl unavailable: {OPENCL}")
+    vmfb, (a, c), ref = _eig_module()
+    got = [np.asarray(g) for g in load_module(vmfb, device=device).main(a, c)]
+    assert [g.dtype for g in got] == [r.dtype for r in ref]
+    for (w, vl, vr), rw, m, tol in ((got[:3], ref[0], a, 1e-4), (got[3:], ref[3], c, 1e-11)):
+        m = m.astype(w.dtype)
+        dist = np.abs(w[..., :, None] - rw[..., None, :])      # each of JAX's values is one of ours
+        np.testing.assert_allclose(dist.min(-2), 0, atol=tol * 10)
+        np.testing.assert_allclose(dist.min(-1), 0, atol=tol * 10)
+        _close(m @ vr, vr * w[..., None, :], tol, "right eigenvectors")
+        _close(_h(vl) @ m, w[..., :, None] * _h(vl), tol, "left eigenvectors")
+        for v in (vl, vr):
+            _close(np.linalg.norm(v, axis=-2), np.ones(w.shape), tol, "unit norm")
+    wa = got[0]
+    pairs = np.abs(wa.imag) > 0                                 # a real matrix: conjugate pairs
+    assert np.all(np.sort_complex(wa[pairs]) == np.sort_complex(np.conj(wa[pairs])))
+
+
 def test_unimplemented_lapack_call_is_refused_by_name():
-    text = export.export(jax.jit(jnp.linalg.eig), platforms=["cpu"])(
+    text = export.export(jax.jit(jax.lax.linalg.hessenberg), platforms=["cpu"])(
         jax.ShapeDtypeStruct((3, 3), "float32")).mlir_module()
-    with pytest.raises(UnsupportedOpError, match=r"lapack_sgeev_ffi.*general .*eigendecomposition"):
+    with pytest.raises(UnsupportedOpError, match=r"lapack_sgehrd_ffi.*Hessenberg reduction has no "
+                                                 r"native kernel"):
         compile_str(text)
