@@ -144,8 +144,12 @@ def build_program(device, name: str, source: bytes):
         try:
             with warnings.catch_warnings():     # compiler chatter on success is not news
                 warnings.simplefilter("ignore", cl.CompilerWarning)
-                program = cl.Program(device.context, text).build(options=options,
-                                                                  devices=[device.cl_device])
+                # cache_dir=False: pyopencl's own binary cache (used where the
+                # driver has none, e.g. AMD's and Intel's) hashes every file
+                # that a line '#include "f"' names, comments included, so it
+                # would open any file, even a FIFO that blocks the load.
+                program = cl.Program(device.context, text).build(
+                    options=options, devices=[device.cl_device], cache_dir=False)
         except cl.Error as e:
             raise HalError(f"executable '{name}': OpenCL C build failed on device "
                            f"'{device.name}' ({device.description}):\n{_build_log(e)}") from None

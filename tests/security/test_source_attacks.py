@@ -297,3 +297,25 @@ def test_custom_kernel_source_changed_after_declaration_is_refused_at_use():
     with pytest.raises(KernelSourceError) as info:
         ck.source("cuda")
     assert info.value.reason == "#include"
+
+
+@needs_opencl
+def test_pyopencl_cache_does_not_scan_includes_in_comments(monkeypatch, tmp_path):
+    """An ``#include`` line inside a comment passes the check (the compiler
+    ignores it), but pyopencl's binary cache, used for devices whose driver
+    has no build cache (AMD, Intel), opens every file such a line names to
+    hash it.  The loader builds without that cache: nothing is opened."""
+    import pyopencl.cache
+    import pyopencl.characterize
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)                              # opening it would block the load
+    scanned = []
+    real = pyopencl.cache.get_dependencies
+    monkeypatch.setattr(pyopencl.cache, "get_dependencies",
+                        lambda src, path: scanned.append(src) or real(b"", path))
+    monkeypatch.setattr(pyopencl.characterize, "has_src_build_cache", lambda dev: None)
+    src = f'/* notes:\n#include "{fifo}"\n*/\n' + KERNEL.replace("TVM_CANARY", "7u")
+    assert source_check.check(src) is None
+    dev = hal.create_device("opencl")
+    dev.load_executable("commented", "opencl-c", src.encode(), ["k"], {})
+    assert scanned == []
