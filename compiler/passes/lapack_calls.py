@@ -89,6 +89,11 @@ def declaration(op, target: str) -> CustomKernel:
     if [tuple(s) for s in expect] != got:
         raise UnsupportedOpError(where, f"result shapes {got}, expected {[tuple(s) for s in expect]}",
                                  op.location)
+    allowed = {mlir, el.real_mlir, "i32", "complex<" + el.real_mlir + ">"}
+    for v in op.results:
+        if v.type.element not in allowed:
+            raise UnsupportedOpError(where, f"result element type {v.type.element} (expected "
+                                     f"one of {sorted(allowed)})", op.location)
     nb = len(batch)
     binds = [Binding(_ctype(el, v), _size(v.type.shape[nb:])) for v in (*op.operands, *op.results)]
     for v in (*op.operands, *op.results):
