@@ -131,7 +131,7 @@ def _tap_tree(em, op, idx, wdims, strides, bdil, wdil, pad, shape):
     and the init: the taps are independent, so the result no longer waits on
     one serial chain of compares per tap.  Exact, the body being associative
     and commutative (also for NaNs and signed zeros)."""
-    x, init = op.operands
+    x, init = op.operands[:2]
     ct = scalar.ctype(x.type.element)
     body = op.regions[0].blocks[0]
     vals = [em.value(init, ())]
@@ -160,18 +160,24 @@ def _tap_tree(em, op, idx, wdims, strides, bdil, wdil, pad, shape):
 
 def reduce_window(em, op, idx):
     n = len(op.results)
-    inputs, inits = op.operands[:n], op.operands[n:]
+    inputs, inits = op.operands[:n], op.operands[n:2 * n]
     shape = inputs[0].type.shape
     r = len(shape)
-    wdims = ints(op.attr("window_dimensions"))
-    strides = _attr_ints(op, "window_strides", r, 1)
-    bdil = _attr_ints(op, "base_dilations", r, 1)
-    wdil = _attr_ints(op, "window_dilations", r, 1)
+    dyn = op.attributes.get("tvm.params")
+    if dyn is not None and "window_dimensions" in dyn:   # dynamic_reduce_window: host values
+        wdims, strides, bdil, wdil = (tuple(dyn[k]) for k in (
+            "window_dimensions", "window_strides", "base_dilations", "window_dilations"))
+    else:
+        wdims = ints(op.attr("window_dimensions"))
+        strides = _attr_ints(op, "window_strides", r, 1)
+        bdil = _attr_ints(op, "base_dilations", r, 1)
+        wdil = _attr_ints(op, "window_dilations", r, 1)
     pad = _padding(op, r)
     taps = 1
     for d in range(r):
         taps *= wdims[d]
-    if n == 1 and 1 < taps <= MAX_TREE_TAPS and _idempotent(op.regions[0].blocks[0]):
+    if n == 1 and isinstance(taps, int) and 1 < taps <= MAX_TREE_TAPS \
+            and _idempotent(op.regions[0].blocks[0]):
         return [_tap_tree(em, op, idx, wdims, strides, bdil, wdil, pad, shape)]
     accs = [em.var(scalar.ctype(v.type.element), em.value(v, ())) for v in inits]
     ws = []

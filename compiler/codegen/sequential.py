@@ -234,8 +234,8 @@ def _top_k(kernel, em, wg, outs) -> int:
     shape = x.type.shape
     dim = len(shape) - 1
     n, k = shape[-1], op.results[0].type.shape[-1]
-    count, idx, _, _ = _row_plan(em, wg, shape, dim, n * max(1, k))
-    if not count or k == 0:
+    count, idx, _, _ = _row_plan(em, wg, shape, dim, n * (max(1, k) if isinstance(k, int) else k))
+    if not count or (isinstance(k, int) and k == 0):
         return count if k else 0
     oshape = op.results[0].type.shape
     obase = em.tmp("int64_t", _lin_without(idx, oshape))

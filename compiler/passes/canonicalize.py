@@ -12,6 +12,10 @@ of their own are rewritten into ones the rest of the compiler knows.
 - ``stablehlo.dot`` (the legacy matrix/vector product TensorFlow's XLA
   bridge still emits) becomes the ``dot_general`` that contracts the lhs's
   last dimension with the rhs's first;
+- the dynamism custom calls JAX emits for symbolic shapes
+  (``@stablehlo.dynamic_reduce_window`` / ``_rng_bit_generator`` / ``_top_k``
+  / ``_approx_top_k``, and ``@ApproxTopK``) become the ops whose kernels they
+  share (passes/dynamism.py);
 - ``chlo.mulhi`` (high half of an integer product) becomes StableHLO integer
   ops: a widened multiply and shift up to 32 bits, 32-bit halves for 64;
 - ``dynamic_conv`` / ``dynamic_gather`` / ``dynamic_pad`` whose padding,
@@ -37,6 +41,7 @@ from __future__ import annotations
 from ..errors import UnsupportedOpError
 from ..ir.attributes import SymbolRefAttr
 from ..ir.core import Operation
+from . import dynamism
 from .base import Pass
 from .decompose import decompose
 from .decompose_host import inline_async
@@ -54,6 +59,7 @@ class CanonicalizeOps(Pass):
     name = "canonicalize-ops"
 
     def run(self, module) -> None:
+        self.module = module
         for f in list(module.functions):
             for op in [o for o in f.walk() if o.name == "stablehlo.async_start"]:
                 inline_async(op)
@@ -93,6 +99,8 @@ class CanonicalizeOps(Pass):
                                          "manual sharding; export with Shardy, JAX's "
                                          "default, to get sdy.manual_computation)", op.location)
             self._forward(op, op.operands)
+        elif name == "stablehlo.custom_call" and _sym(op, "call_target_name") in dynamism.TARGETS:
+            dynamism.rewrite(op, self.module, _sym(op, "call_target_name"))
         elif name == "stablehlo.dot":
             _dot_to_dot_general(op)
         elif name == "chlo.mulhi":

@@ -189,21 +189,43 @@ def gather(S, op):
 
 
 def reduce_window(S, op):
-    n = len(op.operands) // 2
+    from .dynamism import window_operands
     x = S.dims(op.operands[0])
     r = len(x)
-    win = ints(op.attr("window_dimensions"))
-    strides = _or(op, "window_strides", r, 1)
-    bdil = _or(op, "base_dilations", r, 1)
-    wdil = _or(op, "window_dilations", r, 1)
-    p = ints(op.attr("padding")) if op.attr("padding") is not None else ()
+    dyn = window_operands(op)
+    if dyn is not None:     # a dynamic_reduce_window's window as host values
+        win, strides, bdil, wdil, p = (S.elements(v) for v in dyn)
+        S.params[op] = {"window_dimensions": win, "window_strides": strides,
+                        "base_dilations": bdil, "window_dilations": wdil, "padding": p}
+    else:
+        win = ints(op.attr("window_dimensions"))
+        strides = _or(op, "window_strides", r, 1)
+        bdil = _or(op, "base_dilations", r, 1)
+        wdil = _or(op, "window_dilations", r, 1)
+        p = ints(op.attr("padding")) if op.attr("padding") is not None else ()
     out = []
     for k, d in enumerate(x):
         lo, hi = (p[2 * k], p[2 * k + 1]) if p else (0, 0)
-        span = make("+", _padded(d, lo, hi, bdil[k] - 1), 0)
-        wspan = (win[k] - 1) * wdil[k] + 1
+        span = make("+", _padded(d, lo, hi, make("-", bdil[k], 1)), 0)
+        wspan = make("+", make("*", make("-", win[k], 1), wdil[k]), 1)
         out.append(make("+", make("/", make("-", span, wspan), strides[k]), 1))
-    return [tuple(out)] * n
+    return [tuple(out)] * len(op.results)
+
+
+def rng_bit_generator(S, op):
+    """A dynamic_rng_bit_generator's output shape comes from its host operand."""
+    if len(op.operands) < 2:
+        return None
+    return [S.dims(op.operands[0]), S.elements(op.operands[1])]
+
+
+def top_k(S, op):
+    """The operand's dims with k (attribute, or dynamic_top_k's host operand) last."""
+    x = S.dims(op.operands[0])
+    k = S.element(op.operands[1], 0) if len(op.operands) > 1 else \
+        getattr(op.attributes.get("k"), "value", None)
+    d = x[:-1] + (k,)
+    return [d, d]
 
 
 def convolution(S, op):
@@ -295,6 +317,7 @@ _BY_NAME = {"broadcast_in_dim": broadcast_in_dim, "shape_operand_0": from_shape_
             "dynamic_pad": dynamic_pad, "real_dynamic_slice": real_dynamic_slice,
             "reduce": reduce, "dot_general": dot_general, "dot": dot, "gather": gather,
             "reduce_window": reduce_window, "convolution": convolution, "while": while_,
+            "rng_bit_generator": rng_bit_generator, "top_k": top_k,
             "branches": branches, "nothing": nothing, "elementwise": elementwise,
             "map": _map, "same_as_first": same_as_first}
 RULES = {d.name: _BY_NAME[d.shape] for d in OPS.values() if d.shape is not None}

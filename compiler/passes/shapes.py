@@ -37,6 +37,9 @@ SHAPE_OPERANDS = {
 def shape_operands(op) -> tuple:
     if op.name == "stablehlo.custom_call" and is_shape_assertion(op):
         return tuple(range(len(op.operands)))
+    tagged = op.attributes.get("tvm.shape_operands")     # passes/dynamism.py's host operands
+    if tagged is not None:
+        return tuple(ints(tagged))
     return SHAPE_OPERANDS.get(op.name, ())
 
 
