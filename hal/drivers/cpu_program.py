@@ -35,6 +35,7 @@ _UNTIMED = (None,)
 
 _PATTERN_DTYPES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _UINTPTR_ARRAY = ffi.typeof("uintptr_t[]")
+_UINTPTR = ffi.typeof("uintptr_t")
 _U64_ARRAY = ffi.typeof("uint64_t[]")
 _U32_ARRAY = ffi.typeof("uint32_t[]")
 
@@ -117,10 +118,7 @@ class DispatchPacket:
         bound) or a dynamic-shape kernel may run far longer than it was
         measured, and must leave other threads free to cancel it."""
         held = getattr(self.executable, "held_entry", None)
-        layout = self.executable.layouts[self.entry]
-        static = (layout is not None and layout.workgroups is not None
-                  and layout.binding_bytes is not None and all(layout.binding_bytes))
-        if not static or held is None:
+        if not self.static() or held is None:
             self.held = False
         elif seconds < HOLD_GIL_S:
             self.held = held(self.entry)
@@ -129,6 +127,13 @@ class DispatchPacket:
             self.tries += 1
             if self.tries >= HOLD_GIL_TRIES:
                 self.held = False
+
+    def static(self) -> bool:
+        """Whether this dispatch's work is fixed by its static shapes: a
+        declared workgroup bound and every binding's size known."""
+        layout = self.executable.layouts[self.entry]
+        return (layout is not None and layout.workgroups is not None
+                and layout.binding_bytes is not None and all(layout.binding_bytes))
 
     def run_measured(self) -> None:
         """All workgroups on this thread (GIL released), timed as a whole run."""
@@ -155,6 +160,77 @@ class DispatchPacket:
         rec = self.timing()
         old = rec[slot]
         rec[slot] = seconds if old is None else 0.5 * (old + seconds)
+
+
+class PacketBatch:
+    """Consecutive dispatches run in one native call (the executable's
+    ``tvm_run_packets``, vmfb/cpu_abi.py): a replay of 40 small kernels is one
+    call, not 40 Python-level ones.  Like a packet, a batch whose whole runs
+    are short keeps the GIL (HOLD_GIL_S); longer ones release it."""
+
+    __slots__ = ("packets", "words", "count", "failed", "runner", "held", "address", "tries",
+                 "failed_address")
+
+    def __init__(self, packets, runner):
+        self.packets = packets
+        words = []
+        for p in packets:
+            words += [int(ffi.cast(_UINTPTR, p.fn)), int(ffi.cast(_UINTPTR, p.state)), 0, p.total]
+        self.words = ffi.new(_UINTPTR_ARRAY, words)
+        self.address = int(ffi.cast(_UINTPTR, self.words))
+        self.count = len(packets)
+        self.failed = ffi.new(_UINTPTR_ARRAY, 1)
+        self.failed_address = int(ffi.cast(_UINTPTR, self.failed))
+        self.runner, self.held = runner, None
+        self.tries = 0
+
+    name = property(lambda self: "packets")
+
+    def run_all(self) -> None:
+        held = self.held
+        if held:
+            rc = held(self.address, self.count, self.failed_address)
+        else:
+            t0 = _clock()
+            rc = self.runner[0](self.words, self.count, self.failed)
+            if held is None:
+                self._decide_held(_clock() - t0)
+        if rc:
+            raise self.packets[self.failed[0]].error(rc)
+
+    def _decide_held(self, seconds: float) -> None:
+        if not all(p.static() for p in self.packets):
+            self.held = False
+        elif seconds < HOLD_GIL_S:
+            self.held = self.runner[1]
+        else:
+            self.tries += 1
+            if self.tries >= HOLD_GIL_TRIES:
+                self.held = False
+
+
+def batched(segments) -> list:
+    """``segments`` flattened in order (local-sync runs them one after the
+    other), runs of two or more dispatch packets of executables with a packet
+    runner replaced by a PacketBatch; other ops as (segment, position) so a
+    bound program's per-call host ops are looked up when run."""
+    plan, run = [], []
+
+    def close():
+        if len(run) > 1:
+            plan.append(PacketBatch([op for op, _ in run], run[0][0].executable.runner))
+        else:
+            plan.extend(pos for _, pos in run)
+        run.clear()
+    for si, seg in enumerate(segments):
+        for oi, op in enumerate(seg):
+            if type(op) is DispatchPacket and getattr(op.executable, "runner", None) is not None:
+                run.append((op, (si, oi)))
+            else:
+                close()
+                plan.append((si, oi))
+    close()
+    return plan
 
 
 class IndirectDispatch:
@@ -239,7 +315,7 @@ class CpuProgram:
     """Barrier-separated segments of packets / host ops."""
 
     __slots__ = ("segments", "indirect", "_keep", "_pool", "_patches", "_addresses", "_host_ops",
-                 "_template")
+                 "_template", "_plan")
 
     def __init__(self, segments, keep=None):
         self.segments = segments
@@ -247,6 +323,7 @@ class CpuProgram:
         self._keep = keep
         self._pool = []           # free bound programs (templates only)
         self._template = None     # bound programs: the template they return to
+        self._plan = None         # batched(segments), made at the first run_once
 
     def bind(self, table) -> "CpuProgram":
         """This program over one submission's binding table (buffers by slot).
@@ -288,7 +365,7 @@ class CpuProgram:
         by_slot = {}
         for carr, i, slot, off in patches:
             by_slot.setdefault(slot, []).append((carr, i, off))
-        bound.segments, bound.indirect, bound._keep = segs, False, None
+        bound.segments, bound.indirect, bound._keep, bound._plan = segs, False, None, None
         bound._pool, bound._host_ops = None, tuple(host_ops)
         bound._patches = tuple((slot, tuple(t)) for slot, t in by_slot.items())
         bound._addresses = [None] * len(bound._patches)
@@ -306,11 +383,18 @@ class CpuProgram:
             template._pool.append(self)
 
     def run_once(self) -> None:
-        """``run_inline()`` then ``release()``: one submission's work."""
+        """``run_inline()`` then ``release()``: one submission's work, runs
+        of dispatches batched into one native call each (``batched``)."""
         try:
-            for seg in self.segments:
-                for op in seg:
-                    op.run_all()
+            plan = self._plan
+            if plan is None:
+                plan = self._plan = batched(self.segments)
+            segs = self.segments
+            for item in plan:
+                if type(item) is tuple:
+                    segs[item[0]][item[1]].run_all()
+                else:
+                    item.run_all()
         finally:
             self.release()
 

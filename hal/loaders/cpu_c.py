@@ -38,6 +38,8 @@ import weakref
 
 import _cffi_backend
 
+from tensorvm.vmfb.cpu_abi import PACKET_RUNNER
+
 from ..errors import ExecutableRejectedError, HalError
 from . import elf_check
 from ..executable import Executable
@@ -138,11 +140,15 @@ def _unique_fd_path(fd: int) -> str:
 class CpuExecutable(Executable):
     """A dlopen'ed shared object and its entry point function pointers."""
 
-    def __init__(self, device, name, format, entry_points, lib, functions):
+    def __init__(self, device, name, format, entry_points, lib, functions, runner=None):
         super().__init__(device, name, format, entry_points)
         self._lib = lib                 # the ctypes handle
         self.functions = functions      # cffi function pointers, by ordinal
         self._held = [None] * len(functions)
+        # tvm_run_packets (vmfb/cpu_abi.py): (cffi pointer, releases the GIL;
+        # ctypes function, keeps it), or None in modules built before it.
+        self.runner = None if runner is None else \
+            (ffi.cast(RUNNER_TYPE, runner), _HELD_RUNNER(runner))
         # Unmapped once nothing (no prepared program) references this executable.
         weakref.finalize(self, _dlclose, lib._handle)
 
@@ -159,6 +165,9 @@ class CpuExecutable(Executable):
 
 #: ctypes' PYFUNCTYPE calls keep the GIL (cffi's always release it).
 _HELD_ENTRY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32)
+#: ``tvm_run_packets(const uintptr_t* packets, uintptr_t n, uintptr_t* failed)``.
+RUNNER_TYPE = ffi.typeof("int(*)(uintptr_t*, uintptr_t, uintptr_t*)")
+_HELD_RUNNER = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
 
 
 def _dlclose(handle) -> None:
@@ -207,4 +216,8 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
             _dlclose(lib._handle)
             raise HalError(f"executable '{name}' has no entry point symbol '{e}': {err}") from None
         functions.append(ffi.cast(ENTRY_TYPE, address))
-    return CpuExecutable(device, name, format, entry_points, lib, functions)
+    try:
+        runner = _ctypes.dlsym(lib._handle, PACKET_RUNNER)
+    except OSError:                  # built before the runner existed
+        runner = None
+    return CpuExecutable(device, name, format, entry_points, lib, functions, runner)

@@ -17,6 +17,7 @@ from tensorvm.hal import HalError
 from tensorvm.runtime.errors import InvalidArgumentError
 from tensorvm.runtime.modules.hal import HalModule
 from tensorvm.runtime.vm.native import Suspend
+from hal_kernels import ENTRIES, SOURCE, compile_so, have_cc, kernel_format
 
 T = 10.0
 CPU = [d for d in hal.available_drivers() if d.startswith("local-")]
@@ -390,3 +391,49 @@ def test_local_sync_queued_work_waits_for_earlier_inline_runs():
     for f in (fa, fq, fc):
         f.wait(T)
     assert order == ["inline done", "queued", "later"]
+
+
+@pytest.mark.skipif(not have_cc(), reason="no C compiler to build the test kernels")
+@pytest.mark.parametrize("with_runner", [True, False], ids=["packet-runner", "one-call-each"])
+def test_replayed_dispatches_run_in_one_native_call(with_runner):
+    """A local-sync replay runs consecutive dispatches through the executable's
+    ``tvm_run_packets`` (vmfb/cpu_abi.py) when it has one, else one call each:
+    same values, and a failing kernel is named either way."""
+    from tensorvm.hal.drivers import cpu_program
+    from tensorvm.vmfb.cpu_abi import PACKET_RUNNER_C
+    device = hal.create_device("local-sync")
+    try:
+        fmt = kernel_format(device)
+        exe = device.load_executable("k", fmt, compile_so(SOURCE + (PACKET_RUNNER_C if with_runner
+                                                                   else "")), ENTRIES, {})
+        assert (exe.runner is not None) == with_runner
+        n = 8
+        cb = device.create_command_buffer()
+        for src, dst in ((0, 1), (1, 2), (2, 3)):          # out = ((x*2+1)*2+1)*2+1
+            cb.dispatch(exe, exe.entry_ordinal("scale"), (1, 1, 1), [n, n],
+                        [(src, 0, 4 * n), (dst, 0, 4 * n)])
+            cb.execution_barrier()
+        cb.finalize()
+        x = np.arange(n, dtype=np.float32)
+        bufs = [device.allocator.import_host(x)] + [device.allocator.allocate(4 * n) for _ in range(3)]
+        for _ in range(3):
+            f = device.create_fence()
+            device.queue_execute(None, f, [cb], [bufs])
+            f.wait(T)
+            np.testing.assert_array_equal(hal.BufferView(bufs[3], (n,), np.float32).to_numpy(),
+                                          ((x * 2 + 1) * 2 + 1) * 2 + 1)
+        plan = cb.program._pool[0]._plan         # the pooled bound program's run plan
+        batches = [p for p in plan if type(p) is cpu_program.PacketBatch]
+        assert [b.count for b in batches] == ([3] if with_runner else [])
+        fail = device.create_command_buffer()
+        fail.dispatch(exe, exe.entry_ordinal("scale"), (1, 1, 1), [n, n],
+                      [(0, 0, 4 * n), (1, 0, 4 * n)])
+        fail.execution_barrier()
+        fail.dispatch(exe, exe.entry_ordinal("fail_at"), (4, 1, 1), [2])
+        fail.finalize()
+        f = device.create_fence()
+        device.queue_execute(None, f, [fail], [bufs])
+        with pytest.raises(HalError, match="'fail_at' failed with code 7"):
+            f.wait(T)
+    finally:
+        device.close()
