@@ -233,6 +233,31 @@ def batched(segments) -> list:
     return plan
 
 
+def batched_segments(segments, inline_below: int) -> list:
+    """local-task's run plan: runs of two or more consecutive segments that
+    each hold one dispatch packet of under ``inline_below`` workgroups (never
+    split over the workers: local_task.run_segment runs them inline) become a
+    PacketBatch; every other segment stays a list for run_segment."""
+    plan, run = [], []
+
+    def close():
+        if len(run) > 1:
+            plan.append(PacketBatch(list(run), run[0].executable.runner))
+        else:
+            plan.extend([op] for op in run)
+        run.clear()
+    for seg in segments:
+        op = seg[0] if len(seg) == 1 else None
+        if type(op) is DispatchPacket and op.total < inline_below \
+                and getattr(op.executable, "runner", None) is not None:
+            run.append(op)
+        else:
+            close()
+            plan.append(seg)
+    close()
+    return plan
+
+
 class IndirectDispatch:
     """A dispatch with slot bindings: the template of a bound packet."""
 
@@ -315,7 +340,7 @@ class CpuProgram:
     """Barrier-separated segments of packets / host ops."""
 
     __slots__ = ("segments", "indirect", "_keep", "_pool", "_patches", "_addresses", "_host_ops",
-                 "_template", "_plan")
+                 "_template", "_plan", "task_plan")
 
     def __init__(self, segments, keep=None):
         self.segments = segments
@@ -324,6 +349,7 @@ class CpuProgram:
         self._pool = []           # free bound programs (templates only)
         self._template = None     # bound programs: the template they return to
         self._plan = None         # batched(segments), made at the first run_once
+        self.task_plan = None     # batched_segments(...), local-task's (made at its first run)
 
     def bind(self, table) -> "CpuProgram":
         """This program over one submission's binding table (buffers by slot).
@@ -366,6 +392,7 @@ class CpuProgram:
         for carr, i, slot, off in patches:
             by_slot.setdefault(slot, []).append((carr, i, off))
         bound.segments, bound.indirect, bound._keep, bound._plan = segs, False, None, None
+        bound.task_plan = None
         bound._pool, bound._host_ops = None, tuple(host_ops)
         bound._patches = tuple((slot, tuple(t)) for slot, t in by_slot.items())
         bound._addresses = [None] * len(bound._patches)

@@ -39,7 +39,7 @@ import weakref
 from ..device import donor
 from ..errors import HalError, rethrow
 from .cpu_device import CpuDevice, run_submission
-from .cpu_program import DispatchPacket
+from .cpu_program import DispatchPacket, PacketBatch, batched_segments
 from .worker_pool import SegmentJob, WorkerPool, run_traced
 
 DEFAULT_INLINE_THRESHOLD = 4
@@ -158,8 +158,18 @@ class _Queue:
     def run_programs(self, programs) -> None:
         try:
             for p in programs:
-                for seg in p.segments:
-                    self.run_segment(seg)
+                if self.tracer is not None:
+                    for seg in p.segments:
+                        self.run_segment(seg)
+                    continue
+                plan = p.task_plan
+                if plan is None:
+                    plan = p.task_plan = batched_segments(p.segments, self.inline_threshold)
+                for item in plan:
+                    if type(item) is PacketBatch:
+                        item.run_all()
+                    else:
+                        self.run_segment(item)
         finally:
             for p in programs:
                 p.release()
