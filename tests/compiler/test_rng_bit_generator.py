@@ -36,6 +36,8 @@ STATES = {   # name: (algorithms, state)
     "i32x6": (("PHILOX",), np.array([1, 2, 3, 4, 5, 6], np.int32)),
 }
 CASES = [(name, alg) for name, (algs, _) in STATES.items() for alg in algs]
+# the states beyond the first of each width only change the words fed in: a few layouts do
+FEW = ("tensor<3x5xf32>", "tensor<2x3x5xui16>", "tensor<7xui64>", "tensor<ui32>")
 
 
 def program(alg: str, state: np.ndarray, outputs=OUTPUTS) -> str:
@@ -95,7 +97,7 @@ def check(name: str, alg: str, device: str, outputs=OUTPUTS) -> None:
 
 @pytest.mark.parametrize("name,alg", CASES)
 def test_bits_match_xla(name, alg):
-    check(name, alg, "local-sync")
+    check(name, alg, "local-sync", OUTPUTS if name in ("u64x2", "u64x3", "u32x4") else FEW)
 
 
 @pytest.mark.parametrize("device", ["local-task"] + (["opencl"] if HAS_OPENCL else []))
