@@ -48,7 +48,7 @@ def pieces(path: str) -> tuple:
             "\n", "\n", " ", "\t", '"', "'", "include", "include", "import", f'"{path}"',
             f"<{path}>", "1'0", "0x1'f", "x", "#define X", "#if 0", "#endif", 'R"(', ')"',
             "%:%:", "##", "/", "*", "\\", "?", "??", "u8", "L", "_Pragma", '("x")', "\r\n",
-            "\r", "\f", "\v", "\\u0069", "incl", "ude", "e")
+            "\n\r", "\r", "\f", "\v", "\\u0069", "incl", "ude", "e")
 
 
 def source(rng: random.Random, path: str) -> str:

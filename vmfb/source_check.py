@@ -174,30 +174,42 @@ def _splice(text: str):
     return "".join(parts), removed
 
 
+def _readings(text: str):
+    """Phases 1-2 under every reading where compilers differ: ``(spliced
+    text, removed newline positions, what the reading assumed)``."""
+    for pairs in ((False, True) if "\n\r" in text else (False,)):
+        # clang takes "\n\r" after a backslash as one line end (the splice
+        # then also eats the "\r"); GCC and the standard take two.
+        raw = text.replace("\n\r", "\n") if pairs else text
+        norm = raw.replace("\r\n", "\n").replace("\r", "\n")
+        for trigraphs in ((False, True) if _TRIGRAPH.search(norm) else (False,)):
+            phase1 = _TRIGRAPH.sub(lambda m: _TRIGRAPHS[m.group(1)], norm) if trigraphs else norm
+            for blanks in ((False, True) if _BLANK_SPLICE.search(phase1) else (False,)):
+                spliced, removed = _splice(_BLANK_SPLICE.sub(_splice_mark, phase1)
+                                           if blanks else phase1)
+                yield spliced, removed, [w for w, on in (
+                    ("trigraphs", trigraphs), ("blanks before line splices", blanks),
+                    ("'\\n\\r' as one line end", pairs)) if on]
+
+
 def check(text: str) -> Finding | None:
     """The first construct of ``text`` (OpenCL C, CUDA C/C++) that could make
     the compiler read a file, or is refused for safety (module doc), or None.
     The readings scanned cover C and C++ alike, so one rule serves both."""
-    norm = text.replace("\r\n", "\n").replace("\r", "\n")
     findings = []
-    for trigraphs in ((False, True) if _TRIGRAPH.search(norm) else (False,)):
-        phase1 = _TRIGRAPH.sub(lambda m: _TRIGRAPHS[m.group(1)], norm) if trigraphs else norm
-        for blanks in ((False, True) if _BLANK_SPLICE.search(phase1) else (False,)):
-            spliced, removed = _splice(_BLANK_SPLICE.sub(_splice_mark, phase1)
-                                       if blanks else phase1)
-            if not _SUSPECT.search(spliced):
+    for spliced, removed, how in _readings(text):
+        if not _SUSPECT.search(spliced):
+            continue
+        for sep in ((False, True) if _SEPARATOR.search(spliced) else (False,)):
+            found = _scan(spliced, _LEXERS[sep, True], _LEXERS[sep, False])
+            if found is None:
                 continue
-            for sep in ((False, True) if _SEPARATOR.search(spliced) else (False,)):
-                found = _scan(spliced, _LEXERS[sep, True], _LEXERS[sep, False])
-                if found is None:
-                    continue
-                pos, reason, detail = found
-                line = spliced.count("\n", 0, pos) + 1 + bisect.bisect_right(removed, pos)
-                how = [w for w, on in (("trigraphs", trigraphs), ("digit separators", sep),
-                                       ("blanks before line splices", blanks)) if on]
-                if how:
-                    detail += f" (reading the source with {' and '.join(how)})"
-                findings.append(Finding(reason, line, detail))
+            pos, reason, detail = found
+            line = spliced.count("\n", 0, pos) + 1 + bisect.bisect_right(removed, pos)
+            assumed = how + (["digit separators"] if sep else [])
+            if assumed:
+                detail += f" (reading the source with {' and '.join(assumed)})"
+            findings.append(Finding(reason, line, detail))
     # Readings rarely differ; where they do, name what a reading found to be
     # read (``#include``) rather than the odd token another one stopped at.
     findings.sort(key=lambda f: f.reason not in READS_FILE)

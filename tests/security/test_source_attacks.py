@@ -42,6 +42,7 @@ def attacks(path: str) -> dict:
         "digraph_split": ("%\\\n:" + inc, "#include"),
         "crlf_splice": ("#\\\r\n" + inc, "#include"),
         "byte_order_mark": ("\ufeff#" + inc, "#include"),
+        "splice_newline_pair": ("#\\\n\r" + inc, "#include"),   # found by fuzz_sources
         "ucn_name": ("#incl\\u0075de \"" + path + "\"\n#define TVM_CANARY 1\n", "#include"),
     }
 
