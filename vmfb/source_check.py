@@ -37,6 +37,8 @@ Refused (``check`` returns a ``Finding``):
   ``#pragma GCC dependency "f"`` looks at a file;
 * ``#line`` (and GNU's ``# 12 "f"``) with anything but a line number: a
   file name there makes diagnostics name another file;
+* a line starting with C++20's ``import`` / ``export import`` (a header
+  unit or module read from a file);
 * the identifiers ``_Pragma``, ``__pragma`` (a pragma that macro expansion
   can build), ``__has_include``, ``__has_include_next``, ``__has_embed``
   (they probe files), anywhere outside literals;
@@ -135,8 +137,10 @@ def _lexer(separators: bool, fast: bool):
 
 _LEXERS = {(sep, fast): _lexer(sep, fast) for sep in (False, True) for fast in (False, True)}
 _RAW_PREFIX = re.compile(r"(?:^|(?<=[^A-Za-z0-9_$]))(?:u8|[uUL])?R\"")
+#: C++20's ``import "f";`` / ``export import m;`` at the start of a line.
+_IMPORT = re.compile(rf"\n[{_BLANKS}]*(?:export[{_BLANKS}]+)?import(?![A-Za-z0-9_$])")
 #: Quick exit: spliced text without any of these cannot hold a finding.
-_SUSPECT = re.compile(r"#|%:|_Pragma|__pragma|__has_|R\"|\\[uU]")
+_SUSPECT = re.compile(r"#|%:|_Pragma|__pragma|__has_|R\"|\\[uU]|import")
 #: Where a "'" may be a digit separator (a superset: a digit, pp-number
 #: characters, "'", a digit or letter).
 _SEPARATOR = re.compile(r"[0-9][0-9A-Za-z_.$+-]*'[0-9A-Za-z_]")
@@ -244,9 +248,16 @@ def _scan(text: str, fast, precise):
                 return (m.start(), "token pasting",
                         f"token pasting ('{m.group()}'), which can spell _Pragma")
             if kind == "code":
-                found = _identifiers(m.group(), m.start())
+                code = m.group()
+                found = _identifiers(code, m.start())
                 if found is not None:
                     return found
+                lead = "\n" if line_start else ""
+                i = _IMPORT.search(lead + code)
+                if i is not None:
+                    return (m.start() + i.start() + 1 - len(lead), "import",
+                            "a C++20 'import' at the start of a line (a header unit or "
+                            "module is read from a file)")
             line_start = False
     return None
 

@@ -68,6 +68,8 @@ OTHERS = {
     "line_marker": ('# 7 "/etc/passwd"\n', "line marker"),
     "unknown_directive": ('#ident "x"\n', "unknown directive"),
     "raw_string": ('const char* s = R"x(a)x";\n', "raw string literal"),
+    "cxx20_header_unit": ('int a;\nimport "x.h";\n', "import"),
+    "cxx20_module_import": ('export import m;\n', "import"),
     "after_unicode_blank": ('int a;\n\u00a0#ident "x"\n', "unknown directive"),
     "pragma_after_unicode_blank": ('x\u3000_Pragma("x")\n', "_Pragma"),
 }
