@@ -134,6 +134,9 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     rows = c.B * c.M
     # GEMV-or-packed: known at compile time for a static M, else per call
     gemv = c.M < GEMV_ROWS if isinstance(c.M, int) else f"({c.M}) < {GEMV_ROWS}"
+    column = c.N == 1 and c.lhs_strides[1] == 1     # one output column: _column_gemv
+    if column:
+        gemv = False
     acc = "cc[i * %d + j]" % sh.nb
     idx_decls, store = contraction_epilogue(em, kernel, "b", "(m0 + i)", "(n0 + j)", acc)
     src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
@@ -159,7 +162,9 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         f"      for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
         f"        const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
     ]
-    if gemv is True:
+    if column:
+        src += _column_gemv(c, sh)
+    elif gemv is True:
         src += _gemv_row(c, sh)
     elif gemv is False:
         src += _packed_block(c, sh)
@@ -271,6 +276,38 @@ def _packed_block(c, sh: _Shape) -> list[str]:
         *_micro_calls(sh, c, direct_a, direct_b is not False),
         "            }",
         "          }",
+        "        }",
+    ]
+
+
+def _column_gemv(c, sh: _Shape) -> list[str]:
+    """Statements computing the mb rows at m0 of a one-column product (N ==
+    1) whose A rows are contiguous: an axpy per k along M, which vectorises,
+    where the packed path would pad the single column to a whole panel (an
+    attention's probabilities times V in a decode step: 15/16 of its work
+    was padding)."""
+    ct, vt, vl, vb = sh.ct, sh.vt, sh.vl, sh.vb
+    (_, _, lsk), (_, rsk, _) = c.lhs_strides, c.rhs_strides
+    K = c.K
+    return [
+        "        /* one output column: axpy along M (gemm._column_gemv) */",
+        "        int64_t i = 0;",
+        f"        for (; i + {vl} <= mb; i += {vl}) {{",        # a vector of rows, two k chains
+        f"          {vt} s = ({vt}){{0}}, t = ({vt}){{0}};",
+        f"          const {ct}* restrict a = la + i;",
+        "          int64_t k = 0;",
+        f"          for (; k + 2 <= {K}; k += 2) {{",
+        f"            {vt} y, z; memcpy(&y, a + k * {lsk}, {vb}); memcpy(&z, a + (k + 1) * {lsk}, {vb});",
+        f"            s += lb[k * {rsk}] * y; t += lb[(k + 1) * {rsk}] * z;",
+        "          }",
+        f"          if (k < {K}) {{ {vt} y; memcpy(&y, a + k * {lsk}, {vb}); s += lb[k * {rsk}] * y; }}",
+        "          s += t;",
+        f"          for (int e = 0; e < {vl}; ++e) cc[(i + e) * {sh.nb}] = s[e];",
+        "        }",
+        "        for (; i < mb; ++i) {",
+        f"          {ct} s = 0;",
+        f"          for (int64_t k = 0; k < {K}; ++k) s += lb[k * {rsk}] * la[i + k * {lsk}];",
+        f"          cc[i * {sh.nb}] = s;",
         "        }",
     ]
 

@@ -211,3 +211,30 @@ def test_legacy_dot_of_rank_3_is_refused():
 }"""
     with pytest.raises(CompileError, match="'stablehlo.dot' op expected both lhs/rhs ranks"):
         compiled(text)
+
+
+@pytest.mark.parametrize("m,k", [(32, 64), (37, 5), (200, 129), (16, 1), (3, 40)])
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+def test_one_column_products_with_contiguous_rows(m, k, dt):
+    """N = 1 with A stored K x M (rows contiguous): the axpy-along-M path
+    (gemm._column_gemv), vector rows and a scalar tail."""
+    rng = np.random.default_rng(m + k)
+    npdt = np.float32 if dt == "f32" else np.float64
+    a, b = rng.standard_normal((k, m)).astype(npdt), rng.standard_normal((k, 1)).astype(npdt)
+    text = _dot(a.shape, b.shape, (m, 1), "contracting_dims = [0] x [0]", dt)
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    assert "gemm._column_gemv" in compile_text(text, CompileOptions(keep_source=True)).stats["c_source"]
+    for device in DEVICES:
+        _check(text, (a, b), a.T @ b, device, dt)
+
+
+def test_decode_attention_context_is_one_column_per_head():
+    """A decode step's probabilities times V: V [positions, heads, dim], p
+    [heads, 1, positions] -> [heads, dim, 1], batched over heads."""
+    rng = np.random.default_rng(3)
+    v = rng.standard_normal((64, 4, 32), np.float32)
+    p = rng.random((4, 1, 64), np.float32)
+    text = _dot(v.shape, p.shape, (4, 32, 1), "batching_dims = [1] x [0], contracting_dims = [0] x [2]")
+    want = np.einsum("phd,hqp->hdq", v, p)
+    for device in DEVICES:
+        _check(text, (v, p), want, device, "f32")
