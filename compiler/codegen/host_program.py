@@ -31,6 +31,7 @@ from .host_transfer import (HOST_TRANSFER_OPS, TOKEN_OPS, Tok, emit_host_transfe
                             is_token, uses_tokens)
 from .donation import dispatch_donors
 from .host_constants import constant_bytes
+from .host_slab import Slab, SlabBuf, offset_of, returned_values
 from .native_loop import plan_native_loop
 
 _BANK = {"i1": "i32", "i8": "i32", "i16": "i32", "i32": "i32", "ui8": "i32", "ui16": "i32",
@@ -140,6 +141,8 @@ class GeneralFunction:
         self.record = True         # False: commands come from the cache, not recorded
         self.force_native = False  # native loops without the VM-loop fallback (cached mode)
         self.read_backs = 0
+        self.slab = None           # cached mode: this path's transients (host_slab.py)
+        self.returned = returned_values(func)
 
     # -- small helpers ------------------------------------------------------------------
     def label(self, prefix: str) -> str:
@@ -238,7 +241,7 @@ class GeneralFunction:
                 outs.append(val)
                 continue
             dv = self.to_device(val) if isinstance(val, Host) else val
-            if not dv.fresh:
+            if not dv.fresh or isinstance(dv.buf, SlabBuf):
                 dv = self.copy(dv, v)
             outs.append(dv)
         return outs
@@ -325,8 +328,11 @@ class GeneralFunction:
             else:
                 f.emit(f"{self.cb} = list.get.ref {entry}, {self.const('i32', 0)}")
             self.need_barrier = False
+            self.slab = Slab(f, self.dev)
             self.block(self.func.regions[0].blocks[0])
             outs = self._results()
+            self.slab.finish()
+            self.slab = None
             if self.record:
                 f.call("command_buffer.finalize", [self.cb])
                 n = self.const("i32", len(keys) + 1)
@@ -360,7 +366,13 @@ class GeneralFunction:
         return self.f.consts[("null", None)]
 
     # -- device work ------------------------------------------------------------------------
-    def allocate(self, t, value=None) -> str:
+    def allocate(self, t, value=None, transient: bool = False) -> str:
+        """A buffer for a value of type ``t``; a ``transient`` one (never
+        returned) of static size is a range of the call's slab when there is one."""
+        if transient and self.slab is not None and t.is_static:
+            buf = self.slab.reserve(t)
+            if buf is not None:
+                return buf
         if value is not None and not t.is_static:
             n = self.nbytes(value)
             four = self.const("i64", 4)
@@ -462,15 +474,15 @@ class GeneralFunction:
         self.barrier()
         n = _nbytes(dv.type) if dv.type.is_static else self.nbytes(value)
         size = n if isinstance(n, str) else self.f.const("i64", n)
-        zero = self.f.const("i64", 0)
+        src_off, dst_off = (self.f.const("i64", offset_of(b)) for b in (dv.buf, out))
         if n and self.slots is not None:
             (src, ss), (dst, ds) = self._binding(dv.buf), self._binding(out)
             if self.record:
                 self.f.call("command_buffer.copy.indirect",
-                            [self.cb, src, self.const("i32", ss), zero, dst, self.const("i32", ds),
-                             zero, size])
+                            [self.cb, src, self.const("i32", ss), src_off, dst, self.const("i32", ds),
+                             dst_off, size])
         elif n:
-            self.f.call("command_buffer.copy", [self.cb, dv.buf, zero, out, zero, size])
+            self.f.call("command_buffer.copy", [self.cb, dv.buf, src_off, out, dst_off, size])
         self.need_barrier = True
         return Dev(out, dv.type, True)
 
@@ -549,7 +561,7 @@ class GeneralFunction:
             if isinstance(val, Host):
                 val = self.to_device(val)
             bufs.append(val.buf)
-            spans += [f.const("i64", 0), self.nbytes(v)]
+            spans += [f.const("i64", offset_of(val.buf)), self.nbytes(v)]
         for sym in op.attributes.get("tvm.dims", ()) if self.record else ():   # shape symbols, i64 each
             consts += self.push_words(Host([self.dim(sym)], _I64))
         outs = []
@@ -557,10 +569,10 @@ class GeneralFunction:
         for r in op.results:
             # a donated argument's buffer, updated in place (donation.py)
             buf = self.env[self.func.regions[0].blocks[0].arguments[donor]].buf \
-                if donor is not None else self.allocate(r.type, r)
+                if donor is not None else self.allocate(r.type, r, transient=r not in self.returned)
             outs.append(Dev(buf, r.type, True))
             bufs.append(buf)
-            spans += [f.const("i64", 0), self.nbytes(r)]
+            spans += [f.const("i64", offset_of(buf)), self.nbytes(r)]
         count = self.workgroups[id(op)]
         if count:
             wg = None if not self.record else f.const("i32", count) if isinstance(count, int) \
@@ -715,6 +727,9 @@ class GeneralFunction:
                 loop_vars.append(Host(regs, v.type))
             else:
                 dv = self.to_device(val) if isinstance(val, Host) else val
+                if isinstance(dv.buf, SlabBuf):      # (cached mode: the loop is native)
+                    loop_vars.append(Dev(dv.buf, v.type, dv.fresh))
+                    continue
                 nr = self.new("ref")
                 self.op_line(f"{nr} = mov.ref {dv.buf}")
                 loop_vars.append(Dev(nr, v.type, dv.fresh))
@@ -770,27 +785,32 @@ class GeneralFunction:
             if isinstance(val, Host):
                 val = self.to_device(val)
             bufs.append(val.buf)
-            spans += [f.const("i64", 0), self.nbytes(v)]
+            spans += [f.const("i64", offset_of(val.buf)), self.nbytes(v)]
         outs, host_outs = [], []
         for j in loop.changing:
             r = loop.op.results[j]
-            outs.append(self.allocate(r.type))
+            outs.append(self.allocate(r.type, transient=vm_loop is None and r not in self.returned))
             bufs.append(outs[-1])
-            spans += [f.const("i64", 0), self.nbytes(r)]
+            spans += [f.const("i64", offset_of(outs[-1])), self.nbytes(r)]
         for j in loop.host_out:                # final host values, read back after the loop
             host_outs.append(self.allocate(_I64))
             bufs.append(host_outs[-1])
             spans += [f.const("i64", 0), f.const("i64", 8)]
         size = f.const("i64", max(64, loop.scratch_bytes))
-        scratch, = f.call("allocator.allocate", [self.dev, size], 1)
+        scratch = self.slab.reserve_bytes(max(64, loop.scratch_bytes)) if self.slab is not None else None
+        if scratch is None:
+            scratch, = f.call("allocator.allocate", [self.dev, size], 1)
         bufs.append(scratch)
-        spans += [f.const("i64", 0), size]
+        spans += [f.const("i64", offset_of(scratch)), size]
         bounds, = f.call("invocation.bounds", [self.dev], 1)     # cancel / deadline
         bufs.append(bounds)
         spans += [f.const("i64", 0), f.const("i64", 16)]
         self._emit_dispatch(loop.entry, f.const("i32", 1), consts, bufs, spans)
         for j, out in zip(loop.changing, outs):
-            f.emit(f"{loop_vars[j].buf} = mov.ref {out}")
+            if isinstance(out, SlabBuf) or isinstance(loop_vars[j].buf, SlabBuf):
+                loop_vars[j] = Dev(out, loop_vars[j].type, loop_vars[j].fresh)   # (no VM loop)
+            else:
+                f.emit(f"{loop_vars[j].buf} = mov.ref {out}")
         for j, out in zip(loop.host_out, host_outs):
             t = loop.op.results[j].type
             if vm_loop is None and not _read_on_host(loop.op.results[j]):

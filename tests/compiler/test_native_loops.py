@@ -309,3 +309,49 @@ def _decode_like_reference(x, stop):
         go = max(float(w.max()), float(b)) < float(stop)
         i, v, a, s = i + 1, w, v, s + np.float32(0.5)
     return i, v, a, x, s
+
+
+PREFILL_THEN_LOOP = """
+func.func @main(%x: tensor<8x8xf32>, %n: tensor<i32>) -> tensor<8x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %a = stablehlo.dot_general %x, %x, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %t = stablehlo.tanh %a : tensor<8x8xf32>
+  %b = stablehlo.dot_general %t, %x, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %u = stablehlo.tanh %b : tensor<8x8xf32>
+  %m = stablehlo.dot_general %u, %t, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %r:2 = stablehlo.while(%i = %c0, %w = %u) : tensor<i32>, tensor<8x8xf32>
+    cond {
+      %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %p = stablehlo.dot_general %w, %m, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+      %q = stablehlo.tanh %p : tensor<8x8xf32>
+      %i2 = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %i2, %q : tensor<i32>, tensor<8x8xf32>
+    }
+  return %r#1 : tensor<8x8xf32>
+}"""
+
+
+def test_transients_of_a_cached_loop_function_share_one_allocation(monkeypatch):
+    """The prefill's intermediate values and the loop's state live in one
+    slab allocated once per call (codegen/host_slab.py); the returned value
+    keeps a buffer of its own, and the values are right on both CPU drivers."""
+    vmfb = compile_text(PREFILL_THEN_LOOP, CompileOptions()).vmfb
+    x = np.random.default_rng(4).standard_normal((8, 8)).astype(np.float32) * 0.3
+    t = np.tanh(x @ x)
+    u = np.tanh(t @ x)
+    m, w = u @ t, u
+    for _ in range(5):
+        w = np.tanh(w @ m)
+    for device in ("local-sync", "local-task"):
+        calls = _hal_calls(monkeypatch)
+        mod = runtime.load_module(vmfb, device=device)
+        mod.main(x, np.int32(5))
+        calls.clear()
+        got = np.asarray(mod.main(x, np.int32(5)))
+        monkeypatch.undo()
+        np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-6)
+        # the slab, the loop's returned state and its copy out (6 with one buffer per value)
+        assert calls.count("allocator.allocate") <= 3
