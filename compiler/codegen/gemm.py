@@ -321,7 +321,7 @@ def _gemv_row(c, sh: _Shape) -> list[str]:
     (_, _, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     K = c.K
     if rsn == 1:
-        w = 4      # vectors of columns per pass; two K chains each
+        w = 8 if sh.vb >= 64 else 4   # vectors of columns per pass (two K chains each): 16 or 8 registers
         out = [
             "        int64_t j = 0;",
             f"        for (; j + {w * vl} <= nb; j += {w * vl}) {{",
