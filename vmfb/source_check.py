@@ -18,9 +18,12 @@ own first translation phases, so spellings like ``??=include`` (trigraph),
    ``#`` and ``%:%:`` is ``##``.
 
 Where compilers disagree (trigraphs are off in C++17 and GNU modes; blanks
-between a backslash and the newline; ``'`` digit separators of C++14/C23)
-the text is scanned under each reading and refused if any finds something,
-so the check does not depend on which compiler or mode builds it.
+between a backslash and the newline; clang's ``\\n\\r`` as one line end
+after a backslash; ``'`` digit separators of C++14/C23) the text is scanned
+under each reading and refused if any finds something, so the check does
+not depend on which compiler or mode builds it.  Unicode spaces and a
+byte-order mark are blanks, as clang takes them.  tools/fuzz_sources.py
+compares the check with clang and GCC preprocessing random sources.
 
 Refused (``check`` returns a ``Finding``):
 
