@@ -81,6 +81,11 @@ class Recorder:
             recorder.dispatches.append(d)
 
         monkeypatch.setattr(cpu_program.DispatchPacket, "run_all", run_all)
+        # one run_all per dispatch: no packet batches (tvm_run_packets) while recording
+        from tensorvm.hal.drivers import local_task
+        monkeypatch.setattr(cpu_program, "batched", lambda segments: [
+            (si, oi) for si, seg in enumerate(segments) for oi in range(len(seg))])
+        monkeypatch.setattr(local_task, "batched_segments", lambda segments, _n: list(segments))
 
 
 def binding_types(c_source: str) -> dict:
