@@ -494,7 +494,7 @@ class GeneralFunction:
         item = numpy_dtype(el).itemsize
         n = max(4, (len(hv.regs) * item + 3) // 4 * 4)
         data = None if self.host_consts is None else \
-            constant_bytes(getattr(f, "const_values", {}), hv.regs, el, n)
+            constant_bytes(f.const_values, hv.regs, el, n)
         if data is not None:
             k = f.reg("k")
             f.emit(f"{k} = global.load.ref @{self.host_consts.global_for(data)}")
@@ -796,8 +796,9 @@ class GeneralFunction:
             host_outs.append(self.allocate(_I64))
             bufs.append(host_outs[-1])
             spans += [f.const("i64", 0), f.const("i64", 8)]
-        size = f.const("i64", max(64, loop.scratch_bytes))
-        scratch = self.slab.reserve_bytes(max(64, loop.scratch_bytes)) if self.slab is not None else None
+        nscratch = max(64, loop.scratch_bytes)
+        size = f.const("i64", nscratch)
+        scratch = self.slab.reserve_bytes(nscratch) if self.slab is not None else None
         if scratch is None:
             scratch, = f.call("allocator.allocate", [self.dev, size], 1)
         bufs.append(scratch)

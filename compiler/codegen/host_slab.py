@@ -62,8 +62,13 @@ class Slab:
         return SlabBuf(self.register, start)
 
     def finish(self) -> None:
-        """Write the final size into the allocation's size constant."""
-        self.asm.lines[self._line] = f"  {self.size_register} = const.i64 {max(ALIGN, self.size)}"
+        """Write the final size into the allocation's size constant, or drop
+        the allocation when nothing was placed in the slab (no call pays for
+        an unused one)."""
+        if self.size == 0:
+            del self.asm.lines[self._line:self._line + 2]
+        else:
+            self.asm.lines[self._line] = f"  {self.size_register} = const.i64 {self.size}"
 
 
 def returned_values(func) -> set:

@@ -118,15 +118,12 @@ class DispatchPacket:
         bound) or a dynamic-shape kernel may run far longer than it was
         measured, and must leave other threads free to cancel it."""
         held = getattr(self.executable, "held_entry", None)
-        if not self.static() or held is None:
-            self.held = False
-        elif seconds < HOLD_GIL_S:
+        verdict = _gil_verdict(self, held is not None and self.static(), seconds)
+        if verdict:
             self.held = held(self.entry)
             self.address = int(ffi.cast("uintptr_t", self.state))
-        else:          # a first run pays page faults: look again, a few times
-            self.tries += 1
-            if self.tries >= HOLD_GIL_TRIES:
-                self.held = False
+        elif verdict is False:
+            self.held = False
 
     def static(self) -> bool:
         """Whether this dispatch's work is fixed by its static shapes: a
@@ -162,6 +159,19 @@ class DispatchPacket:
         rec[slot] = seconds if old is None else 0.5 * (old + seconds)
 
 
+def _gil_verdict(runner, static: bool, seconds: float):
+    """Whether a packet or batch whose whole run took ``seconds`` keeps the GIL
+    from now on: True, False, or None to look again (a first run pays page
+    faults; ``runner.tries`` counts the looks, HOLD_GIL_TRIES at most).  Only
+    work fixed by static shapes may keep it (see DispatchPacket._decide_held)."""
+    if not static:
+        return False
+    if seconds < HOLD_GIL_S:
+        return True
+    runner.tries += 1
+    return False if runner.tries >= HOLD_GIL_TRIES else None
+
+
 class PacketBatch:
     """Consecutive dispatches run in one native call (the executable's
     ``tvm_run_packets``, vmfb/cpu_abi.py): a replay of 40 small kernels is one
@@ -190,72 +200,54 @@ class PacketBatch:
         held = self.held
         if held:
             rc = held(self.address, self.count, self.failed_address)
-        else:
+        elif held is False:
+            rc = self.runner[0](self.words, self.count, self.failed)
+        else:                    # undecided: time the whole run
             t0 = _clock()
             rc = self.runner[0](self.words, self.count, self.failed)
-            if held is None:
-                self._decide_held(_clock() - t0)
+            verdict = _gil_verdict(self, all(p.static() for p in self.packets), _clock() - t0)
+            if verdict is not None:
+                self.held = self.runner[1] if verdict else False
         if rc:
             raise self.packets[self.failed[0]].error(rc)
 
-    def _decide_held(self, seconds: float) -> None:
-        if not all(p.static() for p in self.packets):
-            self.held = False
-        elif seconds < HOLD_GIL_S:
-            self.held = self.runner[1]
+
+def _with_batches(entries) -> list:
+    """``entries`` as (packet or None, plan item) in run order: each run of two
+    or more packets (of executables with a packet runner) becomes one
+    PacketBatch, every other entry stays its item."""
+    plan, run = [], []
+    for packet, item in entries + [(None, None)]:
+        if packet is not None and getattr(packet.executable, "runner", None) is not None:
+            run.append((packet, item))
+            continue
+        if len(run) > 1:
+            plan.append(PacketBatch([p for p, _ in run], run[0][0].executable.runner))
         else:
-            self.tries += 1
-            if self.tries >= HOLD_GIL_TRIES:
-                self.held = False
+            plan.extend(it for _, it in run)
+        run.clear()
+        if item is not None:
+            plan.append(item)
+    return plan
 
 
 def batched(segments) -> list:
-    """``segments`` flattened in order (local-sync runs them one after the
-    other), runs of two or more dispatch packets of executables with a packet
-    runner replaced by a PacketBatch; other ops as (segment, position) so a
-    bound program's per-call host ops are looked up when run."""
-    plan, run = [], []
-
-    def close():
-        if len(run) > 1:
-            plan.append(PacketBatch([op for op, _ in run], run[0][0].executable.runner))
-        else:
-            plan.extend(pos for _, pos in run)
-        run.clear()
-    for si, seg in enumerate(segments):
-        for oi, op in enumerate(seg):
-            if type(op) is DispatchPacket and getattr(op.executable, "runner", None) is not None:
-                run.append((op, (si, oi)))
-            else:
-                close()
-                plan.append((si, oi))
-    close()
-    return plan
+    """local-sync's run plan: ``segments`` flattened in order (it runs them one
+    after the other), consecutive dispatches batched; other ops as (segment,
+    position) so a bound program's per-call host ops are looked up when run."""
+    return _with_batches([(op if type(op) is DispatchPacket else None, (si, oi))
+                          for si, seg in enumerate(segments) for oi, op in enumerate(seg)])
 
 
 def batched_segments(segments, inline_below: int) -> list:
-    """local-task's run plan: runs of two or more consecutive segments that
-    each hold one dispatch packet of under ``inline_below`` workgroups (never
-    split over the workers: local_task.run_segment runs them inline) become a
-    PacketBatch; every other segment stays a list for run_segment."""
-    plan, run = [], []
-
-    def close():
-        if len(run) > 1:
-            plan.append(PacketBatch(list(run), run[0].executable.runner))
-        else:
-            plan.extend([op] for op in run)
-        run.clear()
-    for seg in segments:
+    """local-task's run plan: consecutive segments that each hold one dispatch
+    of under ``inline_below`` workgroups (never split over the workers:
+    local_task.run_segment runs them inline) batched; every other segment
+    stays a list for run_segment."""
+    def single(seg):
         op = seg[0] if len(seg) == 1 else None
-        if type(op) is DispatchPacket and op.total < inline_below \
-                and getattr(op.executable, "runner", None) is not None:
-            run.append(op)
-        else:
-            close()
-            plan.append(seg)
-    close()
-    return plan
+        return op if type(op) is DispatchPacket and op.total < inline_below else None
+    return _with_batches([(single(seg), seg) for seg in segments])
 
 
 class IndirectDispatch:
