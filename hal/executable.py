@@ -28,6 +28,8 @@ class EntryLayout(NamedTuple):
     # per binding: None or (bytes of the static part, dims as DimPrograms):
     # dynamic shapes whose size the HAL computes from each dispatch's push constants
     binding_shapes: tuple | None = None
+    # a native loop: its scratch binding starts with a stats record (vmfb/cpu_abi.py)
+    loop_stats: bool = False
 
 
 _DIM_OPS = {
@@ -138,7 +140,8 @@ def parse_entry_points(entry_points) -> tuple:
         if shapes is not None:
             shapes = _binding_shapes(shapes, nb, nc, name)
         names.append(name)
-        layouts.append(EntryLayout(nb, nc, wg, need, shapes))
+        layouts.append(EntryLayout(nb, nc, wg, need, shapes,
+                                   bool(getattr(e, "loop_stats", False)) and nb >= 2))
     return names, tuple(layouts)
 
 

@@ -65,6 +65,64 @@ class Tracer:
         return path
 
 
+#: Trace args a native loop's dispatch carries (hal/drivers/cpu_program.loop_trace_args).
+_LOOP_SUMS = ("iterations", "inner_iterations", "dispatches", "kernel_us", "host_us")
+
+
+def summary(tracer: Tracer) -> dict:
+    """Totals per event name: ``{"calls": {...}, "dispatches": {...},
+    "transfers": {...}}``, each ``{name: {"runs", "us"}}``; a native loop's
+    entry also sums its per-iteration stats (iterations, dispatches,
+    kernel_us, host_us) and gets ``host_us_per_iteration``: the loop's work
+    outside its kernels, the host cost the VM would otherwise pay per step."""
+    groups = {"invocation": {}, "dispatch": {}, "transfer": {}}
+    for e in list(tracer.events):
+        group = groups.get(e.get("cat"))
+        if group is None:
+            continue
+        row = group.setdefault(e["name"], {"runs": 0, "us": 0.0})
+        row["runs"] += 1
+        row["us"] += e["dur"]
+        args = e.get("args") or {}
+        if "iterations" in args:
+            for k in _LOOP_SUMS:
+                row[k] = row.get(k, 0) + args[k]
+    for row in groups["dispatch"].values():
+        if "iterations" in row:
+            its = row["iterations"]
+            row["host_us_per_iteration"] = row["host_us"] / its if its else 0.0
+    return {"calls": groups["invocation"], "dispatches": groups["dispatch"],
+            "transfers": groups["transfer"]}
+
+
+def format_summary(tracer: Tracer, top: int = 12) -> str:
+    """``summary`` as text (``tensorvm-run --print-stats``): calls, the
+    ``top`` dispatch entries by time, and every native loop's host cost per
+    iteration."""
+    s = summary(tracer)
+    lines = []
+    for name, row in sorted(s["calls"].items()):
+        lines.append(f"{name}: {row['runs']} run(s), {row['us'] / row['runs']:.1f} us each")
+    disp = s["dispatches"]
+    runs = sum(r["runs"] for r in disp.values())
+    lines.append(f"dispatches: {runs} run(s) of {len(disp)} entry point(s), "
+                 f"{sum(r['us'] for r in disp.values()) / 1e3:.3f} ms")
+    ranked = sorted(disp.items(), key=lambda kv: -kv[1]["us"])
+    for name, row in ranked[:top]:
+        lines.append(f"  {name:<32} {row['runs']:>6} runs {row['us'] / 1e3:>10.3f} ms "
+                     f"{row['us'] / row['runs']:>10.1f} us/run")
+    if len(ranked) > top:
+        lines.append(f"  ... {len(ranked) - top} more")
+    loops = [(n, r) for n, r in ranked if "iterations" in r]
+    if loops:
+        lines.append("native loops (one dispatch each; host work = time outside their kernels):")
+        for name, r in loops:
+            lines.append(f"  {name:<32} {r['runs']:>4} runs {r['iterations']:>8} iterations "
+                         f"{r['dispatches']:>9} kernels {r['kernel_us'] / 1e3:>9.3f} ms in kernels "
+                         f"{r['host_us_per_iteration']:>8.2f} us host/iteration")
+    return "\n".join(lines)
+
+
 def overlapping(a: dict, b: dict) -> bool:
     """True when two duration events overlap in time."""
     return a["ts"] < b["ts"] + b["dur"] and b["ts"] < a["ts"] + a["dur"]

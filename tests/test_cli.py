@@ -160,3 +160,44 @@ def test_run_with_infeed_tokens_and_outfeed(tmp_path):
               "--infeed=3xi32=1,2,3")
     assert r.returncode == 1 and r.stderr.count("\n") == 1
     assert "array #0 of the entry is tensor<3xi32>, the program expects tensor<2xi32>" in r.stderr
+
+
+LOOP = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.constant dense<7> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<4xf32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %t = stablehlo.tanh %v : tensor<4xf32>
+      %in = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %in, %t : tensor<i32>, tensor<4xf32>
+    }
+  return %r#1 : tensor<4xf32>
+}
+"""
+
+
+def test_run_and_benchmark_print_native_loop_stats(tmp_path):
+    """--print-stats: a native loop's iterations and host time per iteration."""
+    src = tmp_path / "loop.mlir"
+    src.write_text(LOOP)
+    out = tmp_path / "loop.vmfb"
+    assert _tool("tensorvm-compile", str(src), "-o", str(out), "--targets=cpu").returncode == 0
+    r = _tool("tensorvm-run", f"--module={out}", "--device=local-sync", "--input=4xf32=0.5",
+              "--print-stats")
+    assert r.returncode == 0, r.stderr
+    want = np.full(4, 0.5, np.float32)
+    for _ in range(7):
+        want = np.tanh(want)
+    got = np.array(r.stdout.split("=")[1].strip("[]\n").split(), np.float32)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert "native loops" in r.stderr and " 7 iterations" in r.stderr, r.stderr
+    assert "us host/iteration" in r.stderr
+    r = _tool("tensorvm-benchmark", f"--module={out}", "--device=local-task", "--input=4xf32=0.5",
+              "--repetitions=3", "--warmup=1", "--print-stats")
+    assert r.returncode == 0, r.stderr
+    assert "stats of 3 traced call(s)" in r.stdout and " 21 iterations" in r.stdout, r.stdout

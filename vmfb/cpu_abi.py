@@ -27,3 +27,26 @@ int {PACKET_RUNNER}(const uintptr_t* p, uintptr_t n, uintptr_t* failed) {{
   return 0;
 }}
 """
+
+#: A native loop's last binding is its call's bounds: ``BOUNDS_WORDS`` uint64
+#: words, zeroed when made.  ``BOUNDS_STOP``: non-zero once ``cancel()`` ran
+#: (the loop reads its low 32 bits every iteration); ``BOUNDS_DEADLINE``: the
+#: call's deadline in CLOCK_MONOTONIC ns, 0 = none; ``BOUNDS_MEASURE``:
+#: non-zero when the device has a tracer, asking loops for their stats.
+BOUNDS_WORDS = 4
+BOUNDS_BYTES = 8 * BOUNDS_WORDS
+BOUNDS_STOP, BOUNDS_DEADLINE, BOUNDS_MEASURE = 0, 1, 2
+
+#: A native loop's entry point (``EntryPoint.loop_stats``) starts its scratch
+#: binding (the second-to-last) with this record of ``LOOP_STATS_WORDS``
+#: uint64 words; the loop's own scratch follows it.  The scratch is not
+#: zeroed: the loop stores the record on a normal exit when its bounds ask
+#: for measurements (``BOUNDS_MEASURE``), and only then does it read the
+#: clock around each kernel; otherwise the record holds garbage.
+LOOP_STATS_WORDS = 8
+LOOP_STATS_BYTES = 8 * LOOP_STATS_WORDS
+LOOP_STATS_FIELDS = {"iterations": 0,        # iterations of the root loop
+                     "inner_iterations": 1,  # iterations of nested loops, all together
+                     "dispatches": 2,        # kernel calls and in-place updates
+                     "kernel_ns": 3,         # ns inside kernel calls and in-place updates
+                     "total_ns": 4}          # ns of the whole entry point

@@ -224,6 +224,8 @@ def _plain_entry_point(ep, names: set) -> bool:
     wg = ep.get("workgroups")
     if wg is not None and (wg.__class__ is not int or not 0 <= wg <= MAX_WORKGROUPS):
         return False
+    if ep.get("loop_stats", False).__class__ is not bool:
+        return False
     need = ep.get("binding_bytes")
     if need is not None:
         if need.__class__ is not list or len(need) != b:
@@ -409,6 +411,8 @@ def check_entry_points(eps, where: str) -> list:
         _int(ep["constants"], ew + ".constants", 0, MAX_COUNT)
         if ep.get("workgroups") is not None:
             _int(ep["workgroups"], ew + ".workgroups", 0, MAX_WORKGROUPS)
+        if ep.get("loop_stats", False).__class__ is not bool:
+            _fail(ew + ".loop_stats", f"must be a bool, not {ep['loop_stats']!r}")
         if ep.get("binding_bytes") is not None:
             need = _list(ep["binding_bytes"], ew + ".binding_bytes")
             if len(need) != ep["bindings"]:
@@ -550,12 +554,15 @@ def _entry_header(ep) -> dict:
         h["binding_bytes"] = list(ep.binding_bytes)
     if getattr(ep, "binding_shapes", None) is not None:
         h["binding_shapes"] = list(ep.binding_shapes)
+    if getattr(ep, "loop_stats", False):
+        h["loop_stats"] = True
     return h
 
 
 def _entry_point_defs(eps: list) -> list:
     return [EntryPoint(ep["name"], ep["bindings"], ep["constants"], ep.get("workgroups"),
-                       ep.get("binding_bytes"), ep.get("binding_shapes")) for ep in eps]
+                       ep.get("binding_bytes"), ep.get("binding_shapes"),
+                       ep.get("loop_stats", False)) for ep in eps]
 
 
 def unpack_entry_points(data: bytes, where: str) -> list:

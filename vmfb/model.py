@@ -119,6 +119,8 @@ class EntryPoint:
     # per binding: None or [bytes of the static part, [dynamic dims, each a postfix
     # token list over i64 push constants "$word"]] (docs/vmfb.md; GPU variants)
     binding_shapes: list | None = None
+    # a native loop: its scratch binding starts with a stats record (cpu_abi.LOOP_STATS_*)
+    loop_stats: bool = False
 
 
 _deferred_field(RodataDef, "data", "The constant's bytes; a reader's Deferred checks the "

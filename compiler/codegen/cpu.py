@@ -530,7 +530,7 @@ def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=N
             "__attribute__((visibility(\"default\")))\n" + native_loop.render_native_loop(
                 lp, lambda d: kernels[entry_of[id(d)]].name, lambda d: counts[entry_of[id(d)]])]))
         entries.append(EntryPoint(lp.name, native_loop.binding_count(lp),
-                                  native_loop.constant_word_count(lp)))
+                                  native_loop.constant_word_count(lp), loop_stats=True))
     groups.append(([], [PACKET_RUNNER_C]))        # replays of prepared dispatches (cpu_abi.py)
     pro = prologue(has_float16(target.compiler(), target.flags))
     units = translation_units(pro, groups)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tensorvm.vmfb.cpu_abi import BOUNDS_BYTES
+
 from ..custom_kernels import HOST_CALL_ATTR
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
@@ -805,7 +807,7 @@ class GeneralFunction:
         spans += [f.const("i64", offset_of(scratch)), size]
         bounds, = f.call("invocation.bounds", [self.dev], 1)     # cancel / deadline
         bufs.append(bounds)
-        spans += [f.const("i64", 0), f.const("i64", 16)]
+        spans += [f.const("i64", 0), f.const("i64", BOUNDS_BYTES)]
         self._emit_dispatch(loop.entry, f.const("i32", 1), consts, bufs, spans)
         for j, out in zip(loop.changing, outs):
             if isinstance(out, SlabBuf) or isinstance(loop_vars[j].buf, SlabBuf):

@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tensorvm.vmfb.cpu_abi import LOOP_STATS_BYTES
+
 from ..ir.attributes import ints
 from ..ir.types import numpy_dtype
 from ..passes.dispatch import shape_view_source
@@ -139,7 +141,8 @@ class NativeLoop:
 
     @property
     def scratch_bytes(self) -> int:
-        return sum(f.size for f in self.frames)
+        """The scratch binding's size: the stats record, then every frame."""
+        return LOOP_STATS_BYTES + sum(f.size for f in self.frames)
 
     @property
     def dispatches(self) -> list:

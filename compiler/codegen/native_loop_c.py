@@ -11,6 +11,9 @@ import math
 
 import numpy as np
 
+from tensorvm.vmfb.cpu_abi import (BOUNDS_DEADLINE, BOUNDS_MEASURE, LOOP_STATS_BYTES,
+                                   LOOP_STATS_FIELDS)
+
 from ..ir.attributes import ints
 from .native_loop import (CLOCK_EVERY, CTYPE, RC_CANCELLED, RC_TIMED_OUT, STORAGE, NativeLoop,
                           constant_words, nbytes)
@@ -90,10 +93,16 @@ class _Renderer:
             self.emit(f"char* hout{k} = (char*)st->bindings[{b}];")
             houts.append(f"hout{k}")
             b += 1
-        self.emit(f"char* scratch = (char*)st->bindings[{b}];")
-        # the call's bounds (see BOUNDS_DOC): a stop word set by cancel(), a CLOCK_MONOTONIC deadline
+        # the scratch starts with the loop's stats record (vmfb/cpu_abi.py: LOOP_STATS_*)
+        self.emit(f"uint64_t* const tvm_prof = (uint64_t*)st->bindings[{b}];")
+        self.emit(f"char* scratch = (char*)st->bindings[{b}] + {LOOP_STATS_BYTES};")
+        # the call's bounds (cpu_abi.BOUNDS_*): a stop word set by cancel(), a CLOCK_MONOTONIC
+        # deadline, and whether a tracer asks for the stats record
         self.emit(f"const volatile uint32_t* stop = (const volatile uint32_t*)st->bindings[{b + 1}];")
-        self.emit("const uint64_t deadline = ((const volatile uint64_t*)stop)[1];")
+        self.emit(f"const uint64_t deadline = ((const volatile uint64_t*)stop)[{BOUNDS_DEADLINE}];")
+        self.emit(f"const int tvm_measure = ((const volatile uint64_t*)stop)[{BOUNDS_MEASURE}] != 0;")
+        self.emit("const uint64_t tvm_t_entry = tvm_measure ? tvm_now_ns() : 0;")
+        self.emit("uint64_t tvm_n_it = 0, tvm_n_inner = 0, tvm_n_disp = 0, tvm_k_ns = 0;")
         self.emit("uint64_t tick = 0;")
         self.emit("(void)scratch; (void)tick;")
         self.while_loop(loop.op)
@@ -102,6 +111,13 @@ class _Renderer:
         for name, j in zip(houts, loop.host_out):
             r = loop.op.results[j]
             self.emit(f"*({STORAGE[r.type.element]}*){name} = ({STORAGE[r.type.element]}){self.ex[r]};")
+        self.emit("if (tvm_measure) {")
+        stored = {"iterations": "tvm_n_it", "inner_iterations": "tvm_n_inner",
+                  "dispatches": "tvm_n_disp", "kernel_ns": "tvm_k_ns",
+                  "total_ns": "tvm_now_ns() - tvm_t_entry"}
+        for field, word in LOOP_STATS_FIELDS.items():
+            self.emit(f"  tvm_prof[{word}] = {stored[field]};")
+        self.emit("}")
         self.emit("return 0;")
         out.append("}")
         return "\n".join(out)
@@ -135,6 +151,7 @@ class _Renderer:
                 self.ex[a] = c
         self.block(cond)
         self.emit(f"if (!{self.read(cond.terminator.operands[0])}) break;")
+        self.emit("++tvm_n_it;" if op is self.loop.op else "++tvm_n_inner;")
         self.emit(f"if (*stop) return {RC_CANCELLED};")
         self.emit(f"if (deadline && (++tick & {CLOCK_EVERY - 1}) == 0 && tvm_now_ns() > deadline) "
                   f"return {RC_TIMED_OUT};")
@@ -243,8 +260,11 @@ class _Renderer:
         self.emit(f"  const uint64_t l[] = {{{', '.join(lens) or '0'}}};")
         self.emit(f"  const uint32_t w[] = {{{', '.join(words) or '0'}}};")
         self.emit(f"  const tvm_dispatch_state_t s = {{b, l, w, {{{count}, 1, 1}}}};")
+        self.emit("  const uint64_t t0 = tvm_measure ? tvm_now_ns() : 0;")
         self.emit(f"  int rc = {self.kernel_of(o)}(&s, 0, {count});")
         self.emit("  if (rc) return rc;")
+        self.emit("  if (tvm_measure) tvm_k_ns += tvm_now_ns() - t0;")
+        self.emit("  ++tvm_n_disp;")
         self.emit("}")
 
     def update_in_place(self, o, upd) -> None:
@@ -253,6 +273,8 @@ class _Renderer:
         dest, src = self.ex[o.operands[upd.dest]], self.ex[o.operands[upd.update]]
         self.ex[o.result] = dest
         self.emit(f"/* {self.kernel_of(o)}: updated in place */")
+        self.emit("{ const uint64_t t0 = tvm_measure ? tvm_now_ns() : 0;")
+        self.depth += 1
         shape, ushape = upd.shape, upd.update_shape
         rank = len(shape)
         starts = []
@@ -279,6 +301,10 @@ class _Renderer:
         for _ in idx:
             self.depth -= 1
             self.emit("}")
+        self.emit("if (tvm_measure) tvm_k_ns += tvm_now_ns() - t0;")
+        self.emit("++tvm_n_disp;")
+        self.depth -= 1
+        self.emit("}")
 
     def read(self, v) -> str:
         """A host scalar's C expression; a device scalar is loaded from its buffer."""

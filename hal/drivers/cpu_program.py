@@ -26,6 +26,8 @@ import time
 
 import numpy as np
 
+from tensorvm.vmfb.cpu_abi import LOOP_STATS_FIELDS
+
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import BINDING_SHORT, STOP_CODES, DispatchStoppedError, HalError
 from ..loaders.cpu_c import ffi, new_state
@@ -38,6 +40,20 @@ _UINTPTR_ARRAY = ffi.typeof("uintptr_t[]")
 _UINTPTR = ffi.typeof("uintptr_t")
 _U64_ARRAY = ffi.typeof("uint64_t[]")
 _U32_ARRAY = ffi.typeof("uint32_t[]")
+_U64_POINTER = ffi.typeof("uint64_t*")
+_VOIDPP = ffi.typeof("void**")
+
+
+def loop_trace_args(rec: dict) -> dict:
+    """A native loop's stats record as trace args: counts, and the time spent
+    outside its kernels (its host work: scalar math, branches, the loop
+    itself) per iteration of the root loop."""
+    its = rec["iterations"]
+    host_ns = max(0, rec["total_ns"] - rec["kernel_ns"])
+    return {"iterations": its, "inner_iterations": rec["inner_iterations"],
+            "dispatches": rec["dispatches"], "kernel_us": rec["kernel_ns"] / 1e3,
+            "host_us": host_ns / 1e3,
+            "host_us_per_iteration": host_ns / 1e3 / its if its else 0.0}
 
 
 def _total(cmd: Dispatch) -> int:
@@ -91,6 +107,17 @@ class DispatchPacket:
                             f"(push constants and buffer sizes disagree)")
         return HalError(f"executable '{self.executable.name}' entry point '{name}' "
                         f"failed with code {rc}")
+
+    def loop_stats(self) -> dict | None:
+        """A native loop's stats record (vmfb/cpu_abi.py: LOOP_STATS_*) after a
+        run whose bounds asked for it (the device had a tracer), as trace
+        args; None for any other entry point."""
+        layout = self.executable.layouts[self.entry]
+        if layout is None or not layout.loop_stats:
+            return None
+        scratch = ffi.cast(_VOIDPP, self.state)[0]          # state->bindings
+        rec = ffi.cast(_U64_POINTER, ffi.cast(_VOIDPP, scratch)[layout.bindings - 2])
+        return loop_trace_args({f: int(rec[w]) for f, w in LOOP_STATS_FIELDS.items()})
 
     def run(self, begin: int, end: int) -> None:
         """Run workgroups [begin, end) with one native call."""

@@ -83,6 +83,11 @@ def run_traced(tracer, op, rng) -> None:
         total = getattr(op, "total", None)
         b, e = rng if rng is not None else (0, total)
         args = {"workgroups": [b, e]} if total is not None else None
+        loop_stats = getattr(op, "loop_stats", None)
+        if loop_stats is not None:
+            stats = loop_stats()
+            if stats is not None:
+                args.update(stats)
         tracer.complete(op.name, "dispatch" if total is not None else "transfer",
                         t0, tracer.now(), args)
 

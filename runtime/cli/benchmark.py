@@ -21,12 +21,16 @@ def main(argv=None) -> int:
     p.add_argument("--input", action="append", default=[], metavar="VALUE")
     p.add_argument("--repetitions", type=int, default=100, help="timed calls (default 100)")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls first (default 10)")
+    p.add_argument("--print-stats", action="store_true",
+                   help="after the timed calls, trace a few more and print what they ran: "
+                        "dispatches per entry point, native loops' host time per iteration")
     args = p.parse_args(argv)
     from tensorvm import runtime
     import numpy as np
     try:
         inputs = [parse_input(s) for s in args.input]
-        fn = runtime.load_module(args.module, device=args.device)[args.function]
+        module = runtime.load_module(args.module, device=args.device)
+        fn = module[args.function]
         for _ in range(args.warmup):
             np.asarray(_first(fn(*inputs)))
         times = []
@@ -34,6 +38,8 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             np.asarray(_first(fn(*inputs)))
             times.append(time.perf_counter() - t0)
+        stats = _traced_stats(module, fn, inputs, min(10, args.repetitions)) \
+            if args.print_stats else None
     except (InputError, OSError) as e:
         print(f"tensorvm-benchmark: error: {e}", file=sys.stderr)
         return 1
@@ -46,7 +52,24 @@ def main(argv=None) -> int:
     print(f"{args.function} on {args.device}: {len(us)} calls")
     print(f"  median {statistics.median(us):.1f} us   mean {statistics.fmean(us):.1f} us   "
           f"min {min(us):.1f} us   p90 {sorted(us)[int(0.9 * (len(us) - 1))]:.1f} us")
+    if stats is not None:
+        print(stats)
     return 0
+
+
+def _traced_stats(module, fn, inputs, calls: int) -> str:
+    """The summary of ``calls`` more calls run with a tracer on the device
+    (traced apart from the timed calls: tracing takes slower paths)."""
+    import numpy as np
+    from tensorvm.hal.trace import Tracer, format_summary
+    tracer = Tracer()
+    module.device.tracer = module.tracer = tracer
+    try:
+        for _ in range(calls):
+            np.asarray(_first(fn(*inputs)))
+    finally:
+        module.device.tracer = module.tracer = None
+    return f"stats of {calls} traced call(s):\n" + format_summary(tracer)
 
 
 def _first(r):

@@ -4,7 +4,9 @@
         --input=2x2xf32=1,2,3,4 --input=@x.npy --output=@y.npy --trace=trace.json
 
 ``--trace`` writes a Chrome trace / Perfetto JSON of the call, the queue
-submissions and every dispatch per worker thread (open it in ui.perfetto.dev).
+submissions and every dispatch per worker thread (open it in ui.perfetto.dev);
+a native loop's dispatch carries its iterations, kernel time and host time
+per iteration as args.  ``--print-stats`` prints the same as a summary.
 
 Many ranks (docs/collectives.md): ``--replicas=R --partitions=P`` runs R x P
 in-process ranks (a module compiled for several, e.g. a JAX export over a
@@ -47,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the next result to a .npy file instead of printing it")
     p.add_argument("--trace", metavar="PATH",
                    help="write a Chrome/Perfetto trace (JSON) of submissions and dispatches")
+    p.add_argument("--print-stats", action="store_true",
+                   help="print what the call ran to stderr: dispatches per entry point, and "
+                        "each native loop's iterations and host time per iteration")
     p.add_argument("--replicas", type=int, help="run as this many in-process replicas")
     p.add_argument("--partitions", type=int, help="run as this many in-process partitions")
     p.add_argument("--channel", choices=["mpi"],
@@ -64,7 +69,7 @@ def main(argv=None) -> int:
     from tensorvm import runtime
     try:
         tracer = None
-        if args.trace:
+        if args.trace or args.print_stats:
             from tensorvm.hal.trace import Tracer
             tracer = Tracer(args.trace)
         devices = args.device or ["local-task"]
@@ -95,7 +100,11 @@ def main(argv=None) -> int:
             per_rank = [module[args.function](*[parse_input(_ranked(s, rank))
                                                 for s in args.input])]
         if tracer is not None:
-            tracer.save()
+            if args.trace:
+                tracer.save()
+            if args.print_stats:
+                from tensorvm.hal.trace import format_summary
+                print(format_summary(tracer), file=sys.stderr)
             for m in getattr(module, "modules", [module]):
                 m.device.tracer = None      # the device is shared per URI: stop tracing
         for rank, results in zip(ranks, per_rank):

@@ -22,6 +22,7 @@ from tensorvm.runtime.errors import InvalidArgumentError
 from tensorvm.runtime.vm.interpreter import current_invocation
 from tensorvm.runtime.vm.native import NativeModule, Suspend
 from tensorvm.vmfb import element_types, host_transfers
+from tensorvm.vmfb.cpu_abi import BOUNDS_DEADLINE, BOUNDS_MEASURE, BOUNDS_WORDS
 
 
 class HalState:
@@ -205,15 +206,17 @@ def allocator_allocate(state, device, size):
 
 
 def invocation_bounds(state, device):
-    """The calling invocation's bounds (stop word, deadline) as a 16-byte host
-    buffer, bound to native loops so ``timeout_s`` and ``cancel()`` stop them."""
+    """The calling invocation's bounds (vmfb/cpu_abi.py: BOUNDS_*) as a host
+    buffer, bound to native loops so ``timeout_s`` and ``cancel()`` stop them,
+    and a tracer on the device gets their per-iteration stats."""
     inv = current_invocation()
     if inv is not None:
         words = inv.bounds()
     else:                       # a fused (synchronous) call: the context's timeout
-        words = np.zeros(2, np.uint64)
+        words = np.zeros(BOUNDS_WORDS, np.uint64)
         if state.timeout_s is not None:
-            words[1] = int((time.monotonic() + state.timeout_s) * 1e9)
+            words[BOUNDS_DEADLINE] = int((time.monotonic() + state.timeout_s) * 1e9)
+    words[BOUNDS_MEASURE] = device.tracer is not None
     return Buffer(words.view(np.uint8))
 
 

@@ -22,6 +22,8 @@ import time
 
 import numpy as np
 
+from tensorvm.vmfb.cpu_abi import BOUNDS_DEADLINE, BOUNDS_STOP, BOUNDS_WORDS
+
 from ..errors import CallCancelledError, CallTimeoutError, VmTrap
 from .lowering import (GLOBALS_SLOT, INSTANCE_SLOT, BadResults, Control, NativeRaised,
                        Suspended)
@@ -212,18 +214,19 @@ class Invocation:
         it): it fails with ``CallCancelledError``."""
         self.cancelled = True
         if self._bounds is not None:
-            self._bounds[0] = 1             # native loops read it every iteration
+            self._bounds[BOUNDS_STOP] = 1   # native loops read it every iteration
 
     def bounds(self):
-        """This call's bounds as native code reads them: uint64 [stop, deadline]
-        (stop != 0 once cancelled; the deadline in CLOCK_MONOTONIC ns, which
-        time.monotonic() reads on Linux; 0 = none).  Compiled loops that run
-        outside the interpreter (native loops) stop on them."""
+        """This call's bounds as native code reads them (vmfb/cpu_abi.py:
+        BOUNDS_*): uint64 [stop, deadline, measure, 0]; stop != 0 once
+        cancelled; the deadline in CLOCK_MONOTONIC ns, which time.monotonic()
+        reads on Linux, 0 = none.  Compiled loops that run outside the
+        interpreter (native loops) stop on them."""
         if self._bounds is None:
             d = self._run_deadline
-            b = np.zeros(2, np.uint64)
-            b[0] = int(self.cancelled)
-            b[1] = 0 if d is None or d == float("inf") else max(1, int(d * 1e9))
+            b = np.zeros(BOUNDS_WORDS, np.uint64)
+            b[BOUNDS_STOP] = int(self.cancelled)
+            b[BOUNDS_DEADLINE] = 0 if d is None or d == float("inf") else max(1, int(d * 1e9))
             self._bounds = b
         return self._bounds
 

@@ -355,3 +355,62 @@ def test_transients_of_a_cached_loop_function_share_one_allocation(monkeypatch):
         np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-6)
         # the slab, the loop's returned state and its copy out (6 with one buffer per value)
         assert calls.count("allocator.allocate") <= 3
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_trace_has_each_native_loops_host_cost_per_iteration(compiled, device):
+    """A native loop is one dispatch; with a tracer its event carries what the
+    loop did inside: iterations, kernel calls, time in and outside kernels."""
+    from tensorvm.hal.trace import Tracer, format_summary, summary
+    per_iteration = compiled.stats["c_source"].count("++tvm_n_disp;")   # no nested loop in RNN
+    tracer = Tracer()
+    module = runtime.load_module(compiled.vmfb, device=device, trace=tracer)
+    try:
+        for _ in range(2):
+            got = module.main(*_inputs())
+    finally:
+        module.device.tracer = None         # the device is shared per URI: stop tracing
+    np.testing.assert_allclose(np.asarray(got[0]), _reference(*_inputs())[0], rtol=1e-5, atol=1e-6)
+    loops = [e for e in tracer.spans("dispatch") if "iterations" in e.get("args", {})]
+    assert len(loops) == 2 and all(e["name"].endswith("_native") for e in loops)
+    for e in loops:
+        a = e["args"]
+        assert (a["iterations"], a["inner_iterations"]) == (5, 0)
+        assert a["dispatches"] == 5 * per_iteration > 0
+        assert 0 < a["kernel_us"] <= e["dur"] + 1
+        assert a["host_us_per_iteration"] == pytest.approx(a["host_us"] / 5)
+    row = summary(tracer)["dispatches"][loops[0]["name"]]
+    assert (row["runs"], row["iterations"], row["dispatches"]) == (2, 10, 10 * per_iteration)
+    text = format_summary(tracer)
+    assert "native loops" in text and "10 iterations" in text and "us host/iteration" in text
+
+
+def test_nested_loop_iterations_are_counted_apart():
+    res = compile_text(DECODE_LIKE, CompileOptions(keep_source=True))
+    from tensorvm.hal.trace import Tracer
+    tracer = Tracer()
+    x = np.linspace(0.5, 2.0, 8, dtype=np.float32)
+    module = runtime.load_module(res.vmfb, device="local-sync", trace=tracer)
+    try:
+        got = module.main(x, np.int32(1000))
+    finally:
+        module.device.tracer = None
+    assert int(np.asarray(got[0])) == _decode_like_reference(x, 1000)[0]
+    a, = [e["args"] for e in tracer.spans("dispatch") if "iterations" in e.get("args", {})]
+    assert a["iterations"] == int(np.asarray(got[0])) and a["inner_iterations"] > a["iterations"]
+
+
+def test_untraced_loop_does_not_measure(compiled, monkeypatch):
+    """Without a tracer the bounds do not ask for stats: the loop reads no
+    clock per kernel (its record is left as it was)."""
+    from tensorvm.vmfb.cpu_abi import BOUNDS_MEASURE
+    seen = []
+    bounds = hal_module.FUNCTIONS["invocation.bounds"]
+
+    def spy(state, device):
+        buf = bounds[1](state, device)
+        seen.append(int(buf.storage.view(np.uint64)[BOUNDS_MEASURE]))
+        return buf
+    monkeypatch.setitem(hal_module.FUNCTIONS, "invocation.bounds", (bounds[0], spy))
+    runtime.load_module(compiled.vmfb, device="local-sync").main(*_inputs())
+    assert seen == [0]

@@ -363,7 +363,7 @@ def test_dispatch_checked_against_declared_entry_layout(device, kernels):
                 ("grid_ids", 1, 1, None, [64]) if e == "grid_ids" else e for e in ENTRIES]
     exe = device.load_executable("checked", kernels.format, kernel_bytes(kernels.format),
                                  declared, {})
-    assert exe is not kernels and exe.layouts[0] == (2, 2, None, None, None) and exe.layouts[1] is None
+    assert exe is not kernels and exe.layouts[0] == (2, 2, None, None, None, False) and exe.layouts[1] is None
     a, b = device.allocator.allocate(64), device.allocator.allocate(64)
     cb = device.create_command_buffer()
     with pytest.raises(HalError, match="entry point 'scale': it declares 2 bindings and 2 push "

@@ -277,6 +277,7 @@ HOSTILE = [
     (lambda h: _entry_points(h, {"bindings": 2, "binding_bytes": [4]}), "1 entries for 2"),
     (lambda h: _entry_points(h, {"binding_bytes": [-1]}), r"binding_bytes\[0\].*out of range"),
     (lambda h: _entry_points(h, {"workgroups": -1}), "workgroups: -1 is out of range"),
+    (lambda h: _entry_points(h, {"loop_stats": 1}), "loop_stats: must be a bool"),
     (lambda h: _entry_points(h, {"constants": 2**17}), "constants: 131072 is out of range"),
     (lambda h: _entry_points(h, {"name": "k\0"}), "NUL"),
     (lambda h: _entry_points(h, {"name": 3}), r"entry_points\[0\].name: expected a string"),
