@@ -6,18 +6,21 @@ point.  Heavy pieces (numpy, the VM, the HAL) load on first use, so
 """
 from .errors import (CallCancelledError, CallTimeoutError, HostQueueError, HostQueueTimeoutError,
                      HostQueueTypeError, InvalidArgumentError, LinkError, VmTrap,
-                     DonatedArrayError)
+                     DonatedArrayError, BatcherError, NotBatchableError, QueueFullError,
+                     DeadlineExceededError, BatcherClosedError)
 
 _LAZY = {
     "load_module": "api", "Module": "api", "Function": "api", "DeviceArray": "api",
     "Instance": "api", "get_device": "api", "MissingCustomCallError": "custom_calls",
     "Context": "vm", "BytecodeModule": "vm", "NativeModule": "vm", "Suspend": "vm",
     "Invocation": "vm", "FunctionHandle": "vm", "HostQueues": "host_queues",
-    "HostQueue": "host_queues", "Token": "host_queues",
+    "HostQueue": "host_queues", "Token": "host_queues", "Batcher": "batcher",
 }
 
 __all__ = ["CallCancelledError", "CallTimeoutError", "HostQueueError", "HostQueueTimeoutError",
-           "HostQueueTypeError", "InvalidArgumentError", "LinkError", "VmTrap", "DonatedArrayError", *_LAZY]
+           "HostQueueTypeError", "InvalidArgumentError", "LinkError", "VmTrap", "DonatedArrayError", "BatcherError",
+           "NotBatchableError", "QueueFullError", "DeadlineExceededError", "BatcherClosedError",
+           *_LAZY]
 
 
 def __getattr__(name):

@@ -149,6 +149,41 @@ def import_array(device, arr):
     return _wrap_view(device.allocator.import_host(arr), arr.shape, arr.dtype)
 
 
+def host_value(fn_name, label, value, want):
+    """A numpy array of a host argument (not a BufferView): numpy as is,
+    DLPack producers zero-copy, Python scalars and nested lists converted
+    (cast to ``want`` where same-kind)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return np.asarray(value)
+    if dlpack.is_dlpack(value):             # torch, JAX, CuPy...: zero-copy on the host
+        return dlpack.host_array(value, f"{fn_name}: {label}")
+    try:                                    # Python scalars and nested lists
+        arr = np.asarray(value)
+        if want is not None and np.can_cast(arr.dtype, want, "same_kind"):
+            arr = arr.astype(want)
+    except (ValueError, TypeError) as e:
+        raise InvalidArgumentError(f"{fn_name}: {label}: cannot convert "
+                                   f"{type(value).__name__}: {e}") from None
+    if arr.dtype == object:
+        raise InvalidArgumentError(f"{fn_name}: {label}: expected an array, got "
+                                   f"{type(value).__name__}")
+    return arr
+
+
+def check_tensor(fn_name, label, shape, dtype, entry) -> None:
+    """InvalidArgumentError unless (shape, dtype) is what the reflection
+    ``entry`` declares ("?" matches any extent)."""
+    want_dtype = entry.get("dtype")
+    if want_dtype:
+        exp = entry.get("shape", [])
+        ok = dtype == element_types.numpy_dtype(want_dtype) and len(shape) == len(exp) and all(
+            e == "?" or e == d for e, d in zip(exp, shape))
+        if not ok:
+            raise InvalidArgumentError(
+                f"{fn_name}: {label}: expected {tensor_text(exp, want_dtype)}, "
+                f"got {tensor_text(shape, dtype_name(dtype))}")
+
+
 def to_view(fn_name, label, value, entry, device):
     """The generic conversion of one tensor argument (checks, conversions)."""
     from tensorvm.hal import BufferView
@@ -159,30 +194,9 @@ def to_view(fn_name, label, value, entry, device):
     if isinstance(value, BufferView):
         shape, dtype, arr = value.shape, value.dtype, None
     else:
-        if isinstance(value, (np.ndarray, np.generic)):
-            arr = np.asarray(value)
-        elif dlpack.is_dlpack(value):       # torch, JAX, CuPy...: zero-copy on the host
-            arr = dlpack.host_array(value, f"{fn_name}: {label}")
-        else:                               # Python scalars and nested lists
-            try:
-                arr = np.asarray(value)
-                if want is not None and np.can_cast(arr.dtype, want, "same_kind"):
-                    arr = arr.astype(want)
-            except (ValueError, TypeError) as e:
-                raise InvalidArgumentError(f"{fn_name}: {label}: cannot convert "
-                                           f"{type(value).__name__}: {e}") from None
-            if arr.dtype == object:
-                raise InvalidArgumentError(f"{fn_name}: {label}: expected an array, got "
-                                           f"{type(value).__name__}")
+        arr = host_value(fn_name, label, value, want)
         shape, dtype = arr.shape, arr.dtype
-    if want_dtype:
-        exp = entry.get("shape", [])
-        ok = dtype == want and len(shape) == len(exp) and all(
-            e == "?" or e == d for e, d in zip(exp, shape))
-        if not ok:
-            raise InvalidArgumentError(
-                f"{fn_name}: {label}: expected {tensor_text(exp, want_dtype)}, "
-                f"got {tensor_text(shape, dtype_name(dtype))}")
+    check_tensor(fn_name, label, shape, dtype, entry)
     if arr is None:
         return value
     if not arr.flags.c_contiguous:          # (ascontiguousarray would make 0-d arrays 1-d)

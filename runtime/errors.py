@@ -61,16 +61,26 @@ class LinkError(ValueError):
     differs from the export's.  The message names both sides."""
 
 
-class HostQueueError(RuntimeError):
+class _NamedError(RuntimeError):
+    """A RuntimeError carrying one named field (``_field``) through pickling."""
+
+    _field = ""
+
+    def __init__(self, message: str, value: str | None = None, **field):
+        super().__init__(message)
+        if set(field) - {self._field}:
+            raise TypeError(f"{type(self).__name__} takes only {self._field}=")
+        setattr(self, self._field, field.get(self._field, value))
+
+    def __reduce__(self):
+        return (type(self), (str(self), getattr(self, self._field)))
+
+
+class HostQueueError(_NamedError):
     """A host transfer (infeed, outfeed, send/recv with ``is_host_transfer``)
     failed: names the queue (``queue``: "infeed", "outfeed", "channel 1")."""
 
-    def __init__(self, message: str, queue: str | None = None):
-        super().__init__(message)
-        self.queue = queue
-
-    def __reduce__(self):
-        return (type(self), (str(self), self.queue))
+    _field = "queue"
 
 
 class HostQueueTimeoutError(HostQueueError, TimeoutError):
@@ -81,3 +91,29 @@ class HostQueueTimeoutError(HostQueueError, TimeoutError):
 class HostQueueTypeError(HostQueueError, InvalidArgumentError):
     """An entry does not match what the program declares: its array count,
     an element type or a shape (``expected`` and ``got`` say which)."""
+
+
+class BatcherError(_NamedError):
+    """A ``Batcher`` (runtime/batcher.py) refused or dropped a request;
+    ``function`` names the function it batches."""
+
+    _field = "function"
+
+
+class NotBatchableError(BatcherError, InvalidArgumentError):
+    """The function cannot be batched by concatenation: no argument has a
+    symbolic leading (batch) dim, or a result has none to split."""
+
+
+class QueueFullError(BatcherError):
+    """Back-pressure: the batcher's queue holds ``max_queue`` requests; this
+    one was refused at once (retry later, or answer 503)."""
+
+
+class DeadlineExceededError(BatcherError, TimeoutError):
+    """A request was not answered within its deadline (``timeout_ms``); only
+    that request fails, the merged call it may be part of goes on."""
+
+
+class BatcherClosedError(BatcherError):
+    """The batcher was closed: a request queued at ``close()`` or made after it."""

@@ -48,3 +48,24 @@ def test_bad_requests_get_400_and_health_counts():
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def test_batched_bert_service_answers_equal_single_calls():
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    r = loadtest.run_load(clients=4, requests=4, time_cap=60.0, server="asgi",
+                          model="bert", batch=(4, 5.0))
+    assert r["requests"] == 16 and r["errors"] == [] and r["wrong"] == []
+    assert 1 <= r["batcher"]["calls"] <= 16 and r["batcher"]["rows"] == 16
+    assert "rows per call" in loadtest.report(r)
+
+
+def test_batch_flag_refuses_a_static_batch_model_and_bad_ids():
+    from tensorvm.runtime import NotBatchableError
+    with pytest.raises(NotBatchableError, match="function 'main' has no argument"):
+        service.Model("local-sync", batch=(4, 2.0))
+    with pytest.raises(ValueError, match=r"128 integers in \[0, 8192\)"):
+        service.parse_ids(json.dumps({"ids": [0] * 127}).encode(), 128, 8192)
+    with pytest.raises(ValueError, match="integers"):
+        service.parse_ids(json.dumps({"ids": [8192] * 128}).encode(), 128, 8192)
+    assert service.parse_ids(json.dumps({"ids": [3] * 128}).encode(), 128, 8192).dtype == "int32"

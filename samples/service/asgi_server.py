@@ -3,11 +3,16 @@
     pip install 'tensorvm[service]'
     python samples/service/asgi_server.py [--host 127.0.0.1] [--port 8000]
                                           [--device local-task] [--vmfb model.vmfb]
+                                          [--model digits|bert] [--batch 16[,2]]
 
 The same API as server.py, served by one asyncio event loop.  Requests call
 the runtime with ``await module.main.call_async(x)``: the call runs on the
 runtime's scheduler and device queue threads, so the loop keeps accepting,
 reading and answering other requests meanwhile (no thread per request).
+With ``--batch MAX[,DELAY_MS]`` (a model with a symbolic batch: ``--model
+bert``) requests go through a ``runtime.Batcher`` instead (``await
+batcher.call_async(...)``): concurrent requests share one call of up to MAX
+rows; a full queue answers 503, a request past its deadline 504.
 
     POST /predict   {"x": [64 numbers]}  ->  {"class": k, "logits": [10 numbers]}
     GET  /health    ->  {"status": "ok", "device": "...", "requests": n, "in_flight": n}
@@ -30,12 +35,9 @@ import sys
 import threading
 import time
 
-import numpy as np
-
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from server import (MAX_BODY_BYTES, N_FEATURES, Model, cli_model, encode_output,  # noqa: E402
-                    parse_input)
+from server import MAX_BODY_BYTES, Model, cli_model, error_status  # noqa: E402
 
 from starlette.applications import Starlette  # noqa: E402
 from starlette.exceptions import HTTPException  # noqa: E402
@@ -89,17 +91,14 @@ async def _read_body(request, max_body: int) -> bytes:
 def make_app(model: Model, *, max_body=MAX_BODY_BYTES, request_timeout_s=10.0) -> Starlette:
     """The Starlette application serving ``model`` (a server.Model)."""
     metrics = Metrics()
-    main = model.module.main
 
     async def answer(request):
         body = await _read_body(request, max_body)
         try:
-            x = parse_input(body)
+            x = model.parse(body)
         except ValueError as e:
             raise _Refused(400, str(e)) from None
-        logits = await main.call_async(x.reshape(1, N_FEATURES))
-        model.count()
-        return encode_output(np.asarray(logits)[0])
+        return await model.predict_async(x)
 
     async def predict(request):
         t0 = time.perf_counter()
@@ -111,15 +110,18 @@ def make_app(model: Model, *, max_body=MAX_BODY_BYTES, request_timeout_s=10.0) -
         except asyncio.TimeoutError:
             doc, status = {"error": f"request not answered within {request_timeout_s} s"}, 504
         except Exception as e:           # noqa: BLE001 - the runtime's typed errors
-            doc, status = {"error": f"{type(e).__name__}: {e}"}, 500
+            doc, status = {"error": f"{type(e).__name__}: {e}"}, error_status(e)
         finally:
             metrics.in_flight -= 1
         metrics.done(status, time.perf_counter() - t0)
         return JSONResponse(doc, status)
 
     async def health(request):
-        return JSONResponse({"status": "ok", "device": model.device,
-                             "requests": model.requests, "in_flight": metrics.in_flight})
+        doc = {"status": "ok", "device": model.device, "requests": model.requests,
+               "in_flight": metrics.in_flight}
+        if model.batcher is not None:       # merged calls, rows, expired, queue_full...
+            doc["batcher"] = dict(model.batcher.stats)
+        return JSONResponse(doc)
 
     async def metrics_text(request):
         return PlainTextResponse(metrics.text(), media_type="text/plain; version=0.0.4")
@@ -200,10 +202,13 @@ def serve_in_thread(server, host="127.0.0.1", port=0):
 def main(argv=None) -> int:
     args, model = cli_model(__doc__.splitlines()[0], argv)
     server = make_server(make_app(model))
-    print(f"serving digits on http://{args.host}:{args.port}/predict ({args.device})",
-          flush=True)
+    print(f"serving {args.model} on http://{args.host}:{args.port}/predict ({args.device}"
+          f"{', batched' if args.batch else ''})", flush=True)
     server.config.host, server.config.port = args.host, args.port
-    server.run()
+    try:
+        server.run()
+    finally:
+        model.close()
     return 0
 
 

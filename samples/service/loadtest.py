@@ -1,7 +1,8 @@
-"""Load test for the digits services, on loopback only and bounded.
+"""Load test for the digits and BERT services, on loopback only and bounded.
 
     python samples/service/loadtest.py [--server stdlib|asgi|both] [--clients 16]
                                        [--requests 200] [--half-open 200] [--time-cap 60]
+                                       [--model digits|bert] [--batch 16[,2]] [--compare]
 
 Starts the server (server.py's stdlib one, asgi_server.py's Starlette/uvicorn
 one, or each in turn) in this process on 127.0.0.1 with a free port, opens
@@ -11,6 +12,14 @@ stop inside the headers, half inside the body) and keeps them open, then runs
 keep-alive connection (all stop at ``--time-cap`` seconds), checks every
 answer against a sequential call of the same module, and reports throughput
 and p50 / p99 latency.  Exit status 1 if an answer differs or a request failed.
+An answer "differs" when its class or a logit (beyond rounding: rtol 1e-5)
+does; answers that match but not bit for bit are counted apart ("inexact":
+a merged call's kernels may round differently from a call of one row).
+
+``--batch MAX[,DELAY_MS]`` serves through a runtime.Batcher; ``--compare``
+runs the model three times on one server kind: one client unbatched (the
+single-call latency), ``clients`` unbatched, ``clients`` batched (``--batch``,
+default 16,2), and prints throughput and p99 ratios.
 """
 from __future__ import annotations
 
@@ -31,16 +40,17 @@ sys.path.insert(0, str(HERE))
 import server as service  # noqa: E402
 
 TEST_SET = HERE.parent / "digits" / "test_set.npz"
+KEYS = {"digits": "x", "bert": "ids"}
 
 
-def _client(port, xs, first, count, deadline, out):
+def _client(port, key, xs, first, count, deadline, out):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
         for k in range(count):
             if time.monotonic() > deadline:
                 break
             i = (first + k) % len(xs)
-            body = json.dumps({"x": xs[i].tolist()})
+            body = json.dumps({key: xs[i].tolist()})
             t0 = time.perf_counter()
             conn.request("POST", "/predict", body, {"Content-Type": "application/json"})
             resp = conn.getresponse()
@@ -51,22 +61,28 @@ def _client(port, xs, first, count, deadline, out):
         conn.close()
 
 
-def _load_xs():
+def request_inputs(model="digits") -> np.ndarray:
+    """What the clients send: the digits test set, or 64 random BERT token
+    sequences (a fixed seed)."""
+    if model == "bert":
+        import bert
+        rng = np.random.default_rng(1)
+        return rng.integers(0, bert.CONFIG["vocab"], (64, bert.CONFIG["seq"]), dtype=np.int32)
     with np.load(TEST_SET) as z:
         return z["x"].astype(np.float32)
 
 
-def _clients(port, clients, requests, time_cap, pipe) -> None:
+def _clients(port, model, clients, requests, time_cap, pipe) -> None:
     """The client side, in its own process (as real clients are: they do not
     compete with the server for its interpreter lock): ``clients`` threads,
     then (answers, wall seconds) through ``pipe``."""
-    xs = _load_xs()
+    xs = request_inputs(model)
     out, threads = [], []
     deadline = time.monotonic() + time_cap
     t0 = time.perf_counter()
     for c in range(clients):
-        t = threading.Thread(target=_client, args=(port, xs, c * requests, requests,
-                                                   deadline, out))
+        t = threading.Thread(target=_client, args=(port, KEYS[model], xs, c * requests,
+                                                   requests, deadline, out))
         t.start()
         threads.append(t)
     for t in threads:
@@ -127,20 +143,31 @@ def _still_open(sockets) -> int:
     return n
 
 
+def _matches(got: dict, want: dict) -> bool:
+    """The same class and logits equal up to float32 rounding."""
+    return got["class"] == want["class"] and np.allclose(
+        np.array(got["logits"], dtype=float), np.array(want["logits"], dtype=float),
+        rtol=1e-5, atol=1e-6)
+
+
 def run_load(clients=8, requests=200, time_cap=60.0, device="local-task", server="stdlib",
-             half_open=0) -> dict:
-    """Serve, load, verify; returns the figures (see ``report``)."""
+             half_open=0, model="digits", batch=None, vmfb=None) -> dict:
+    """Serve, load, verify; returns the figures (see ``report``).  ``batch``:
+    (max_batch, max_delay_ms) to serve through a Batcher; ``vmfb``: the
+    compiled model (default: compiled now)."""
     import multiprocessing
-    xs = _load_xs()
-    model = service.Model(device)
-    expected = [model.predict(x) for x in xs]           # sequential reference
+    xs = request_inputs(model)
+    model_name = model
+    model = service.Model(device, vmfb, model=model_name, batch=batch)
+    expected = [model.predict_single(x) for x in xs]    # sequential reference
     port, stop = start_server(server, model)
     stalled = []
     try:
         stalled = _half_open(port, half_open)
         ctx = multiprocessing.get_context("spawn")
         recv, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_clients, args=(port, clients, requests, time_cap, send))
+        proc = ctx.Process(target=_clients, args=(port, model_name, clients, requests,
+                                                  time_cap, send))
         proc.start()
         send.close()
         out, wall = recv.recv() if recv.poll(time_cap + 120) else ([], 0.0)
@@ -150,10 +177,14 @@ def run_load(clients=8, requests=200, time_cap=60.0, device="local-task", server
         for sock in stalled:
             sock.close()
         stop()
+        model.close()
     lat = sorted(dt for _, _, _, dt in out)
     errors = [(i, s, d) for i, s, d, _ in out if s != 200]
-    wrong = [i for i, s, d, _ in out if s == 200 and d != expected[i]]
-    return {"requests": len(out), "clients": clients, "wall_s": wall,
+    wrong = [i for i, s, d, _ in out if s == 200 and not _matches(d, expected[i])]
+    inexact = [i for i, s, d, _ in out if s == 200 and d != expected[i] and i not in wrong]
+    stats = dict(model.batcher.stats) if model.batcher is not None else {}
+    return {"requests": len(out), "clients": clients, "wall_s": wall, "model": model_name,
+            "batch": batch, "inexact": inexact, "batcher": stats,
             "throughput": len(out) / wall if wall else 0.0,
             "p50_ms": 1e3 * statistics.median(lat) if lat else None,
             "p99_ms": 1e3 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else None,
@@ -162,12 +193,42 @@ def run_load(clients=8, requests=200, time_cap=60.0, device="local-task", server
 
 
 def report(r: dict) -> str:
-    return (f"{r['server']}: {r['requests']} requests from {r['clients']} clients on "
+    batched = ""
+    if r.get("batch"):
+        calls = r["batcher"].get("calls", 0)
+        batched = (f", batched {r['batch'][0]},{r['batch'][1]:g}: {calls} calls, "
+                   f"{r['batcher'].get('rows', 0) / max(calls, 1):.1f} rows per call")
+    return (f"{r['server']} {r.get('model', 'digits')}{batched}: {r['requests']} requests "
+            f"from {r['clients']} clients on "
             f"{r['device']} (+{r['half_open']} half-open connections, "
             f"{r['half_open_held']} still open at the end) in "
             f"{r['wall_s']:.2f} s: {r['throughput']:.0f} req/s, p50 {r['p50_ms']:.2f} ms, "
             f"p99 {r['p99_ms']:.2f} ms, {len(r['errors'])} errors, "
-            f"{len(r['wrong'])} answers differ from sequential calls")
+            f"{len(r['wrong'])} answers differ from sequential calls "
+            f"({len(r.get('inexact', []))} equal only up to rounding)")
+
+
+def compare(server, clients, requests, time_cap, device, half_open, model, batch,
+            vmfb=None) -> list:
+    """One client unbatched, ``clients`` unbatched, ``clients`` batched (one
+    compiled module, ``vmfb`` or compiled now): the three results, with the
+    ratios printed."""
+    if vmfb is None:
+        import bert
+        from tensorvm import compiler
+        source = bert.MLIR if model == "bert" else service.MODEL_MLIR
+        vmfb = compiler.compile_str(source.read_text(), targets=["cpu"])
+    kw = dict(time_cap=time_cap, device=device, server=server, half_open=half_open,
+              model=model, vmfb=vmfb)
+    single = run_load(1, max(20, requests // 4), **kw)
+    plain = run_load(clients, requests, **kw)
+    merged = run_load(clients, requests, batch=batch, **kw)
+    for r in (single, plain, merged):
+        print(report(r), flush=True)
+    print(f"batched / unbatched throughput: {merged['throughput'] / plain['throughput']:.2f}x; "
+          f"batched p99 / single-call p50: {merged['p99_ms'] / single['p50_ms']:.2f}x "
+          f"(single call: p50 {single['p50_ms']:.2f} ms)", flush=True)
+    return [single, plain, merged]
 
 
 def main(argv=None) -> int:
@@ -179,14 +240,26 @@ def main(argv=None) -> int:
                     help="stalled connections held open during the load")
     ap.add_argument("--time-cap", type=float, default=60.0, help="seconds, all clients")
     ap.add_argument("--device", default="local-task")
+    ap.add_argument("--model", default="digits", choices=["digits", "bert"])
+    ap.add_argument("--batch", type=service.parse_batch, metavar="MAX[,DELAY_MS]",
+                    help="serve through runtime.Batcher (a model with a symbolic batch)")
+    ap.add_argument("--vmfb", help="the model precompiled (default: compile it now)")
+    ap.add_argument("--compare", action="store_true",
+                    help="1 client, then clients unbatched, then clients batched")
     args = ap.parse_args(argv)
-    failed = False
-    for kind in (["stdlib", "asgi"] if args.server == "both" else [args.server]):
-        r = run_load(args.clients, args.requests, args.time_cap, args.device, kind,
-                     args.half_open)
-        print(report(r), flush=True)
-        failed = failed or bool(r["errors"] or r["wrong"])
-    return 1 if failed else 0
+    kinds = ["stdlib", "asgi"] if args.server == "both" else [args.server]
+    vmfb = pathlib.Path(args.vmfb).read_bytes() if args.vmfb else None
+    if args.compare:
+        results = [r for kind in kinds for r in compare(
+            kind, args.clients, args.requests, args.time_cap, args.device, args.half_open,
+            args.model, args.batch or (16, 2.0), vmfb)]
+    else:
+        results = []
+        for kind in kinds:
+            results.append(run_load(args.clients, args.requests, args.time_cap, args.device,
+                                    kind, args.half_open, args.model, args.batch, vmfb))
+            print(report(results[-1]), flush=True)
+    return 1 if any(r["errors"] or r["wrong"] for r in results) else 0
 
 
 if __name__ == "__main__":

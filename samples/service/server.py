@@ -2,9 +2,12 @@
 
     python samples/service/server.py [--host 127.0.0.1] [--port 8000]
                                      [--device local-task] [--vmfb model.vmfb]
+                                     [--model digits|bert] [--batch 16[,2]]
 
 Serves the digits MLP (samples/digits/digits_mlp_b1.mlir, compiled at start,
-or a precompiled ``--vmfb``) to concurrent clients with the standard
+or a precompiled ``--vmfb``), or with ``--model bert`` a BERT-style
+classifier with a symbolic batch (bert.py; ``{"ids": [128 token ids]}``),
+to concurrent clients with the standard
 library's ``ThreadingHTTPServer`` (one thread per connection, HTTP/1.1
 keep-alive).  All request threads share ONE loaded module: tensorvm modules
 are safe to call from any number of threads at once.  (asgi_server.py is the
@@ -12,6 +15,11 @@ asyncio version a deployment would use.)
 
     POST /predict   {"x": [64 numbers]}  ->  {"class": k, "logits": [10 numbers]}
     GET  /health    ->  {"status": "ok", "device": "...", "requests": n}
+
+``--batch MAX[,DELAY_MS]`` merges concurrent requests into calls of up to
+MAX rows (runtime.Batcher; the oldest waits at most DELAY_MS, default 2):
+needs a model with a symbolic batch.  A full queue answers 503, a request
+past its deadline 504.
 
 Every answer is JSON.  Bad input gets a 400 with a message (not JSON, not 64
 finite float32 numbers, NaN/Infinity, nesting too deep); a POST without
@@ -37,22 +45,54 @@ N_FEATURES = 64
 
 
 class Model:
-    """The loaded digits module plus the request counter /health reports."""
+    """The loaded module (``model``: "digits" or "bert"), its optional
+    Batcher (``batch``: (max_batch, max_delay_ms)), and the request counter
+    /health reports."""
 
-    def __init__(self, device="local-task", vmfb=None, timeout_s=30.0):
+    def __init__(self, device="local-task", vmfb=None, timeout_s=30.0, model="digits",
+                 batch=None):
         from tensorvm import runtime
+        if model == "bert":
+            import bert
+            source, self.shared, self.key = bert.MLIR, bert.weights(0), "ids"
+            self.parse = lambda body: parse_ids(body, bert.CONFIG["seq"], bert.CONFIG["vocab"])
+        elif model == "digits":
+            source, self.shared, self.key, self.parse = MODEL_MLIR, [], "x", parse_input
+        else:
+            raise ValueError(f"model must be 'digits' or 'bert', got {model!r}")
         if vmfb is None:
             from tensorvm import compiler
-            vmfb = compiler.compile_str(MODEL_MLIR.read_text(), targets=["cpu"])
+            vmfb = compiler.compile_str(source.read_text(), targets=["cpu"])
         self.module = runtime.load_module(vmfb, device=device, timeout_s=timeout_s)
-        self.device = device
+        self.device, self.model = device, model
+        self.batcher = None
+        if batch:
+            self.batcher = runtime.Batcher(self.module.main, max_batch=batch[0],
+                                           max_delay_ms=batch[1], timeout_ms=1e3 * timeout_s)
         self.requests = 0
         self._lock = threading.Lock()
 
     def predict(self, x: np.ndarray) -> dict:
-        logits = np.asarray(self.module.main(x.reshape(1, N_FEATURES)))[0]
+        """The answer for one request's input (through the batcher if any)."""
+        call = self.batcher or self.module.main
+        logits = np.asarray(call(*self.shared, x[None]))[0]
         self.count()
         return encode_output(logits)
+
+    def predict_single(self, x: np.ndarray) -> dict:
+        """The answer of a call of its own (the reference a batched answer
+        is compared with)."""
+        return encode_output(np.asarray(self.module.main(*self.shared, x[None]))[0])
+
+    async def predict_async(self, x: np.ndarray) -> dict:
+        call = self.batcher.call_async if self.batcher else self.module.main.call_async
+        logits = np.asarray(await call(*self.shared, x[None]))[0]
+        self.count()
+        return encode_output(logits)
+
+    def close(self) -> None:
+        if self.batcher is not None:
+            self.batcher.close()
 
     def count(self) -> None:
         with self._lock:
@@ -67,19 +107,24 @@ def _refuse_constant(name):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def parse_input(body: bytes) -> np.ndarray:
-    """The 64 features of a request body (ValueError with a message otherwise).
-
-    Strict JSON: NaN/Infinity are refused, integers are read as floats (a
-    401-digit integer is then out of float32 range, not an OverflowError),
-    deep nesting is a ValueError, not a RecursionError."""
+def _json_field(body: bytes, key: str, **hooks):
+    """``doc[key]`` of a strict JSON body (NaN/Infinity refused; deep nesting
+    a ValueError, not a RecursionError), or the document itself."""
     try:
-        doc = json.loads(body, parse_constant=_refuse_constant, parse_int=float)
+        doc = json.loads(body, parse_constant=_refuse_constant, **hooks)
     except RecursionError:
         raise ValueError("body is not JSON: nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as e:     # JSONDecodeError is a ValueError
         raise ValueError(f"body is not JSON: {e}") from None
-    x = doc.get("x") if isinstance(doc, dict) else doc
+    return doc.get(key) if isinstance(doc, dict) else doc
+
+
+def parse_input(body: bytes) -> np.ndarray:
+    """The 64 features of a request body (ValueError with a message otherwise).
+
+    Integers are read as floats (a 401-digit integer is then out of float32
+    range, not an OverflowError)."""
+    x = _json_field(body, "x", parse_int=float)
     if not isinstance(x, list) or len(x) != N_FEATURES or \
             not all(isinstance(v, float) for v in x):
         raise ValueError(f'expected {{"x": [{N_FEATURES} numbers]}}')
@@ -88,11 +133,28 @@ def parse_input(body: bytes) -> np.ndarray:
     return np.asarray(x, dtype=np.float32)
 
 
+def parse_ids(body: bytes, seq: int, vocab: int) -> np.ndarray:
+    """The ``seq`` token ids of a BERT request body, each in [0, vocab)."""
+    ids = _json_field(body, "ids")
+    if not isinstance(ids, list) or len(ids) != seq or \
+            not all(type(v) is int and 0 <= v < vocab for v in ids):
+        raise ValueError(f'expected {{"ids": [{seq} integers in [0, {vocab})]}}')
+    return np.asarray(ids, dtype=np.int32)
+
+
 def encode_output(logits: np.ndarray) -> dict:
     """The response document; a non-finite logit is null (JSON has no NaN)."""
     finite = np.isfinite(logits)
     cls = int(np.argmax(np.where(finite, logits, -np.inf))) if finite.any() else None
     return {"class": cls, "logits": [float(v) if ok else None for v, ok in zip(logits, finite)]}
+
+
+def error_status(e: Exception) -> int:
+    """The HTTP status of a failed call: 503 when the batcher's queue is full
+    (back-pressure: retry later), 504 past the request's deadline, else 500."""
+    from tensorvm.runtime import DeadlineExceededError, QueueFullError
+    return 503 if isinstance(e, QueueFullError) else 504 if isinstance(
+        e, DeadlineExceededError) else 500
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -154,13 +216,13 @@ class Handler(BaseHTTPRequestHandler):
         if self.path != "/predict":
             return self._send(404, {"error": f"no route {self.path}"})
         try:
-            x = parse_input(body)
+            x = self.model.parse(body)
         except ValueError as e:
             return self._send(400, {"error": str(e)})
         try:
             self._send(200, self.model.predict(x))
         except Exception as e:           # noqa: BLE001 - the runtime's typed errors
-            self._send(500, {"error": f"{type(e).__name__}: {e}"})
+            self._send(error_status(e), {"error": f"{type(e).__name__}: {e}"})
 
     def log_message(self, fmt, *args):   # quiet: a load test makes thousands of requests
         pass
@@ -218,22 +280,40 @@ def cli_model(description: str, argv=None):
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--device", default="local-task", help="local-task (default) or local-sync")
-    ap.add_argument("--vmfb", help="a precompiled module (default: compile the digits MLP now)")
+    ap.add_argument("--vmfb", help="a precompiled module (default: compile the model now)")
+    ap.add_argument("--model", default="digits", choices=["digits", "bert"])
+    ap.add_argument("--batch", type=parse_batch, metavar="MAX[,DELAY_MS]",
+                    help="merge concurrent requests (runtime.Batcher); needs --model bert")
     args = ap.parse_args(argv)
-    return args, Model(args.device, pathlib.Path(args.vmfb).read_bytes() if args.vmfb else None)
+    return args, Model(args.device, pathlib.Path(args.vmfb).read_bytes() if args.vmfb else None,
+                       model=args.model, batch=args.batch)
+
+
+def parse_batch(text: str) -> tuple[int, float]:
+    """``--batch MAX[,DELAY_MS]`` as (max_batch, max_delay_ms)."""
+    parts = text.split(",")
+    try:
+        if len(parts) > 2:
+            raise ValueError(text)
+        return int(parts[0]), float(parts[1]) if len(parts) == 2 else 2.0
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--batch wants MAX[,DELAY_MS] (e.g. 16,2), "
+                                         f"got {text!r}") from None
 
 
 def main(argv=None) -> int:
     args, model = cli_model(__doc__.splitlines()[0], argv)
     server = make_server(model, args.host, args.port)
     host, port = server.server_address[:2]
-    print(f"serving digits on http://{host}:{port}/predict ({args.device})", flush=True)
+    print(f"serving {args.model} on http://{host}:{port}/predict ({args.device}"
+          f"{', batched' if args.batch else ''})", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+        model.close()
     return 0
 
 
