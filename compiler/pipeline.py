@@ -19,6 +19,7 @@ from .passes.canonicalize import CanonicalizeOps
 from .passes.gspmd_import import ImportGspmd
 from .passes.manual_partition import PartitionManualComputations
 from .passes.spmd_partition import PartitionSpmd
+from .passes.split_batch import SplitMergedBatch
 from .passes.custom_calls import BindCustomCalls
 from .passes.dispatch import FormDispatchRegions
 from .passes.fold import AlgebraicSimplification
@@ -37,7 +38,7 @@ def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = Fal
     cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
     return [ImportGspmd(), DecomposeQuantized(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls({} if custom_kernels is None else custom_kernels),
-            *cleanup, *middle,
+            *cleanup, *middle, SplitMergedBatch(),
             TagHostValues(), FormDispatchRegions(row_fusion), DeadCodeElimination()]
 
 

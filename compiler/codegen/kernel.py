@@ -240,15 +240,59 @@ def _find_contraction(root, captured) -> Contraction | None:
 
 def _strided_view(v, captured):
     """(buffer, element strides of ``v`` in it) for a dot operand: a
-    captured buffer itself, or a transpose of one (strides permuted); else
+    captured buffer itself, or a view of one (``view_source``); else
     (None, None)."""
     if v in captured:
         return v, row_major_strides(v.type.shape)
-    op = v.defining_op
-    if op is not None and op.name == "stablehlo.transpose" and op.operands[0] in captured:
-        base = row_major_strides(op.operands[0].type.shape)
-        return op.operands[0], tuple(base[p] for p in ints(op.attr("permutation")))
+    src, strides = view_source(v, lambda op: True)
+    if src is not v and src in captured and strides is not None:
+        return src, strides
     return None, None
+
+
+def view_source(v, usable):
+    """(source, element strides of ``v`` in the source's row-major buffer)
+    when ``v`` is a chain of views of the source made by ops ``usable(op)``
+    accepts: transposes (strides permuted), broadcasts that add dims or
+    expand unit dims in order (stride 0 there), reshapes that only split
+    dims; strides None when a shape is not static.  Otherwise (v, its own
+    row-major strides)."""
+    op = v.defining_op
+    if op is None or op.name not in _VIEW_OPS or not usable(op):
+        return v, (row_major_strides(v.type.shape) if v.type.is_static else None)
+    inner = op.operands[0]
+    src, st = view_source(inner, usable)
+    if st is None or not v.type.is_static:
+        return src, None
+    shape, ishape = v.type.shape, inner.type.shape
+    if op.name == "stablehlo.transpose":
+        return src, tuple(st[p] for p in ints(op.attr("permutation")))
+    if op.name == "stablehlo.broadcast_in_dim":
+        dims = list(ints(op.attr("broadcast_dimensions")))
+        if dims != sorted(dims):
+            return v, row_major_strides(shape)
+        out = [0] * len(shape)
+        for k, d in enumerate(dims):
+            out[d] = st[k] if ishape[k] == shape[d] else 0
+        return src, tuple(out)
+    out, d = [], len(shape)                 # a reshape: each inner dim split into a group
+    for k in reversed(range(len(ishape))):
+        size, stride = 1, st[k]
+        while d > 0 and size < ishape[k]:
+            d -= 1
+            out.append(stride * size)
+            size *= shape[d]
+        if size != ishape[k]:
+            return v, row_major_strides(shape)
+    while d > 0:                            # leading unit dims
+        d -= 1
+        if shape[d] != 1:
+            return v, row_major_strides(shape)
+        out.append(0)
+    return src, tuple(reversed(out))
+
+
+_VIEW_OPS = ("stablehlo.transpose", "stablehlo.broadcast_in_dim", "stablehlo.reshape")
 
 
 def _size_guess(d) -> int:

@@ -294,34 +294,38 @@ _STRIDED_OPERANDS = ("stablehlo.dot_general", "stablehlo.convolution")
 
 def _strided_source(op, value, block):
     """The buffer a strided-operand op reads ``value`` from: a dot_general
-    reads a transpose's input with permuted strides (codegen's
-    ``_find_contraction``), so the transpose costs no dispatch of its own."""
-    producer = value.defining_op
-    if (op.name == "stablehlo.dot_general" and producer is not None
-            and producer.name == "stablehlo.transpose" and producer.parent is block
-            and HOST_ATTR not in producer.attributes and _collapsible(op, value, producer)):
-        return producer.operands[0]
+    reads a transpose's input with permuted strides, and a broadcast that
+    adds batch dims (grouped-query attention's key/value heads repeated)
+    with stride 0 (codegen's ``_find_contraction``), so neither costs a
+    dispatch of its own."""
+    if op.name != "stablehlo.dot_general":
+        return value
+    from ..codegen.kernel import view_source
+    src, strides = view_source(value, lambda p: p.parent is block and HOST_ATTR not in p.attributes)
+    if src is not value and _collapsible(op, value, strides):
+        return src
     return value
 
 
-def _collapsible(dot, value, transpose) -> bool:
-    """Whether the contraction kernel can read dot operand ``value`` (made by
-    ``transpose``) through permuted strides: its batch, contracting and free
-    dims must each be one uniformly strided run.  Otherwise the transposed
-    value is materialized (a cheap copy) rather than leaving the dot to the
-    scalar loop kernel (the LSTM/GRU input projection: 25x slower)."""
-    from ..codegen.kernel import _collapse, row_major_strides
-    if not transpose.operands[0].type.is_static:
-        return False     # a dynamic extent has no static stride: materialize the transpose
-    base = row_major_strides(transpose.operands[0].type.shape)
-    strides = tuple(base[p] for p in ints(transpose.attr("permutation")))
+def _collapsible(dot, value, strides) -> bool:
+    """Whether the contraction kernel can read dot operand ``value`` through
+    ``strides`` (permuted, 0 for broadcast dims): its contracting and free
+    dims must each be one uniformly strided run with no broadcast (its
+    batch dims may be several runs).  Otherwise the view is materialized (a
+    cheap copy) rather than leaving the dot to the scalar loop kernel (the
+    LSTM/GRU input projection: 25x slower)."""
+    from ..codegen.kernel import _collapse
+    if strides is None:
+        return False     # a dynamic extent has no static stride: materialize the view
     side = "lhs" if dot.operands[0] is value else "rhs"
     dn = dot.attr("dot_dimension_numbers").fields
     batch = tuple(dn.get(f"{side}_batching_dimensions", ()))
     contract = tuple(dn.get(f"{side}_contracting_dimensions", ()))
     free = tuple(d for d in range(value.type.rank) if d not in batch and d not in contract)
     shape = value.type.shape
-    return all(_collapse(dims, shape, strides) is not None for dims in (batch, contract, free))
+    # batch dims may be several strided runs (a static shape: Contraction.batch_runs)
+    return all(strides[d] or shape[d] == 1 for d in (*contract, *free)) and \
+        all(_collapse(dims, shape, strides) is not None for dims in (contract, free))
 
 
 def _outside(value, op) -> bool:

@@ -238,3 +238,57 @@ def test_decode_attention_context_is_one_column_per_head():
     want = np.einsum("phd,hqp->hdq", v, p)
     for device in DEVICES:
         _check(text, (v, p), want, device, "f32")
+
+
+# torch's attention as bmm: heads split by a transpose, (batch, heads) merged
+# by a reshape before each dot_general; GQA repeats the key/value heads with a
+# broadcast.  Q: [B, S, H, D]; K, V: [B, S, KV, D]; H = KV * REP.
+BMM_ATTENTION = """
+func.func @main(%q: tensor<2x9x4x8xf32>, %k: tensor<2x9x{kv}x8xf32>, %v: tensor<2x9x{kv}x8xf32>) -> tensor<18x32xf32> {{
+  %qt = stablehlo.transpose %q, dims = [0, 2, 1, 3] : (tensor<2x9x4x8xf32>) -> tensor<2x4x9x8xf32>
+  %qm = stablehlo.reshape %qt : (tensor<2x4x9x8xf32>) -> tensor<8x9x8xf32>
+  %kt = stablehlo.transpose %k, dims = [0, 2, 3, 1] : (tensor<2x9x{kv}x8xf32>) -> tensor<2x{kv}x8x9xf32>
+  %kb = stablehlo.broadcast_in_dim %kt, dims = [0, 1, 3, 4] : (tensor<2x{kv}x8x9xf32>) -> tensor<2x{kv}x{rep}x8x9xf32>
+  %km = stablehlo.reshape %kb : (tensor<2x{kv}x{rep}x8x9xf32>) -> tensor<8x8x9xf32>
+  %s = stablehlo.dot_general %qm, %km, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<8x9x8xf32>, tensor<8x8x9xf32>) -> tensor<8x9x9xf32>
+  %e = stablehlo.exponential %s : tensor<8x9x9xf32>
+  %vt = stablehlo.transpose %v, dims = [0, 2, 1, 3] : (tensor<2x9x{kv}x8xf32>) -> tensor<2x{kv}x9x8xf32>
+  %vb = stablehlo.broadcast_in_dim %vt, dims = [0, 1, 3, 4] : (tensor<2x{kv}x9x8xf32>) -> tensor<2x{kv}x{rep}x9x8xf32>
+  %vm = stablehlo.reshape %vb : (tensor<2x{kv}x{rep}x9x8xf32>) -> tensor<8x9x8xf32>
+  %c = stablehlo.dot_general %e, %vm, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<8x9x9xf32>, tensor<8x9x8xf32>) -> tensor<8x9x8xf32>
+  %c4 = stablehlo.reshape %c : (tensor<8x9x8xf32>) -> tensor<2x4x9x8xf32>
+  %ct = stablehlo.transpose %c4, dims = [0, 2, 1, 3] : (tensor<2x4x9x8xf32>) -> tensor<2x9x4x8xf32>
+  %o = stablehlo.reshape %ct : (tensor<2x9x4x8xf32>) -> tensor<18x32xf32>
+  return %o : tensor<18x32xf32>
+}}"""
+
+
+@pytest.mark.parametrize("kv", [4, 2, 1], ids=["mha", "gqa", "mqa"])
+def test_bmm_attention_reads_heads_through_strides(kv):
+    """The merged (batch, heads) dim is split back (passes/split_batch.py) so
+    the head-split transposes and GQA's repeated heads are strided views of
+    q, k, v: no copy dispatch before either product."""
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    text = BMM_ATTENTION.format(kv=kv, rep=4 // kv)
+    res = compile_text(text, CompileOptions(targets=("cpu",), keep_source=True))
+    entries = [ep.name for ep in _entry_points(res.vmfb)]
+    # the two products, the exponential, and the head merge before the output
+    # (the one copy left); nothing copies q, k or v
+    copies = [e for e in entries if e.split("_", 1)[1] in ("reshape", "transpose", "broadcast_in_dim")]
+    assert len(copies) == 1 and len(entries) == 4, entries
+    rng = np.random.default_rng(5)
+    q = rng.standard_normal((2, 9, 4, 8), np.float32) * 0.3
+    k = rng.standard_normal((2, 9, kv, 8), np.float32) * 0.3
+    v = rng.standard_normal((2, 9, kv, 8), np.float32)
+    kr, vr = np.repeat(k, 4 // kv, axis=2), np.repeat(v, 4 // kv, axis=2)
+    e = np.exp(np.einsum("bqhd,bkhd->bhqk", q, kr))
+    want = np.einsum("bhqk,bkhd->bqhd", e, vr).reshape(18, 32)
+    for device in DEVICES:
+        got = runtime.load_module(res.vmfb, device=device).main(q, k, v)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+
+
+def _entry_points(vmfb):
+    from tensorvm.vmfb import container
+    (exe,) = container.read_module(vmfb).executables
+    return exe.variants[0].entry_points
