@@ -5,6 +5,7 @@ import os
 from dataclasses import dataclass, field
 
 from .errors import CompileError
+from .progress import format_bytes
 
 TARGETS = ("cpu", "opencl", "cuda")
 
@@ -32,10 +33,19 @@ class CompileOptions:
     progress: object = None
 
 
-@dataclass
 class CompileResult:
-    vmfb: bytes
-    stats: dict
+    """A compiled module: ``vmfb`` (its bytes, serialised on first use unless
+    the compile already wrote them to a file) and ``stats``."""
+
+    def __init__(self, vmfb, stats: dict, module=None):
+        self._vmfb, self.stats, self.module = vmfb, stats, module
+
+    @property
+    def vmfb(self) -> bytes:
+        if self._vmfb is None:
+            from tensorvm.vmfb import container
+            self._vmfb = container.write_module(self.module)
+        return self._vmfb
 
 
 def compile_str(text: str, targets=("cpu",), *, filename: str = "<input>", **options) -> bytes:
@@ -43,38 +53,41 @@ def compile_str(text: str, targets=("cpu",), *, filename: str = "<input>", **opt
     return compile_text(text, CompileOptions(targets=tuple(targets), **options), filename).vmfb
 
 
-def compile_file(path, output=None, targets=("cpu",), **options) -> bytes:
-    """Compile the MLIR file at ``path``; write the module to ``output`` if given."""
+def compile_file(path, output=None, targets=("cpu",), **options) -> bytes | None:
+    """Compile the MLIR file (text, bytecode or a serialised jax.export) at
+    ``path``.  With ``output``, the module is streamed to that path (its
+    constants never held twice) and None is returned; else its bytes are."""
+    from .frontends.artifacts import open_artifact
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text, reflection = open_artifact(path)
     except OSError as e:
         raise CompileError(f"cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise CompileError(f"{path} is not UTF-8 text (byte {e.start}); is it an MLIR "
-                           "bytecode file? Pass the textual form") from None
-    data = compile_str(text, targets, filename=os.fspath(path), **options)
-    if output is not None:
-        with open(output, "wb") as f:
-            f.write(data)
-    return data
+    if reflection:
+        options.setdefault("reflection", {"main": reflection})
+    result = compile_text(text, CompileOptions(targets=tuple(targets), **options),
+                          os.fspath(path), output=output)
+    return None if output is not None else result.vmfb
 
 
-def compile_text(text: str, options: CompileOptions, filename: str = "<input>") -> CompileResult:
+def compile_text(text, options: CompileOptions, filename: str = "<input>",
+                 output=None) -> CompileResult:
+    """Compile MLIR ``text`` (a str, UTF-8 bytes or the mmap of a file); with
+    ``output`` (a path), the module is streamed there as it is serialised."""
     from .frontend.parser import parse_module
     _check_targets(options)
     progress = _progress(options, parse=True)
-    progress("parse")
+    progress(f"parse ({format_bytes(len(text))})")
     module = parse_module(text, filename=filename)
-    return compile_module(module, options, progress)
+    return compile_module(module, options, progress, output)
 
 
-def compile_module(module, options: CompileOptions | None = None, progress=None) -> CompileResult:
+def compile_module(module, options: CompileOptions | None = None, progress=None,
+                   output=None) -> CompileResult:
     """Compile a parsed IR module (the conformance runner rewrites IR first)."""
     from .pipeline import run_pipeline
     options = options or CompileOptions()
     _check_targets(options)
-    return run_pipeline(module, options, progress or _progress(options, parse=False))
+    return run_pipeline(module, options, progress or _progress(options, parse=False), output)
 
 
 def _check_targets(options) -> None:
@@ -84,8 +97,9 @@ def _check_targets(options) -> None:
 
 
 def _progress(options, parse: bool):
-    """The Progress of one compile: parse?, each pass, plan, a codegen per target, assemble."""
+    """The Progress of one compile: parse?, each pass, plan, a codegen per
+    target, assemble, write."""
     from .pipeline import ir_passes
     from .progress import Progress
-    total = parse + len(ir_passes(options.simplify)) + 1 + len(options.targets) + 1
+    total = parse + len(ir_passes(options.simplify)) + 1 + len(options.targets) + 2
     return Progress(options.progress, total)

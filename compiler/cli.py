@@ -70,19 +70,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _read_input(path):
-    """(MLIR text, reflection, name) of a file or standard input ('-')."""
+    """(MLIR input, reflection, name) of a file or standard input ('-'); a
+    text file comes back mmap'd, parsed in place (frontends/artifacts.py)."""
+    from .frontends.artifacts import open_artifact, read_artifact
     if path == "-":
-        data, name = sys.stdin.buffer.read(), "<stdin>"
-    else:
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise CompileError(f"cannot read {path}: {e}") from None
-        name = path
-    from .frontends.artifacts import read_artifact
-    text, reflection = read_artifact(data, name)
-    return text, reflection, name
+        text, reflection = read_artifact(sys.stdin.buffer.read(), "<stdin>")
+        return text, reflection, "<stdin>"
+    try:
+        text, reflection = open_artifact(path)
+    except OSError as e:
+        raise CompileError(f"cannot read {path}: {e}") from None
+    return text, reflection, path
 
 
 def main(argv=None) -> int:
@@ -105,11 +103,9 @@ def main(argv=None) -> int:
                                  keep_source=bool(args.dump_c), simplify=not args.no_simplify,
                                  reflection={"main": reflection} if reflection else {},
                                  progress=print_progress(sys.stderr) if args.progress else None)
-        result = compile_text(text, options, name)
         out = args.output or (name + ".vmfb" if os.path.isdir(args.input) else
                               name.rsplit(".", 1)[0] + ".vmfb" if name != "<stdin>" else "out.vmfb")
-        with open(out, "wb") as f:
-            f.write(result.vmfb)
+        result = compile_text(text, options, name, output=out)
         if args.dump_c:
             with open(args.dump_c, "w") as f:
                 f.write(result.stats.get("c_source", ""))

@@ -13,6 +13,7 @@ from .codegen.host_program import needs_general_path, plan_general
 from .codegen.kernel import build_kernel
 from .codegen.vm_host import generate_module
 from .errors import CompileError, UnsupportedOpError
+from .progress import format_bytes
 from .passes.base import PassPipeline
 from .dialects import stablehlo as shlo
 from .passes.canonicalize import CanonicalizeOps
@@ -42,7 +43,10 @@ def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = Fal
             TagHostValues(), FormDispatchRegions(row_fusion), DeadCodeElimination()]
 
 
-def run_pipeline(module, options, progress=None):
+def run_pipeline(module, options, progress=None, output=None):
+    """Passes, codegen and assembly of ``module``; the result's vmfb is
+    serialised here, or streamed to the path or file ``output`` (the
+    constants go from their parsed arrays to the file, none held twice)."""
     from .api import CompileResult
     from .progress import Progress
     progress = progress or Progress()
@@ -119,7 +123,12 @@ def run_pipeline(module, options, progress=None):
         "simplifications": dict(sum((p.counts for p in passes
                                      if isinstance(p, AlgebraicSimplification)), Counter())),
     }
-    data = container.write_module(mdef)
+    progress(f"write ({format_bytes(_payload_bytes(mdef))})")
+    if output is None:
+        data = container.write_module(mdef)
+    else:
+        data = None
+        container.write_module_to(mdef, output)
     progress.done()
     stats["stage_seconds"] = progress.timings
     if options.keep_source:
@@ -128,7 +137,13 @@ def run_pipeline(module, options, progress=None):
             if t != "cpu":
                 stats[f"{t}_source"] = text
         stats["vm_assembly"] = asm
-    return CompileResult(data, stats)
+    return CompileResult(data, stats, mdef)
+
+
+def _payload_bytes(mdef) -> int:
+    """Bytes of the module's rodata and executables (what writing it moves)."""
+    return (sum(len(r.data) for r in mdef.rodata) +
+            sum(len(v.data) for e in mdef.executables for v in e.variants))
 
 
 def _loop_stats(func, plan) -> dict:

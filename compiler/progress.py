@@ -1,7 +1,9 @@
 """Compile progress: stage events for a callback, stage timings for the stats.
 
 A compile runs parse, each IR pass, planning, one codegen per target (the
-C compiler's part: the long one) and assembly.  ``Progress`` is told when
+C compiler's part: the long one), assembly and the write of the module;
+parse and write name the bytes they move, so a long compile of a big model
+shows where it is at real size.  ``Progress`` is told when
 each stage starts; it calls ``CompileOptions.progress`` (if set) with a
 ``ProgressEvent`` and keeps each stage's seconds for ``stats["stage_seconds"]``.
 """
@@ -15,7 +17,8 @@ from dataclasses import dataclass
 class ProgressEvent:
     step: int          # 1-based number of the stage starting now; total + 1 once done
     total: int
-    stage: str         # "parse", "pass cse", "plan", "codegen cpu (12 kernels)", "done"
+    stage: str         # "parse (873.6 MB)", "pass cse", "plan", "codegen cpu (12 kernels)",
+                       # "assemble", "write (436.9 MB)", "done"
     elapsed_s: float   # since the compile started
 
 
@@ -59,3 +62,11 @@ def print_progress(stream):
             print(f"[{e.step}/{e.total}] {e.elapsed_s:6.2f} s  {e.stage}", file=stream,
                   flush=True)
     return show
+
+
+def format_bytes(n: int) -> str:
+    """``n`` bytes for a stage name: "812 B", "3.4 kB", "873.6 MB", "2.1 GB"."""
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"

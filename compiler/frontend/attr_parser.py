@@ -12,7 +12,7 @@ import numpy as np
 
 from ..ir import attributes as A
 from ..ir.types import ScalarType, TensorType, is_float, numpy_dtype
-from .dense import DenseError, decode_hex, decode_literal
+from .dense import DenseError, decode_hex, decode_literal, decode_raw
 from .lexer import _STRING, unescape
 from .types_parser import TypeParserMixin, is_element_name
 
@@ -183,6 +183,7 @@ class AttrParserMixin(TypeParserMixin):
         text = self.lex.text
         body_start = lt.end
         q = self.lex.skip_ws_at(body_start)
+        blob = self.blobs.get(q)            # a long hex string cut out by source.py
         if text.startswith('"', q):
             m = _STRING.match(text, q)
             if m is None:
@@ -208,7 +209,9 @@ class AttrParserMixin(TypeParserMixin):
         except KeyError:
             raise self.error(f"dense literals of {ty.element} are not supported", ty_tok) from None
         try:
-            if body.startswith('"'):
+            if blob is not None:
+                arr = decode_raw(blob, ty.element, ty.shape)
+            elif body.startswith('"'):
                 s = unescape(body[1:-1])
                 if not s.startswith("0x"):
                     raise DenseError("string dense literals are not supported")
@@ -231,7 +234,10 @@ class AttrParserMixin(TypeParserMixin):
             raise self.error(f"dense_resource blob '{key}' is not present in the file "
                              "(no {-# dialect_resources #-} entry)", start)
         try:
-            arr = decode_hex(blob[8:], ty.element, ty.shape)   # first 4 bytes: alignment
+            if isinstance(blob, str):           # not hex (parser.py kept the digits)
+                arr = decode_hex(blob[8:], ty.element, ty.shape)
+            else:                               # first 4 bytes: the alignment
+                arr = decode_raw(memoryview(blob)[4:], ty.element, ty.shape)
         except DenseError as e:
             raise self.error(f"{e} (in dense_resource<{key}>)", start) from None
         return A.DenseElementsAttr(ty, arr)

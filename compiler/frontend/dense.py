@@ -7,6 +7,7 @@ converted with vectorised numpy casts; hex blobs go through ``frombuffer``.
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 
@@ -62,29 +63,44 @@ def _size(shape) -> int:
 
 
 def decode_hex(hexdigits: str, element: str, shape) -> np.ndarray:
-    """A ``dense<"0x...">`` blob: little-endian raw element bytes."""
-    dtype = np.dtype(numpy_dtype(element))
-    n = _size(shape)
-    if len(hexdigits) != 2 * dtype.itemsize or n <= 1:     # not a splat
-        check_size(element, shape)
+    """A short ``dense<"0x...">`` blob (long ones reach decode_raw decoded: source.py)."""
     try:
         raw = bytes.fromhex(hexdigits)
     except ValueError:
         raise DenseError("malformed hex string in dense literal") from None
+    return decode_raw(raw, element, shape)
+
+
+def decode_raw(raw, element: str, shape) -> np.ndarray:
+    """Raw little-endian element bytes (a hex literal's or a resource blob's) as
+    a read-only array of ``shape``: a view of ``raw``, not a copy (i1 excepted:
+    one byte or one bit per element becomes numpy's bool)."""
+    dtype = np.dtype(numpy_dtype(element))
+    if dtype.byteorder == "=" or dtype.byteorder == ">":
+        dtype = dtype.newbyteorder("<")
+    n = _size(shape)
+    nbytes = len(raw) if not isinstance(raw, memoryview) else raw.nbytes
+    if nbytes != dtype.itemsize or n <= 1:                 # not a splat
+        check_size(element, shape)
     if element == "i1":
-        if len(raw) == n:
+        if nbytes == n:
             return np.frombuffer(raw, np.uint8).astype(bool).reshape(shape)
-        if len(raw) == 1 and n > 1:
-            return _splat(np.bool_(raw[0] != 0), element, shape)
-        if len(raw) == (n + 7) // 8:
+        if nbytes == 1 and n > 1:
+            return _splat(np.bool_(bytes(raw)[0] != 0), element, shape)
+        if nbytes == (n + 7) // 8:
             bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
             return bits[:n].astype(bool).reshape(shape)
-    elif len(raw) == n * dtype.itemsize:
-        return np.frombuffer(raw, dtype).reshape(shape)
-    elif len(raw) == dtype.itemsize:
-        return _splat(np.frombuffer(raw, dtype)[0], element, shape)
-    raise DenseError(f"hex literal has {len(raw)} bytes but a tensor of {n} x {element} "
+    elif nbytes == n * dtype.itemsize:
+        return _native(np.frombuffer(raw, dtype)).reshape(shape)
+    elif nbytes == dtype.itemsize:
+        return _splat(_native(np.frombuffer(raw, dtype))[0], element, shape)
+    raise DenseError(f"hex literal has {nbytes} bytes but a tensor of {n} x {element} "
                      f"needs {n * dtype.itemsize}")
+
+
+def _native(arr: np.ndarray) -> np.ndarray:
+    """``arr`` in the host's byte order (a copy only on a big-endian host)."""
+    return arr if arr.dtype.isnative else arr.astype(arr.dtype.newbyteorder("="))
 
 
 def _ints(values, dtype) -> np.ndarray:
@@ -102,7 +118,7 @@ def _ints(values, dtype) -> np.ndarray:
 
 
 def _from_decimal(values, dtype) -> np.ndarray:
-    f64 = np.array(values).astype(np.float64)
+    f64 = np.asarray(values).astype(np.float64)
     out = f64.astype(dtype)
     if dtype.name == "float8_e8m0fnu":       # no zero: MLIR rounds 0 to the smallest value
         out.view(np.uint8)[f64 == 0] = 0
@@ -169,8 +185,58 @@ def _sub_byte_ints(values, element, dtype) -> np.ndarray:
     return (ints.astype(np.int64) & hi).astype(np.uint8).view(dtype)
 
 
+#: Literal bodies longer than this try the bulk decimal path first.
+BULK_LITERAL_CHARS = 1 << 16
+_NOT_DECIMAL = re.compile(r"[^\s\[\](),0-9.eE+\-]")
+_NOT_INTEGER = re.compile(r"[^\s\[\],0-9+\-]")
+_NO_BRACKETS = str.maketrans("[]()", "    ")
+
+
+def _bulk_decimal(body: str, element: str, shape):
+    """A long literal of plain decimal numbers parsed by numpy in one call
+    (``fromstring``, C speed, no string per element); None when the body
+    needs the general path (hex or special values, 8-byte integers, a wrong
+    count: that path says what is wrong)."""
+    dtype = np.dtype(numpy_dtype(element))
+    if is_float(element) or is_complex(element):
+        if _NOT_DECIMAL.search(body):
+            return None
+        parse = np.float64
+    elif dtype.kind in "iu" and dtype.itemsize <= 4 and element not in _SUB_BYTE_BITS:
+        if _NOT_INTEGER.search(body):
+            return None
+        parse = np.int64
+    else:
+        return None
+    per = 2 if is_complex(element) else 1
+    n = _size(shape)
+    if _NOT_SKELETON.sub("", body).replace("(,)", "") != _skeleton(shape):
+        return None
+    check_size(element, shape)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            flat = np.fromstring(body.translate(_NO_BRACKETS), dtype=parse, sep=",")
+    except (ValueError, DeprecationWarning):
+        return None
+    if flat.size != n * per:
+        return None
+    if per == 2:
+        pairs = flat.reshape(-1, 2)
+        out = np.empty(n, dtype)
+        out.real, out.imag = pairs[:, 0], pairs[:, 1]
+        return out.reshape(shape)
+    if parse is np.float64:
+        return _from_decimal(flat, dtype).reshape(shape)
+    return flat.astype(dtype).reshape(shape)
+
+
 def decode_literal(body: str, element: str, shape) -> np.ndarray:
     """A ``dense<[...]>`` or splat body to an array of ``shape``."""
+    if len(body) > BULK_LITERAL_CHARS:
+        arr = _bulk_decimal(body, element, shape)
+        if arr is not None:
+            return arr
     bad = _BAD_CHARS.search(body)
     if bad:
         raise DenseError(f"unexpected {bad.group()!r} in dense literal")

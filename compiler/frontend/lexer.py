@@ -60,9 +60,10 @@ def unescape(body: str) -> str:
 class Lexer:
     """Tokenises ``text`` lazily; ``pos`` is the offset after the last token."""
 
-    def __init__(self, text: str, filename: str = "<input>"):
+    def __init__(self, text: str, filename: str = "<input>", source=None):
         self.text = text
         self.filename = filename
+        self.source = source         # source.Source whose skeleton ``text`` is: columns
         self.pos = 0
         self._line_starts = None
         self.skipped_loc = False     # the last next() skipped a loc(...)
@@ -72,7 +73,9 @@ class Lexer:
         if self._line_starts is None:
             self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
         i = bisect.bisect_right(self._line_starts, pos) - 1
-        return i + 1, pos - self._line_starts[i] + 1
+        start = self._line_starts[i]
+        cut = self.source.column_shift(start, pos) if self.source is not None else 0
+        return i + 1, pos - start + cut + 1
 
     def error(self, message: str, pos: int) -> ParseError:
         line, col = self.line_col(pos)

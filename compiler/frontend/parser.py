@@ -17,17 +17,28 @@ from ..ir.types import FunctionType
 from .attr_parser import AttrParserMixin
 from .lexer import Lexer
 from .op_forms import OpFormsMixin
+from .source import NotUtf8Error, Source, read_source
 from .sdy_forms import SdyFormsMixin
 
 MAX_DEPTH = 200
 _ISOLATED = frozenset(("func.func", "builtin.module"))
 _RESOURCES = re.compile(r"\{-#(.*?)#-\}", re.S)
-_BLOB = re.compile(r'([\w.$\-]+)\s*:\s*"0x([0-9A-Fa-f]*)"')
+_BLOB = re.compile(r'([\w.$\-]+)\s*:\s*(")(?:0x([0-9A-Fa-f]*))?"')
 
 
-def parse_module(text: str, filename: str = "<input>") -> Module:
-    """Parse MLIR text (one module, or bare top-level ops) into a Module."""
+def parse_module(text, filename: str = "<input>") -> Module:
+    """Parse MLIR text (one module, or bare top-level ops) into a Module.
+
+    ``text``: a str, UTF-8 bytes, an mmap of a file, or a ``source.Source``."""
     return Parser(text, filename).parse_top_level()
+
+
+def _small_hex(digits: str):
+    """A short resource blob's bytes (None if malformed: its use reports that)."""
+    try:
+        return bytes.fromhex(digits)
+    except ValueError:
+        return None
 
 
 class _Scope:
@@ -42,16 +53,26 @@ class _Scope:
 class Parser(OpFormsMixin, SdyFormsMixin, AttrParserMixin):
     """Recursive-descent parser over a pull lexer (see module docstring)."""
 
-    def __init__(self, text: str, filename: str = "<input>"):
-        self.resources = {}
+    def __init__(self, text, filename: str = "<input>"):
+        if not isinstance(text, Source):
+            try:
+                text = read_source(text)
+            except NotUtf8Error as e:
+                raise ParseError(str(e), e.line, e.column, filename) from None
+        src, text = text, text.text
+        self.resources = {}          # blob name -> bytes (4 alignment bytes, then data)
         if "{-#" in text:
             def blank(m):
-                for name, hexdigits in _BLOB.findall(m.group(1)):
-                    self.resources[name] = hexdigits
+                for b in _BLOB.finditer(m.group(1)):
+                    raw = src.blobs.get(m.start(1) + b.start(2))
+                    if raw is None and b.group(3) is not None:
+                        raw = _small_hex(b.group(3))
+                    self.resources[b.group(1)] = raw if raw is not None else b.group(3)
                 return re.sub(r"[^\n]", " ", m.group(0))
             text = _RESOURCES.sub(blank, text)
+        self.blobs = src.blobs
         self.filename = filename
-        self.lex = Lexer(text, filename)
+        self.lex = Lexer(text, filename, src)
         self.prev_end = 0
         self.tok = self.lex.next()
         self.attr_aliases = {}

@@ -15,6 +15,8 @@ text parser that follows is tensorvm's own (compiler/frontend/).
 """
 from __future__ import annotations
 
+import os
+
 from .common import FrontendError, describe_treedef, require
 
 MLIR_BYTECODE_MAGIC = b"ML\xefR"
@@ -32,6 +34,35 @@ def read_artifact(data: bytes, filename: str = "<input>") -> tuple[str, dict]:
     except UnicodeDecodeError:
         pass
     return _jax_exported(data, filename)
+
+
+def open_artifact(path, filename: str | None = None) -> tuple:
+    """(MLIR input, reflection extras) of the file at ``path``.  MLIR text comes
+    back as a read-only mmap of the file, which the parser reads in place
+    (compiler/frontend/source.py), so a model's text is never copied into
+    memory whole; other forms are read and converted by ``read_artifact``."""
+    import mmap
+    filename = filename or os.fspath(path)
+    with open(path, "rb") as f:
+        head = f.read(4096)
+        if _looks_like_text(head) and os.fstat(f.fileno()).st_size > len(head):
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), {}
+        f.seek(0)
+        data = f.read()
+    return read_artifact(data, filename)
+
+
+def _looks_like_text(head: bytes) -> bool:
+    """MLIR text: no NUL byte, valid UTF-8 (a character cut at the end aside),
+    no bytecode or zip magic.  (A binary file that passes is refused by the
+    parser as not UTF-8 text, naming the line.)"""
+    if b"\0" in head or head.startswith((MLIR_BYTECODE_MAGIC, b"PK\x03\x04")):
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.start >= len(head) - 3
+    return True
 
 
 def _zip_model(data: bytes, filename: str) -> tuple[str, dict]:

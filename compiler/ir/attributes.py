@@ -65,7 +65,12 @@ class DenseElementsAttr(Attribute):
     @property
     def is_splat(self) -> bool:
         a = self.array
-        return a.size > 0 and (a.strides == (0,) * a.ndim or bool(np.all(a == a.flat[0])))
+        if a.size == 0:
+            return False
+        if a.strides == (0,) * a.ndim:
+            return True
+        head = a.flat[:64]                 # most big constants (weights) differ at once
+        return bool(np.all(head == head[0])) and bool(np.all(a == a.flat[0]))
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
 """Clean-ups: dead code elimination and common subexpression elimination."""
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 
 from ..ir.attributes import DenseElementsAttr
@@ -37,10 +39,52 @@ class DeadCodeElimination(Pass):
                 op.erase()
 
 
+class _DenseKey:
+    """A dense attribute as a CSE key without copying its bytes: hashed by a
+    CRC of at most ``SAMPLE`` bytes from each end (a splat by its one value),
+    compared in full only when the hashes meet, so a model's weights are
+    neither copied nor read whole to find the few duplicates among them."""
+    __slots__ = ("array", "type", "_hash")
+    SAMPLE = 1 << 15
+
+    def __init__(self, attr):
+        self.array, self.type = attr.array, str(attr.type)
+        a = self.array
+        if a.size and a.strides == (0,) * a.ndim:         # a broadcast splat
+            fingerprint = a.flat[:1].tobytes()
+        else:
+            flat = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+            n = self.SAMPLE
+            fingerprint = zlib.crc32(flat[:n], zlib.crc32(flat[-n:])) if flat.size > 2 * n \
+                else flat.tobytes()
+        self._hash = hash((self.type, a.nbytes, fingerprint))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, _DenseKey) and other._hash == self._hash
+                and other.type == self.type and _same_bits(self.array, other.array))
+
+
+def _same_bits(a, b) -> bool:
+    """Bitwise equality, read in place (0.0 and -0.0, or two NaN payloads,
+    are different constants; a broadcast splat is not materialised)."""
+    if a is b:
+        return True
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if a.size and a.strides == b.strides == (0,) * a.ndim:      # two splats
+        a, b = a.flat[:1], b.flat[:1]
+    size = a.dtype.itemsize
+    if size in (1, 2, 4, 8):
+        return bool(np.array_equal(a.view(f"u{size}"), b.view(f"u{size}")))
+    return _same_bits(a.real, b.real) and _same_bits(a.imag, b.imag)    # complex128
+
+
 def _attr_key(v):
     if isinstance(v, DenseElementsAttr):
-        a = np.ascontiguousarray(v.array)
-        return ("dense", str(v.type), a.tobytes())
+        return _DenseKey(v)
     if isinstance(v, dict):
         return tuple(sorted((k, _attr_key(x)) for k, x in v.items()))
     try:
