@@ -21,6 +21,7 @@ import weakref
 import numpy as np
 
 from .buffer import HOST_MEMORY, Buffer, MemoryType, host_address
+from .checked_buffer import CheckedBuffer
 from .errors import HalError, OutOfMemoryError
 
 ALIGNMENT = 64
@@ -114,6 +115,13 @@ class Allocator:
     def import_host(self, obj, writable: bool = False) -> Buffer:
         raise NotImplementedError
 
+    def import_checked(self, obj, check) -> Buffer:
+        """A read-only import of host memory whose bytes ``check(offset,
+        length)`` must accept before use (hal/checked_buffer.py).  Device
+        memory is a copy of all of them: they are checked first."""
+        check(0, memoryview(obj).nbytes)
+        return self.import_host(obj)
+
     def validated_size(self, size, memory_type) -> int:
         """``size`` as an int within ``max_allocation_bytes``, or HalError; also
         validates the memory-type flags."""
@@ -159,6 +167,11 @@ class HostAllocator(Allocator):
         reports all of them."""
         size = self.validated_size(size, memory_type)
         return Buffer(aligned_bytes(size, device_name=self.device_name), HOST_MEMORY, True, self)
+
+    def import_checked(self, obj, check) -> Buffer:
+        """Zero-copy, checked range by range as kernels and readers use it."""
+        buf = self.import_host(obj)
+        return CheckedBuffer(buf.storage, buf.memory_type, self, check)
 
     def import_host(self, obj, writable: bool = False) -> Buffer:
         """Wrap a numpy array, bytes, bytearray or memoryview as a buffer.

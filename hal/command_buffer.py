@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .buffer import Buffer, BufferView
+from .checked_buffer import CheckedBuffer
 from .errors import HalError
 from .executable import Executable
 
@@ -120,7 +121,8 @@ class CommandBuffer:
     def _buffer(obj, what) -> Buffer:
         if not isinstance(obj, Buffer):
             raise HalError(f"{what}: expected a Buffer, got {type(obj).__name__}")
-        obj.storage  # raises if deallocated
+        if obj._storage is None:
+            obj.storage  # raises: deallocated
         return obj
 
     def fill(self, buffer, offset: int, length, pattern: bytes) -> None:
@@ -149,6 +151,8 @@ class CommandBuffer:
         else:
             s = self._buffer(src, "copy source")
             length = s.check_range(src_offset, length, "copy source")
+            if s.__class__ is CheckedBuffer:
+                s = s.checked(src_offset, length)
         if is_slot(dst):
             d = dst
             self._slot(dst, dst_offset, length, "copy target", write=True)
@@ -197,6 +201,8 @@ class CommandBuffer:
             buf = self._buffer(buf, f"dispatch binding {i}")
             ln = buf.check_range(int(off), ln, f"dispatch binding {i}")
             executable.check_binding_length(entry, i, ln)
+            if buf.__class__ is CheckedBuffer:         # a constant: its range, checked
+                buf = buf.checked(int(off), ln)
             binds.append((buf, int(off), ln))
         layout = executable.layouts[entry]
         if layout is not None and layout.binding_shapes:
@@ -256,6 +262,10 @@ class CommandBuffer:
                                f"bytes, the buffer has {buf.byte_length}")
             if buf.released:
                 raise HalError(f"binding table slot {slot}: buffer was deallocated")
+            if buf.__class__ is CheckedBuffer:
+                if table is given:
+                    table = list(table)
+                table[slot] = buf.checked(0, need)
             slot += 1
         for slot in self.slot_writes:
             if not table[slot].writable:

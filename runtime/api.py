@@ -586,7 +586,7 @@ def _verified_module(source, lazy: bool, expected_sha256) -> BytecodeModule:
                 _container.read_module(source, expected_sha256=expected_sha256), lazy=lazy)
     if expected_sha256 is not None:
         _container.check_digest(data, expected_sha256)
-    return _module_cache.MODULES.load(data, lazy)
+    return _module_cache.MODULES.load(data, lazy, checksums=expected_sha256 is None)
 
 
 def _custom_call_modules(bytecode, custom_calls: dict, natives) -> list:

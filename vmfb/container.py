@@ -13,6 +13,7 @@ views keep the mmap alive.  Any defect raises VmfbError naming it.
 from __future__ import annotations
 
 import hashlib
+import io
 import mmap
 import os
 import struct
@@ -20,13 +21,15 @@ import zlib
 
 import msgpack
 
+from . import chunks as _chunks
 from . import header as _header
+from . import payload as _payload
 from .errors import IntegrityError, VmfbError
 from .model import Deferred, Initializer, ModuleDef
 
 MAGIC = b"\x89TVMFB\r\n"
 VERSION_MAJOR = 1
-VERSION_MINOR = 3           # the newest minor this reader reads (and writes when used)
+VERSION_MINOR = 4           # the newest minor this reader reads (and writes when used)
 ALIGNMENT = 64
 PREFIX = struct.Struct("<8sHHIQQQI16sI")
 assert PREFIX.size == 64
@@ -43,14 +46,23 @@ def _crc(data) -> int:
 
 def write_module(module: ModuleDef) -> bytes:
     """Serialise ``module`` (VmfbError if it does not fit the schema)."""
+    out = io.BytesIO()
+    write_module_to(module, out)
+    return out.getvalue()
+
+
+def write_module_to(module: ModuleDef, out) -> int:
+    """Stream ``module`` to ``out`` (a path, or a seekable binary file at
+    position 0); returns the file's length.  Payloads are read once, in
+    file order, a block at a time (``vmfb.payload``: Pieces, FileRange), so
+    writing many GiB of constants holds none of them twice."""
+    if isinstance(out, (str, os.PathLike)):
+        with open(out, "wb") as f:
+            return write_module_to(module, f)
     payloads = []
 
     def add_section(kind, data, alignment):
-        try:
-            view = memoryview(data).cast("B")
-        except TypeError:
-            raise VmfbError(f"{kind} data must be bytes-like, got {type(data).__name__}") from None
-        payloads.append((kind, view, alignment))
+        payloads.append((kind, _payload.source(data), alignment))
         return len(payloads) - 1
 
     try:
@@ -59,10 +71,47 @@ def write_module(module: ModuleDef) -> bytes:
         if isinstance(e, VmfbError):
             raise
         raise VmfbError(f"cannot write module: {e}") from None
-    hdr["sections"] = [{"offset": 0, "length": len(v), "crc32": _crc(v), "kind": k}
-                       for k, v, _ in payloads]
+    # Laid out with the widest CRC values: the real header is no longer, and
+    # the sections are written (and checksummed) before it.
+    hdr["sections"] = [_section_entry(k, len(v)) for k, v, _ in payloads]
     _header.validate(hdr)
-    # Offsets depend on the header's length and vice versa: iterate to a fixed point.
+    start, packed = _layout(hdr, payloads)
+    out.write(bytes(start))
+    for entry, (kind, data, _) in zip(hdr["sections"], payloads):
+        out.write(bytes(entry["offset"] - out.tell()))
+        crc = _chunks.ChunkCrc(entry.get("chunk_size", _chunks.CHUNK_BYTES))
+        for piece in _payload.checked_pieces(data):
+            crc.update(piece)
+            out.write(piece)
+        entry["crc32"] = crc.crc
+        if "chunk_crc32" in entry:
+            entry["chunk_crc32"] = crc.chunk_crcs()
+    packed = msgpack.packb(hdr, use_bin_type=True)
+    total = out.tell() if payloads else PREFIX.size + len(packed)
+    # The lowest minor whose features the file uses: 1.4 for chunk CRCs, 1.3
+    # for ref-global initializers (a 1.2 reader rejects those by name).
+    minor = 4 if any("chunk_crc32" in e for e in hdr["sections"]) else \
+        3 if any(g.initial.__class__ is Initializer for g in module.globals) else 2
+    prefix = PREFIX.pack(MAGIC, VERSION_MAJOR, minor, 0, total, PREFIX.size,
+                         len(packed), _crc(packed), bytes(16), 0)
+    out.seek(0)
+    out.write(prefix[:60] + struct.pack("<I", _crc(prefix[:60])) + packed)
+    out.seek(total)
+    out.truncate()
+    return total
+
+
+def _section_entry(kind: str, length: int) -> dict:
+    entry = {"offset": 0, "length": length, "crc32": 0xFFFFFFFF, "kind": kind}
+    if kind == "rodata" and length > _chunks.CHUNK_BYTES:
+        entry["chunk_size"] = _chunks.CHUNK_BYTES
+        entry["chunk_crc32"] = bytes(4 * _chunks.chunk_count(length, _chunks.CHUNK_BYTES))
+    return entry
+
+
+def _layout(hdr: dict, payloads: list) -> tuple:
+    """Set each section's offset; returns (first section offset, packed header).
+    Offsets depend on the header's length and vice versa: iterate to a fixed point."""
     packed, start = b"", None
     for _ in range(16):
         try:
@@ -71,27 +120,13 @@ def write_module(module: ModuleDef) -> bytes:
             raise VmfbError(f"cannot write module: header not serialisable: {e}") from None
         new_start = _align(PREFIX.size + len(packed), ALIGNMENT)
         if new_start == start:
-            break
+            return start, packed
         start, pos = new_start, new_start
         for entry, (_, view, alignment) in zip(hdr["sections"], payloads):
             pos = _align(pos, alignment)
             entry["offset"] = pos
             pos += len(view)
-    else:  # pragma: no cover - lengths only grow, so this converges quickly
-        raise VmfbError("cannot lay out sections")
-    total = max([s["offset"] + s["length"] for s in hdr["sections"]],
-                default=PREFIX.size + len(packed))
-    out = bytearray(total)
-    out[PREFIX.size:PREFIX.size + len(packed)] = packed
-    for entry, (_, view, _) in zip(hdr["sections"], payloads):
-        out[entry["offset"]:entry["offset"] + entry["length"]] = view
-    # The lowest minor whose features the file uses: 1.3 only for ref-global
-    # initializers, which a 1.2 reader rejects by name rather than skipping.
-    minor = 3 if any(g.initial.__class__ is Initializer for g in module.globals) else 2
-    prefix = PREFIX.pack(MAGIC, VERSION_MAJOR, minor, 0, total, PREFIX.size,
-                         len(packed), _crc(packed), bytes(16), 0)
-    out[:PREFIX.size] = prefix[:60] + struct.pack("<I", _crc(prefix[:60]))
-    return bytes(out)
+    raise VmfbError("cannot lay out sections")  # pragma: no cover - lengths only grow
 
 
 def read_module(source, verify_checksums: bool = True, expected_sha256: str | None = None
@@ -103,11 +138,12 @@ def read_module(source, verify_checksums: bool = True, expected_sha256: str | No
     then); ``verify_checksums=False`` skips them (the prefix and header CRCs
     are always checked, here: they are small and guard the parser).
     ``expected_sha256`` (hex) pins the module: IntegrityError unless the bytes
-    have that digest.  A pinned path is read into private memory rather than
+    have that digest; the digest covers every byte, so no section CRC is
+    checked after it.  A pinned path is read into private memory rather than
     mapped, so the file cannot change under the checked bytes.
     """
     if expected_sha256 is not None:
-        return _read_pinned(source, expected_sha256, verify_checksums)
+        return _read_pinned(source, expected_sha256)
     if isinstance(source, (str, os.PathLike)):
         view = _map_file(source)
     elif isinstance(source, (bytes, bytearray, memoryview, mmap.mmap)):
@@ -138,7 +174,7 @@ def check_digest(data, expected: str) -> None:
                              f"expected {expected.lower()}")
 
 
-def _read_pinned(source, expected: str, verify_checksums: bool) -> ModuleDef:
+def _read_pinned(source, expected: str) -> ModuleDef:
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as f:
             source = f.read()
@@ -146,7 +182,8 @@ def _read_pinned(source, expected: str, verify_checksums: bool) -> ModuleDef:
         raise TypeError(f"read_module takes bytes-like data or a path, "
                         f"not {type(source).__name__}")
     check_digest(source, expected)
-    return read_module(source, verify_checksums)
+    # The digest covers every byte: the sections' CRCs could add nothing.
+    return read_module(source, verify_checksums=False)
 
 
 def _map_file(path) -> memoryview:
@@ -219,16 +256,23 @@ def _read(view: memoryview, verify: bool) -> ModuleDef:
         s = sections[index]
         return view[s["offset"]:s["offset"] + s["length"]]
 
-    def checked_data(index):
-        data = section_data(index)
-        if _crc(data) != sections[index]["crc32"]:
-            raise VmfbError(f"section {index} ({sections[index]['kind']}) checksum mismatch: "
-                            f"the data is damaged")
-        return data
-
     if not verify:
         return _header.from_header(hdr, section_data)
+    checks = {}
+
+    def range_check(index):
+        """The one RangeCheck of a section (rodata: checked range by range)."""
+        c = checks.get(index)
+        if c is None:
+            s = sections[index]
+            c = checks[index] = _chunks.RangeCheck(
+                section_data(index), f"section {index} ({s['kind']})", s["crc32"],
+                s.get("chunk_size"), s.get("chunk_crc32"))
+        return c
+
     # Each payload's CRC is checked when it is first read (a function's code
-    # when it is verified, a kernel's when it is loaded), not here: a load
-    # costs nothing per byte of code it does not run.
-    return _header.from_header(hdr, lambda index: Deferred(lambda: checked_data(index)))
+    # when it is verified, a kernel's when it is loaded, a constant's bytes
+    # range by range as they are used), not here: a load costs nothing per
+    # byte of code or data it does not use.
+    return _header.from_header(hdr, lambda index: Deferred(lambda: range_check(index).check_all()),
+                               range_check)

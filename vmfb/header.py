@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import msgpack
 
+from .chunks import MAX_CHUNK_BYTES, MIN_CHUNK_BYTES, chunk_count
 from .errors import VmfbError
 from .isa import BANKS, MAX_REGISTERS
 from .model import (Deferred, EntryPoint, ExecutableDef, ExecutableVariant, FunctionDef,
@@ -135,7 +136,7 @@ def _plain_section(s) -> bool:
     o, n, c = s.get("offset"), s.get("length"), s.get("crc32")
     return (o.__class__ is int and 0 <= o <= _U63[1] and n.__class__ is int
             and 0 <= n <= _U63[1] and c.__class__ is int and 0 <= c <= _U32[1]
-            and s.get("kind").__class__ is str)
+            and s.get("kind").__class__ is str and "chunk_crc32" not in s and "chunk_size" not in s)
 
 
 def _plain_signature(text, variadic: bool) -> bool:
@@ -286,6 +287,19 @@ def _initializer(v, where) -> None:
         _int(a[1], w + "[1]", 0, MAX_COUNT)
 
 
+def _chunked_section(s, w) -> None:
+    """A section's per-chunk CRCs (1.4): a power-of-two chunk size and one
+    little-endian u32 per chunk of the payload."""
+    _map(s, w, ("chunk_crc32", "chunk_size"))
+    size = _int(s["chunk_size"], w + ".chunk_size", MIN_CHUNK_BYTES, MAX_CHUNK_BYTES)
+    if size & (size - 1):
+        _fail(w + ".chunk_size", f"{size} is not a power of two")
+    crcs = _type(s["chunk_crc32"], bytes, w + ".chunk_crc32", "a bin")
+    if len(crcs) != 4 * chunk_count(s["length"], size):
+        _fail(w + ".chunk_crc32", f"holds {len(crcs)} bytes; {s['length']} bytes in chunks of "
+                                  f"{size} need {4 * chunk_count(s['length'], size)}")
+
+
 def validate(h) -> dict:
     """Check the whole header; return it unchanged (raises VmfbError)."""
     _map(h, "header", ("name", "version", "requirements", "functions", "imports", "globals",
@@ -307,6 +321,8 @@ def validate(h) -> dict:
         _int(s["length"], w + ".length")
         _int(s["crc32"], w + ".crc32", *_U32)
         _str(s["kind"], w + ".kind")
+        if "chunk_crc32" in s or "chunk_size" in s:          # (1.4)
+            _chunked_section(s, w)
     names = set()
     for i, f in enumerate(_list(h["functions"], "functions")):
         if _plain_function(f, names, sections):
@@ -590,9 +606,18 @@ def _initial(v):
     return v
 
 
-def from_header(h: dict, section_data) -> ModuleDef:
+def _rodata(r: dict, section_data, range_check) -> RodataDef:
+    rd = RodataDef(r["name"], section_data(r["section"]), r["alignment"])
+    if range_check is not None:
+        rd.check = range_check(r["section"])
+    return rd
+
+
+def from_header(h: dict, section_data, range_check=None) -> ModuleDef:
     """ModuleDef from a validated header; ``section_data(index)`` returns the
-    payload view of a section (or a Deferred that checks and returns it)."""
+    payload view of a section (or a Deferred that checks and returns it);
+    ``range_check(index)``, when checksums are checked, the RangeCheck each
+    rodata keeps for checking its bytes as they are used (vmfb/chunks.py)."""
     return ModuleDef(
         name=h["name"], version=h["version"], requirements=h["requirements"],
         functions=[FunctionDef(f["name"], f["signature"],
@@ -602,8 +627,7 @@ def from_header(h: dict, section_data) -> ModuleDef:
         imports=[ImportDef(i["module"], i["name"], i["signature"]) for i in h["imports"]],
         globals=[GlobalDef(g["name"], g["bank"], _initial(g.get("initial")))
                  for g in h["globals"]],
-        rodata=[RodataDef(r["name"], section_data(r["section"]), r["alignment"])
-                for r in h["rodata"]],
+        rodata=[_rodata(r, section_data, range_check) for r in h["rodata"]],
         executables=[ExecutableDef(e["name"], [
             ExecutableVariant(v["format"], v["target"],
                               _variant_entry_points(v, f"executables[{i}].variants[{j}]"),

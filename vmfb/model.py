@@ -105,8 +105,11 @@ class GlobalDef:
 @dataclass
 class RodataDef:
     name: str
-    data: bytes | memoryview
+    data: bytes | memoryview       # or a vmfb.payload Pieces / FileRange to write
     alignment: int = 64
+    # (not a field) read with checksums: the section's vmfb.chunks.RangeCheck,
+    # which checks byte ranges as they are used (``data`` checks them all)
+    check = None
 
 
 @dataclass

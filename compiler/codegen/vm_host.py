@@ -32,11 +32,13 @@ import numpy as np
 
 from tensorvm.vmfb import element_types, host_transfers
 from tensorvm.vmfb.model import ExecutableDef, ExecutableVariant, ModuleDef, RodataDef
+from tensorvm.vmfb.payload import Pieces
 
 from ..ir.types import TokenType
 from ..passes.inline import symbol
 from ..passes.memory import ALIGNMENT as PACK_ALIGNMENT, FunctionPlan
 from .donation import aliases
+from .grids import VariantCounts, count_register, gpu_flag
 from .host_constants import HostConstantPool
 
 # hal module imports used by generated code: name -> calling convention.
@@ -179,6 +181,12 @@ def _arg_names(func) -> list[str]:
     return names
 
 
+def _constant_bytes(array) -> np.ndarray:
+    """A constant's bytes as a flat uint8 view (a copy only when it is not
+    C-contiguous, e.g. a splat's broadcast view)."""
+    return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
+
+
 def generate_module(name, functions, plans: dict, executable, entry_of: dict,
                     workgroups: dict) -> tuple[ModuleDef, str]:
     """(ModuleDef with rodata + executables, assembly text for its functions).
@@ -191,24 +199,28 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     # imported once (bindings address them by offset): a load checks, imports
     # and stores one buffer, not one per constant.  Functions with control
     # flow (host_program.py) hold each of theirs as a buffer of its own.
+    # Constants reach the writer as views of their arrays (vmfb.payload.Pieces),
+    # never copied into one buffer: a module's weights are held once.
     const_index: dict = {}           # id(op) -> own rodata index (global @__c<i>)
     pack_offset: dict = {}           # id(op) -> offset in the packed segment
-    pack = bytearray()
+    pack, pack_len = [], 0
     for func in functions:
         general = getattr(plans[id(func)], "general", False)
         for op in plans[id(func)].constants:
             if id(op) in const_index or id(op) in pack_offset:
                 continue
-            data = np.ascontiguousarray(op.attr("value").array).tobytes()
+            data = _constant_bytes(op.attr("value").array)
             if general:
                 const_index[id(op)] = len(mdef.rodata)
                 mdef.rodata.append(RodataDef(f"c{len(mdef.rodata)}", data))
             else:
-                pack_offset[id(op)] = len(pack)
-                pack += data + bytes(-len(data) % PACK_ALIGNMENT)
+                pack_offset[id(op)] = pack_len
+                pad = -data.nbytes % PACK_ALIGNMENT
+                pack += [data, bytes(pad)] if pad else [data]
+                pack_len += data.nbytes + pad
     own = len(mdef.rodata)
-    if pack:
-        mdef.rodata.append(RodataDef("constants", bytes(pack), PACK_ALIGNMENT))
+    if pack_len:
+        mdef.rodata.append(RodataDef("constants", Pieces(pack_len, pack), PACK_ALIGNMENT))
     fmt, target, entries, data = executable
     if entries:
         mdef.executables.append(ExecutableDef("kernels", [ExecutableVariant(fmt, target, entries, data)]))
@@ -345,10 +357,12 @@ class _HostFunction:
         """Emit the dispatches/barriers/copies into ``cb``; ``ref_of(key)`` gives
         (buffer register or None, slot) for a storage key."""
         plan, wgs = self.plan, self.workgroups
-        exe = None
+        exe = gpu = None
         if self.has_exe:
             exe = f.reg("exe")
             f.emit(f"{exe} = global.load.ref @__exe")
+            if any(isinstance(wgs[id(d)], VariantCounts) for d in plan.dispatches):
+                gpu = gpu_flag(f, exe)       # counts differ between CPU and GPU variants
         one = f.const("i32", 1)
         levels = [lv for lv in plan.levels if any(wgs[id(d)] for d in lv)]
         for n, level in enumerate(levels):
@@ -365,7 +379,8 @@ class _HostFunction:
                     regs.append(reg)
                     slots.append(slot)
                     spans += [f.const("i64", self._offset(s)), f.const("i64", s.size)]
-                head = [cb, exe, f.const("i32", self.entry_of[id(d)]), f.const("i32", count),
+                head = [cb, exe, f.const("i32", self.entry_of[id(d)]),
+                        count_register(f, count, gpu, lambda c: f.const("i32", c)),
                         one, one, "[]"]
                 if any(s is not None for s in slots):
                     regs = [r or self._null(f) for r in regs]

@@ -6,6 +6,7 @@ converted with vectorised numpy casts; hex blobs go through ``frombuffer``.
 """
 from __future__ import annotations
 
+import os
 import re
 import warnings
 
@@ -19,12 +20,16 @@ _NOT_SKELETON = re.compile(r"[^\[\],()]+")
 _BAD_CHARS = re.compile(r"[^\s\[\],()0-9a-fA-FxX.+\-einftrulsa]")
 
 
-#: Largest constant a literal may declare (its tensor type's byte size): checked
-#: before a literal's elements are decoded or materialised, so a huge type is a
-#: located error rather than a MemoryError in a later pass.  A splat holds one
-#: value (a read-only broadcast view), so it parses at any size, as in MLIR;
-#: compiling one above the limit is refused (pipeline.py).
-MAX_CONSTANT_BYTES = 1 << 31
+#: Largest constant a module can hold (its tensor type's byte size): the
+#: format's limit (sizes and offsets are i64 in the VM, sections 64-bit:
+#: docs/vmfb.md), not 2 GiB.  A constant is also held in memory while it is
+#: compiled, so one larger than this machine's memory is refused too
+#: (``check_size``).  Checked before a literal's elements are decoded or
+#: materialised, so a huge type is a located error rather than a MemoryError
+#: in a later pass.  A splat holds one value (a read-only broadcast view), so
+#: it parses at any size, as in MLIR; compiling one above the limits is
+#: refused (pipeline.py).
+MAX_CONSTANT_BYTES = 1 << 62
 
 
 class DenseError(ValueError):
@@ -32,11 +37,23 @@ class DenseError(ValueError):
 
 
 def check_size(element: str, shape) -> None:
-    """DenseError when a constant of ``shape`` x ``element`` exceeds MAX_CONSTANT_BYTES."""
+    """DenseError when a constant of ``shape`` x ``element`` exceeds
+    MAX_CONSTANT_BYTES or this machine's physical memory."""
     nbytes = _size(shape) * np.dtype(numpy_dtype(element)).itemsize
     if nbytes > MAX_CONSTANT_BYTES:
         raise DenseError(f"constant of {nbytes} bytes exceeds the {MAX_CONSTANT_BYTES}-byte "
-                         f"limit on constants")
+                         f"limit on constants of the module format")
+    memory = _physical_memory()
+    if nbytes > memory:
+        raise DenseError(f"constant of {nbytes} bytes exceeds the {memory} bytes of this "
+                         f"machine's memory, which compiling it needs")
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return MAX_CONSTANT_BYTES
 
 
 def _splat(value, element: str, shape) -> np.ndarray:

@@ -21,6 +21,7 @@ from tensorvm.hal.errors import rethrow
 from tensorvm.runtime.errors import InvalidArgumentError
 from tensorvm.runtime.vm.interpreter import current_invocation
 from tensorvm.runtime.vm.native import NativeModule, Suspend
+from tensorvm.runtime.vm.rodata import LazyRodata
 from tensorvm.vmfb import element_types, host_transfers
 from tensorvm.vmfb.cpu_abi import BOUNDS_DEADLINE, BOUNDS_MEASURE, BOUNDS_WORDS
 
@@ -221,7 +222,13 @@ def invocation_bounds(state, device):
 
 
 def allocator_import(state, device, rodata):
-    return _device(state, device, "allocator.import").allocator.import_host(rodata)
+    allocator = _device(state, device, "allocator.import").allocator
+    if rodata.__class__ is LazyRodata:       # an initializer's constant: checked on use
+        return rodata.import_into(allocator)
+    return allocator.import_host(rodata)
+
+
+allocator_import.lazy_rodata = True          # (runtime/vm/context.py)
 
 
 # -- buffer views ------------------------------------------------------------------

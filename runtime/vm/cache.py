@@ -64,11 +64,13 @@ class ModuleCache:
     def _key(data: bytes):
         return len(data), data[:64]    # length + fixed prefix (it holds the header CRC)
 
-    def load(self, data: bytes, lazy: bool = True) -> BytecodeModule:
+    def load(self, data: bytes, lazy: bool = True, checksums: bool = True) -> BytecodeModule:
         """The verified module of ``data`` (immutable bytes): cached, or read
         and verified now (VmfbError / VerificationError as ``read_module`` and
         ``BytecodeModule.from_def`` raise them).  ``lazy=False`` verifies
-        every function body before returning, cached or not."""
+        every function body before returning, cached or not.
+        ``checksums=False``: the caller matched ``data`` against a pinned
+        digest, which covers every byte, so no section CRC is checked."""
         key = self._key(data)
         with self._lock:
             hit = self._recent.get(key) or self._alive.get(key)
@@ -82,7 +84,7 @@ class ModuleCache:
             if not lazy:
                 hit.verify_bodies()
             return hit
-        module = BytecodeModule.from_def(read_module(data), lazy=lazy)
+        module = BytecodeModule.from_def(read_module(data, checksums), lazy=lazy)
         module.source = data
         with self._lock:
             held = self._recent.get(key) or self._alive.get(key)

@@ -122,13 +122,20 @@ class Context:
 
     def _initialize(self, module, inst) -> None:
         """Set each initialized ref global to its import call's result, in
-        global order (verified: operands in range, earlier globals only)."""
+        global order (verified: operands in range, earlier globals only).  A
+        native function marked ``lazy_rodata`` (``hal.allocator.import``)
+        gets its constants as LazyRodata, checked as they are used (rodata.py)."""
         consts, values = module.consts, inst.globals
         operands = {"global": values, "rodata": consts.rodata, "executable": consts.executables}
         for gi, call, args in module.initializers:
             target = inst.imports[call]
             try:
-                a = [operands[k][i] for k, i in args]
+                if target.__class__ is NativeTarget and target.plain \
+                        and getattr(target.fn, "lazy_rodata", False):
+                    a = [consts.rodata.lazy(i) if k == "rodata" else operands[k][i]
+                         for k, i in args]
+                else:
+                    a = [operands[k][i] for k, i in args]
                 if target.__class__ is NativeTarget and target.plain:   # one ref, always
                     values[gi] = target.fn(target.state, *a)
                 else:

@@ -20,6 +20,7 @@ from tensorvm.vmfb.isa import BANKS, CHAR_BANK
 
 from .fused import plan as fused_plan
 from .lowering import Layout, lower_function
+from .rodata import RodataViews
 from .verifier import ModuleTables
 
 
@@ -119,36 +120,11 @@ class _Consts:
 
     def __init__(self, mdef, import_sigs):
         """``import_sigs``: the imports' parsed signatures (ModuleTables has them)."""
-        self.rodata = _RodataViews(mdef.rodata)
+        self.rodata = RodataViews(mdef.rodata)
         self.strings = list(mdef.strings)
         self.executables = list(mdef.executables)
         self.import_sigs = import_sigs
         self.import_names = [f"{i.module}.{i.name}" for i in mdef.imports]
-
-
-class _RodataViews:
-    """The module's rodata as read-only views, each made when first used (its
-    section's CRC is checked then: vmfb/container.py)."""
-    __slots__ = ("_defs", "_views")
-
-    def __init__(self, defs):
-        self._defs, self._views = defs, [None] * len(defs)
-
-    def __len__(self):
-        return len(self._defs)
-
-    def __getitem__(self, i):
-        v = self._views[i]
-        if v is None:
-            v = self._views[i] = _readonly_bytes(self._defs[i].data)
-        return v
-
-
-def _readonly_bytes(data) -> memoryview:
-    mv = memoryview(data)
-    if mv.ndim != 1 or mv.format != "B":
-        mv = mv.cast("B")
-    return mv.toreadonly()
 
 
 class BytecodeModule:
@@ -170,7 +146,8 @@ class BytecodeModule:
     @classmethod
     def from_def(cls, mdef, *, lazy: bool = False) -> "BytecodeModule":
         """Verify ``mdef`` (VerificationError on any defect); ``lazy``: verify
-        each function body just before its first use instead of now."""
+        each function body just before its first use, and each constant's
+        checksums as its bytes are used, instead of now."""
         tables = ModuleTables(mdef, check_reflection=not lazy)
         consts = _Consts(mdef, tables.import_sigs)
         self = cls.__new__(cls)
@@ -179,10 +156,14 @@ class BytecodeModule:
         cls.__init__(self, mdef, functions, consts)
         self.initializers = tables.initializers
         self._tables = tables
+        if not lazy:
+            consts.rodata.check_all()
         return self
 
     def verify_bodies(self) -> None:
-        """Verify every function body not verified yet (``verify="eager"``)."""
+        """Verify every function body not verified yet, and check every
+        constant's bytes (``verify="eager"``)."""
+        self.consts.rodata.check_all()
         with self._prepare_lock:
             for f in self.functions:
                 if f._instrs is None:
