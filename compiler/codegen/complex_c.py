@@ -9,6 +9,8 @@ functions named ``tvm_<type>_<op>``; values are built with
 """
 from __future__ import annotations
 
+from ..dialects.registry import OPS
+
 CTYPES = {"complex<f32>": "tvm_c64", "complex<f64>": "tvm_c128"}
 PART = {"complex<f32>": "f32", "complex<f64>": "f64"}
 
@@ -112,12 +114,9 @@ def helpers() -> str:
     return "\n".join(out)
 
 
-UNARY = {"negate": "neg", "exponential": "exp", "exponential_minus_one": "expm1", "log": "log",
-         "log_plus_one": "log1p", "sqrt": "sqrt", "rsqrt": "rsqrt", "sine": "sin", "cosine": "cos",
-         "tan": "tan", "tanh": "tanh", "sign": "sign", "logistic": "logistic", "abs": "abs",
-         "conj": "conj", "cbrt": "cbrt"}
-BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div", "power": "pow",
-          "maximum": "max", "minimum": "min", "atan2": "atan2"}
+# The helper each op's complex form calls: its declaration's ``complex_fn``
+# (dialects/opdef.py), by short name (``negate`` -> ``neg``).
+_FN = {d.name.split(".", 1)[1]: d.complex_fn for d in OPS.values() if d.complex_fn}
 
 
 def unary(name: str, element: str, a: str) -> str | None:
@@ -126,7 +125,7 @@ def unary(name: str, element: str, a: str) -> str | None:
         return f"{a}.re"
     if name == "imag":
         return f"{a}.im"
-    fn = UNARY.get(name)
+    fn = _FN.get(name)
     from .special_c import COMPLEX_NAMES
     if fn is None and name.lstrip("_") in COMPLEX_NAMES:
         fn = name.lstrip("_")             # chlo._asin_acos_kernel -> C_asin_acos_kernel
@@ -134,7 +133,7 @@ def unary(name: str, element: str, a: str) -> str | None:
 
 
 def binary(name: str, element: str, a: str, b: str) -> str | None:
-    fn = BINARY.get(name)
+    fn = _FN.get(name)
     return f"{CTYPES[element]}_{fn}({a}, {b})" if fn else None
 
 

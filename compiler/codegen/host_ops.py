@@ -133,10 +133,12 @@ def el_eq(a, b) -> bool:
     return a == b
 
 
-_INT_BIN = {"add": "add", "subtract": "sub", "multiply": "mul", "and": "and", "or": "or",
-            "xor": "xor"}
-_FLOAT_BIN = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
-              "remainder": "rem", "maximum": "max", "minimum": "min"}
+# VM mnemonics of the binary ops: each declaration's ``host_binary``
+# (integer, float) pair (dialects/opdef.py), by short name.
+_INT_BIN = {d.name.removeprefix("stablehlo."): d.host_binary[0]
+            for d in OPS.values() if d.host_binary and d.host_binary[0]}
+_FLOAT_BIN = {d.name.removeprefix("stablehlo."): d.host_binary[1]
+              for d in OPS.values() if d.host_binary and d.host_binary[1]}
 
 
 def _binary(g, op, el, bank):

@@ -43,6 +43,7 @@ import numpy as np
 from ..errors import UnsupportedOpError
 from ..ir import quant
 from ..ir.attributes import ArrayAttr, DenseArrayAttr, DenseElementsAttr, EnumAttr, StringAttr, TypeAttr
+from ..dialects import registry as R
 from ..ir.core import Operation
 from ..ir.types import FunctionType, TensorType, TupleType, numpy_dtype
 from .base import Pass
@@ -52,17 +53,11 @@ from .base import Pass
 #: quantized (read by the reflection writer).
 SIGNATURE_ATTR = "tensorvm.quantized_signature"
 
-_CARRY = {"func.return", "func.call", "stablehlo.return", "stablehlo.tuple",
-          "stablehlo.get_tuple_element", "stablehlo.optimization_barrier", "stablehlo.while",
-          "stablehlo.if", "stablehlo.case"}
-_MOVE = {"stablehlo." + n for n in (
-    "transpose", "reshape", "broadcast_in_dim", "broadcast", "slice", "concatenate", "reverse", "pad",
-    "gather", "dynamic_slice", "dynamic_update_slice", "select", "maximum", "minimum", "clamp",
-    "dynamic_reshape", "dynamic_broadcast_in_dim", "real_dynamic_slice", "dynamic_pad",
-    "get_dimension_size", "copy")}
-_INTEGER_ONLY = {"stablehlo." + n for n in (
-    "and", "or", "xor", "not", "popcnt", "count_leading_zeros", "shift_left",
-    "shift_right_logical", "shift_right_arithmetic")}
+# How each op treats quantized values: its declaration's ``quant`` and
+# ``elements`` traits (dialects/opdef.py).
+_CARRY = R.names(quant=R.CARRY)
+_MOVE = R.names(quant=R.MOVE)
+_INTEGER_ONLY = R.names(elements=R.INTEGER) | R.names(elements=R.INT_OR_BOOL)
 
 
 def _storage_type(t):

@@ -7,6 +7,7 @@ declared type.  Rules unify operand dims that the op requires to be equal.
 from __future__ import annotations
 
 from ..dialects.registry import OPS
+from ..dialects.stablehlo.movement import padded_size
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
 from ..ir.symbolic import Dim, cdiv, make, shape_product
@@ -116,19 +117,14 @@ def pad(S, op):
     x = S.dims(op.operands[0])
     lo, hi, interior = (ints(op.attr(n)) for n in ("edge_padding_low", "edge_padding_high",
                                                      "interior_padding"))
-    return [tuple(_padded(d, lo[k], hi[k], interior[k]) for k, d in enumerate(x))]
-
-
-def _padded(d, lo, hi, interior):
-    body = d if not interior else make("+", d, make("*", make("-", d, 1), interior))
-    return make("+", make("+", body, lo), hi)
+    return [tuple(padded_size(d, lo[k], hi[k], interior[k]) for k, d in enumerate(x))]
 
 
 def dynamic_pad(S, op):
     x = S.dims(op.operands[0])
     lo, hi, interior = (S.elements(op.operands[i]) for i in (2, 3, 4))
     S.params[op] = {"low": lo, "high": hi, "interior": interior}
-    return [tuple(_padded(d, lo[k], hi[k], interior[k]) for k, d in enumerate(x))]
+    return [tuple(padded_size(d, lo[k], hi[k], interior[k]) for k, d in enumerate(x))]
 
 
 def real_dynamic_slice(S, op):
@@ -206,7 +202,7 @@ def reduce_window(S, op):
     out = []
     for k, d in enumerate(x):
         lo, hi = (p[2 * k], p[2 * k + 1]) if p else (0, 0)
-        span = make("+", _padded(d, lo, hi, make("-", bdil[k], 1)), 0)
+        span = make("+", padded_size(d, lo, hi, make("-", bdil[k], 1)), 0)
         wspan = make("+", make("*", make("-", win[k], 1), wdil[k]), 1)
         out.append(make("+", make("/", make("-", span, wspan), strides[k]), 1))
     return [tuple(out)] * len(op.results)
@@ -247,7 +243,7 @@ def convolution(S, op):
     out[dn["output_batch_dimension"]] = make("/", lhs[dn["input_batch_dimension"]], gb)
     out[dn["output_feature_dimension"]] = rhs[dn["kernel_output_feature_dimension"]]
     for s in range(ns):
-        span = _padded(lhs[lsp[s]], pads[2 * s], pads[2 * s + 1], ldil[s] - 1)
+        span = padded_size(lhs[lsp[s]], pads[2 * s], pads[2 * s + 1], ldil[s] - 1)
         w = make("+", make("*", make("-", rhs[ksp[s]], 1), rdil[s]), 1)
         out[osp[s]] = make("+", make("/", make("-", span, w), strides[s]), 1)
     return [tuple(out)]

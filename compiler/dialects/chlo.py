@@ -1,0 +1,151 @@
+"""The CHLO dialect: its ops, the rules its ``.td`` file states, and how
+the compiler lowers each (elementwise special functions, decomposed
+broadcast forms, top_k)."""
+from __future__ import annotations
+
+from ..ir.types import TensorType, is_complex, is_integer
+from .opdef import ELEMENTWISE, STRUCTURED, DECOMPOSED, SEQUENTIAL, OWN, ANY, NON_NEGATIVE, defop
+from .checks import attr_ints, compat_type, element_of, fail, shape_of
+from .quant_checks import element_kind
+
+
+_C = "chlo."
+
+
+_CHLO_SAME_ELEMENT = ("broadcast_add", "broadcast_subtract", "broadcast_multiply", "broadcast_divide",
+                      "broadcast_remainder", "broadcast_maximum", "broadcast_minimum", "broadcast_power",
+                      "broadcast_atan2", "broadcast_and", "broadcast_or", "broadcast_xor",
+                      "broadcast_shift_left", "broadcast_shift_right_arithmetic",
+                      "broadcast_shift_right_logical", "broadcast_next_after", "broadcast_polygamma",
+                      "broadcast_zeta")
+
+
+def _chlo_same_element(op):
+    kinds = {element_kind(element_of(v)) for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}
+    if len(kinds) > 1:
+        fail(op, "requires compatible element types for all operands and results")
+
+
+def _chlo_asin_acos_kernel(op):
+    """ChloOps.td: HLO_AnyComplexTensor operand, the same type as result."""
+    for v in (*op.operands, *op.results):
+        if isinstance(v.type, TensorType) and not is_complex(element_of(v)):
+            fail(op, f"operand #0 must be ranked tensor of complex values, but got '{v.type}'")
+    _chlo_same_element(op)
+
+
+def _chlo_mulhi(op):
+    for i, v in enumerate(op.operands):
+        el = element_of(v)
+        if not is_integer(el) or el in ("i1", "ui1"):
+            fail(op, f"operand #{i} must be ranked tensor of 2/4/8/16/32/64-bit integer values, "
+                     f"but got '{v.type}'")
+
+
+def _chlo_constant_like(op):
+    value = op.attributes.get("value")
+    vt = getattr(value, "type", None)
+    vt = getattr(vt, "element", vt)
+    if op.results and isinstance(vt, str) and isinstance(op.results[0].type, TensorType) and \
+            vt != element_of(op.results[0]):
+        fail(op, f"value's type doesn't match element return type: '{vt}' vs '{op.results[0].type}'")
+
+
+def _chlo_top_k(op):
+    xs = shape_of(op.operands[0]) if op.operands else None
+    k = attr_ints(op, "k", (None,))[0]
+    if xs is None:
+        return
+    if not xs:
+        fail(op, "operand's rank must be at least 1 (failed to infer returned types)")
+    if k is not None and xs[-1] is not None and xs[-1] < k:
+        fail(op, f"operand's last dimension must be at least {k} (failed to infer returned types)")
+
+
+def _chlo_scan(op):
+    """scan: per-step slices of the inputs along ``dimension`` plus the carries
+    are the body's arguments."""
+    seg = attr_ints(op, "operandSegmentSizes", (len(op.operands), 0))
+    n_in = seg[0]
+    inputs, inits = op.operands[:n_in], op.operands[n_in:]
+    if len(op.regions) != 1 or not op.regions[0].blocks:
+        return
+    args = op.regions[0].blocks[0].arguments
+    if len(args) != len(op.operands):
+        fail(op, f"expects {len(op.operands)} arguments in the body, but got {len(args)}")
+    dim = attr_ints(op, "dimension", (0,))[0]
+    size = op.attributes.get("scan_dim_size")
+    size = attr_ints(op, "scan_dim_size")[0] if size is not None else None
+    for i, v in enumerate(inputs):
+        xs = shape_of(v)
+        if xs is None:
+            continue
+        if not 0 <= dim < len(xs):
+            fail(op, f"scan dimension of operand {i} is out of bounds")
+        if size is not None and xs[dim] is not None and xs[dim] != size:
+            fail(op, f"invalid scan dimension size of operand {i}")
+        step = TensorType(xs[:dim] + xs[dim + 1:], element_of(v))
+        if not compat_type(step, args[i].type):
+            fail(op, f"operand and body argument {i} are incompatible")
+    for j, v in enumerate(inits, start=len(inputs)):
+        if not compat_type(v.type, args[j].type):
+            fail(op, f"operand and body argument {j} are incompatible")
+
+
+#: How every chlo.broadcast_* op is decomposed.
+_CHLO_BROADCAST = ('broadcast_in_dim of the operands (numpy-style or along broadcast_dimensions), '
+                   'then the elementwise op')
+
+OPS = (
+    defop('chlo._asin_acos_kernel', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, verify=(_chlo_asin_acos_kernel,)),
+    defop('chlo.acos', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.acosh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.asin', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.asinh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.atan', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.atanh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.bessel_i1e', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.broadcast_add', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_and', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_atan2', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_compare', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY),
+    defop('chlo.broadcast_complex', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY),
+    defop('chlo.broadcast_divide', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_maximum', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_minimum', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_multiply', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_next_after', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_or', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_polygamma', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_power', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_remainder', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_select', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=(1, 2)),
+    defop('chlo.broadcast_shift_left', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_shift_right_arithmetic', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_shift_right_logical', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_subtract', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_xor', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.broadcast_zeta', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,)),
+    defop('chlo.conj', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, complex_fn='conj'),
+    defop('chlo.constant', DECOMPOSED, reason='stablehlo.constant'),
+    defop('chlo.constant_like', DECOMPOSED, reason='a splat stablehlo.constant in the shape of its operand', unranked=ANY, verify=(_chlo_constant_like,)),
+    defop('chlo.cosh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.digamma', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.erf', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.erf_inv', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.erfc', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.is_inf', DECOMPOSED, reason='compare of abs(x) with +inf', unranked=ANY),
+    defop('chlo.is_neg_inf', DECOMPOSED, reason='compare with -inf', unranked=ANY),
+    defop('chlo.is_pos_inf', DECOMPOSED, reason='compare with +inf', unranked=ANY),
+    defop('chlo.lgamma', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.mulhi', DECOMPOSED, reason='integer multiply of the widened halves', verify=(_chlo_mulhi,)),
+    defop('chlo.next_after', ELEMENTWISE, arity=2, shape='elementwise', unranked=ANY),
+    defop('chlo.polygamma', ELEMENTWISE, arity=2, shape='elementwise', unranked=ANY),
+    defop('chlo.ragged_dot', DECOMPOSED, reason='masked dot_general per group', unranked=(0, 1)),
+    defop('chlo.scan', DECOMPOSED, syntax=OWN, reason='a stablehlo.while over the scan dimension', int_attrs=(('dimension', 64, NON_NEGATIVE), ('scan_dim_size', 64, NON_NEGATIVE),), unranked=ANY, verify=(_chlo_scan,)),
+    defop('chlo.sinh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.square', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.tan', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
+    defop('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape='top_k', keywords=(('k', 'k', 'int'),), unranked=ANY, verify=(_chlo_top_k,)),
+    defop('chlo.zeta', ELEMENTWISE, arity=2, shape='elementwise', unranked=ANY),
+)

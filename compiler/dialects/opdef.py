@@ -1,0 +1,164 @@
+"""``OpDef``: the declaration of one op, and the trait vocabulary it uses.
+
+Each dialect module (``dialects/stablehlo/<family>.py``, ``dialects/chlo.py``,
+``dialects/func.py``) declares its ops as a tuple ``OPS`` of ``op(...)``
+calls next to the functions that check them; ``dialects/registry.py``
+collects them.  Everything the compiler knows about an op that is not the
+op's own emitter code is a field here, so passes, the verifier and codegen
+ask the declaration instead of keeping op lists of their own.
+
+Fields:
+
+- ``lowering``: how the op reaches code.
+  ``elementwise``  one scalar expression per element (codegen/scalar.py,
+                   codegen/body.py); ``arity`` is its operand count for the
+                   scalar emitter (None: map and reduce_precision, which carry
+                   their own emitters).
+  ``structured``   a loop-kernel op; ``fusion`` says how dispatch formation
+                   treats it: ``index_remap`` (fuses into consumers as index
+                   arithmetic), ``heavy`` (roots its own dispatch unless taken
+                   as an epilogue), ``sequential`` (a sequential workgroup
+                   program writing its outputs; codegen/sequential.py),
+                   ``constant``.
+  ``host``         control flow, calls, tuples, custom calls, collectives and
+                   shape queries: run by the host program, never a kernel.
+  ``decomposed``   rewritten into other ops before dispatch
+                   (passes/canonicalize.py, passes/decompose*.py); ``reason``
+                   says into what.
+  ``rejected``     compiling it raises ``UnsupportedOpError`` naming the op;
+                   ``reason`` says why.
+- ``operands`` / ``results``: exact counts the verifier checks (None: not
+  checked by count); ``min_operands``: the fewest operands of a variadic op
+  (such an op also needs a result).  ``regions``: a fixed region count the
+  verifier checks, each with a body (None: not checked); ``region_return``:
+  region blocks end with ``stablehlo.return``.
+- ``types``: ``same_element`` (a binary op whose operands and result share one
+  element type, checked structurally) or ``keeps_element`` (the result keeps
+  operand 0's element type).
+- ``verify``: the spec's constraints, functions ``rule(op)`` run in order by
+  ir/spec_checks.py; each raises a located ``CompileError``.
+- ``structure``: checks of what codegen relies on (dims attributes present and
+  inside the rank, operand counts), functions ``rule(verifier, op, func)``
+  that ir/verifier.py runs after the spec's rules; ``verifier.symbols`` maps
+  the module's symbols, ``func`` is the enclosing ``func.func``.
+- ``elements``: the element-type family the spec allows for the operands:
+  ``float_or_complex``, ``float``, ``integer`` (not i1) or ``int_or_bool``;
+  ``same_type``: the spec's SameOperandsAndResultElementType (quantized types
+  excepted); ``per_axis``: False where the spec allows only per-tensor
+  quantization.
+- ``quant``: how passes/quantized.py rewrites it on quantized values:
+  ``carry`` (passes values through: returns, calls, tuples, control flow;
+  results take the storage type), ``move`` (moves elements, so with one scale
+  and zero point in and out it runs on the storage integers); an op whose
+  ``elements`` are ``integer`` / ``int_or_bool`` is rejected on quantized
+  values; the rest run on dequantized floats.
+- ``complex_fn``: its complex form is ``tvm_c64_<fn>`` / ``tvm_c128_<fn>`` of
+  codegen/complex_c.py.
+- ``host_binary``: ``(integer, float)`` VM mnemonics (``add``, ``max`` ...;
+  None where the element kind has none) of a binary op computed in host code
+  (codegen/host_ops.py).
+- ``commutative``: a commutative binary op; the pretty ``reduce ... applies OP``
+  form may name it (frontend/region_forms.py).
+- ``keywords``: the ``key = value`` items of its pretty form, as
+  ``(keyword, attribute, "dims" | "int" | "string")``: ``dims = [1, 0]`` is a
+  dense i64 array, ``dim = 1`` an i64 integer, ``config = "ab->ba"`` a string.
+  The parser accepts them (frontend/op_forms.py) and the printer writes them
+  for ``pretty`` ops.
+- ``syntax``: ``pretty`` (the default ``name operands attrs : types`` form
+  prints and parses) or ``own`` (a form of its own, in frontend/op_forms.py /
+  region_forms.py and ir/printer.py; the generic form always parses).
+- ``host_value``: small results of this op may be computed on the host
+  (passes/host_values.py).
+- ``shape``: the name of its rule in passes/shape_rules.py (None: the generic
+  rule, which keeps the declared result types).
+- ``fold``: ``(numpy ufunc name, "float" | "int" | "float+int")``: constant
+  operands of these element kinds fold exactly (passes/fold.py).
+- ``int_attrs``: the dialect's constrained integer attributes
+  (``ConfinedAttr<I64Attr, [IntPositive]>`` ...), as ``(attribute, bits,
+  "positive" | "non-negative")``, checked with the dialect's message.
+- ``unranked``: which operands may be unranked tensors (``tensor<*xT>``):
+  ``ANY`` for all of them, or a tuple of operand indices; the results of such
+  an op may be unranked too.  Every other op takes ranked tensors.
+- ``terminator``: the op has MLIR's ``Terminator`` trait.
+- ``in_td``: False for names the dialect files do not define (func ops, and
+  ``stablehlo.atan``, accepted as CHLO's atan).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+ELEMENTWISE, STRUCTURED, HOST, DECOMPOSED, REJECTED = (
+    "elementwise", "structured", "host", "decomposed", "rejected")
+LOWERINGS = (ELEMENTWISE, STRUCTURED, HOST, DECOMPOSED, REJECTED)
+INDEX_REMAP, HEAVY, SEQUENTIAL, CONSTANT = "index_remap", "heavy", "sequential", "constant"
+SAME_ELEMENT, KEEPS_ELEMENT = "same_element", "keeps_element"
+PRETTY, OWN = "pretty", "own"
+ANY = "any"
+POSITIVE, NON_NEGATIVE = "positive", "non-negative"
+FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL = "float_or_complex", "float", "integer", "int_or_bool"
+ELEMENT_FAMILIES = (FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL)
+CARRY, MOVE = "carry", "move"
+
+
+@dataclass(frozen=True)
+class OpDef:
+    name: str
+    lowering: str
+    arity: Optional[int] = None
+    fusion: Optional[str] = None
+    operands: Optional[int] = None
+    results: Optional[int] = None
+    min_operands: Optional[int] = None
+    regions: Optional[int] = None
+    region_return: bool = False
+    types: Optional[str] = None
+    verify: tuple = ()
+    structure: tuple = ()
+    elements: Optional[str] = None
+    same_type: bool = False
+    per_axis: bool = True
+    quant: Optional[str] = None
+    complex_fn: Optional[str] = None
+    host_binary: Optional[tuple] = None
+    commutative: bool = False
+    keywords: tuple = ()
+    syntax: str = PRETTY
+    host_value: bool = False
+    shape: Optional[str] = None
+    fold: Optional[tuple] = None
+    reason: str = ""
+    int_attrs: tuple = ()
+    unranked: object = ()
+    terminator: bool = False
+    in_td: bool = True
+
+    def __post_init__(self):
+        if self.lowering not in LOWERINGS:
+            raise ValueError(f"{self.name}: unknown lowering {self.lowering!r}")
+        if (self.fusion is not None) != (self.lowering == STRUCTURED):
+            raise ValueError(f"{self.name}: fusion is for structured ops only, and required there")
+        if self.lowering in (DECOMPOSED, REJECTED) and not self.reason:
+            raise ValueError(f"{self.name}: a {self.lowering} op needs a reason")
+        for attr, bits, pred in self.int_attrs:
+            if bits not in (32, 64) or pred not in (POSITIVE, NON_NEGATIVE):
+                raise ValueError(f"{self.name}: bad int_attrs entry for {attr}")
+        if self.unranked != ANY and not isinstance(self.unranked, tuple):
+            raise ValueError(f"{self.name}: unranked is ANY or a tuple of operand indices")
+        if self.elements is not None and self.elements not in ELEMENT_FAMILIES:
+            raise ValueError(f"{self.name}: unknown element family {self.elements!r}")
+        if self.quant not in (None, CARRY, MOVE):
+            raise ValueError(f"{self.name}: quant is carry, move or None")
+        for field in ("verify", "structure"):
+            rules = getattr(self, field)
+            if not isinstance(rules, tuple) or not all(map(callable, rules)):
+                raise ValueError(f"{self.name}: {field} is a tuple of rules")
+
+
+defop = OpDef
+
+
+def select(decls, **where) -> frozenset:
+    """Names of the declarations whose fields equal ``where``
+    (``select(OPS, lowering=HOST)``)."""
+    return frozenset(d.name for d in decls if all(getattr(d, k) == v for k, v in where.items()))
