@@ -11,6 +11,7 @@ from tensorvm.vmfb.model import ExecutableVariant
 from .codegen import cpu, cpu_targets
 from .codegen.host_program import needs_general_path, plan_general
 from .codegen.kernel import build_kernel
+from .codegen.grids import GPU_FORMATS, merge_counts
 from .codegen.vm_host import generate_module
 from .errors import CompileError, UnsupportedOpError
 from .progress import format_bytes
@@ -30,17 +31,21 @@ from .passes.quantized import DecomposeQuantized
 from .passes import shapes
 from .passes.memory import plan_function
 from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
+from .passes.split_reductions import SplitLargeReductions
 
 
-def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = False) -> list:
+def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = False,
+              gpu: bool = False) -> list:
     """The IR passes, in order, up to and including dispatch formation
     (``custom_kernels``: custom_kernels.registry's ``{name: declaration}``;
-    ``row_fusion``: row reductions fused into their readers, CPU-only compiles)."""
+    ``row_fusion``: row reductions fused into their readers, CPU-only compiles;
+    ``gpu``: a GPU target is compiled for, large reductions split in two)."""
     cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
     return [ImportGspmd(), DecomposeQuantized(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls({} if custom_kernels is None else custom_kernels),
             *cleanup, *middle, SplitMergedBatch(),
-            TagHostValues(), FormDispatchRegions(row_fusion), DeadCodeElimination()]
+            SplitLargeReductions(gpu), TagHostValues(), FormDispatchRegions(row_fusion),
+            DeadCodeElimination()]
 
 
 def run_pipeline(module, options, progress=None, output=None):
@@ -57,7 +62,8 @@ def run_pipeline(module, options, progress=None, output=None):
     from .custom_kernels import registry
     customs = registry(options.custom_kernels)
     passes = ir_passes(options.simplify, customs,
-                       row_fusion=all(t == "cpu" for t in options.targets))
+                       row_fusion=all(t == "cpu" for t in options.targets),
+                       gpu=any(t in ("opencl", "cuda") for t in options.targets))
     pipeline = _DumpingPipeline(passes, options, progress)
     pipeline.run(module)
     progress("plan")
@@ -89,7 +95,8 @@ def run_pipeline(module, options, progress=None, output=None):
     for _ in range(0 if kernels else len(options.targets)):
         progress("codegen: no kernels")
     if variants:
-        counts = variants[0][4]
+        counts = merge_counts(*(next((v[4] for v in variants if (v[0] in GPU_FORMATS) == gpu), None)
+                                for gpu in (False, True)))
         for d_id, k in entry_of.items():
             workgroups[d_id] = counts[k]
         first = variants[0][:4]
@@ -173,9 +180,10 @@ def _static_bytes(t) -> int:
 def _build_variants(kernels, options, loops=(), entry_of=None, progress=None):
     """One (format, target, entry points, data, workgroup counts) per target
     (per CPU variant for "cpu", cpu_targets.targets_of), in target order, and
-    each target's generated source.  Every variant must tile the same
-    workgroup counts: the host code serves them all.  Native loops are entry
-    points of the CPU variants only, after the kernels."""
+    each target's generated source.  CPU variants must tile the same
+    workgroup counts, and GPU variants theirs (codegen/grids.py: the host
+    code picks the family's).  Native loops are entry points of the CPU
+    variants only, after the kernels; GPU variants end with ``GPU_MARKER``."""
     variants, sources = [], {}
     builds = [(t, c) for t in options.targets
               for c in (cpu_targets.targets_of(options) if t == "cpu" else [None])]
@@ -197,9 +205,10 @@ def _build_variants(kernels, options, loops=(), entry_of=None, progress=None):
             fmt = cuda.FORMAT
         else:
             raise CompileError(f"unknown target '{t}'")
-        if variants and list(counts) != list(variants[0][4]):
+        peer = next((v for v in variants if (v[0] in GPU_FORMATS) == (fmt in GPU_FORMATS)), None)
+        if peer is not None and list(map(str, counts)) != list(map(str, peer[4])):
             raise CompileError(f"internal error: target '{t}' tiles workgroups differently "
-                               f"from '{options.targets[0]}'")
+                               f"from the '{peer[0]}' variant")
         for ep, n, k in zip(entries, counts, kernels):   # what the runtime checks dispatches by
             if type(n) is int:
                 ep.workgroups = n

@@ -20,6 +20,7 @@ from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
 from .gpu import GpuTarget
+from .grids import GPU_MARKER
 
 FORMAT = "cuda-ptx"
 DEFAULT_ARCH = "sm_80"
@@ -121,6 +122,7 @@ def build_cuda_executable(kernels: list, arch: str = DEFAULT_ARCH):
     ptx = compile_ptx(source, arch)
     m = re.search(r"^\.version\s+(\S+)", ptx, re.M)
     entries = [EntryPoint(k.name, k.num_bindings, k.num_constant_words) for k in kernels]
+    entries.append(EntryPoint(GPU_MARKER, 0, 0))     # grids.py: the host's 'GPU variant' test
     target = {"arch": arch, "ptx_version": m.group(1) if m else None,
               "local_size": TARGET.local_size_hint}
     return ptx.encode("utf-8"), target, entries, counts, source

@@ -1,9 +1,10 @@
 """GPU kernel rendering shared by OpenCL C and CUDA C.
 
-One thread block (OpenCL work-group) runs per tensorvm workgroup, so the
-workgroup counts of ``kernel.workgroup_plan`` / ``contraction_plan`` -- the
-counts the host code passes for every variant of a module -- are also the
-GPU grid.  Inside a block the threads stride over the workgroup's tile of
+One thread block (OpenCL work-group) runs per tensorvm workgroup; loop
+kernels size the grid from the problem (``workgroup_plan`` with the GPU
+budget, grids.py: the host code picks the GPU variants' counts), reductions
+take a work-group per output (gpu_reduce.py), contractions and
+convolutions keep the CPU's ``contraction_plan`` / ``convolution_plan``.  Inside a block the threads stride over the workgroup's tile of
 the iteration space: loop kernels over its rows x columns, contractions over
 its rows x N outputs in tiles staged through local/shared memory (each
 thread a small register tile plus the fused epilogue; ``_contraction``),
@@ -22,6 +23,8 @@ from __future__ import annotations
 import re
 
 from . import scalar
+from .grids import GPU_MARKER, GPU_WORK
+from .gpu_reduce import find_tree_reduction, render_tree_reduction
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls, linearize
 from ..ir.symbolic import Dim
 from .kernel import DYNAMIC_GUESS, Kernel, contraction_plan, workgroup_plan
@@ -188,7 +191,9 @@ class GpuTarget:
         if kernel.convolution is not None:
             from .gpu_conv import render_convolution
             return render_convolution(self, kernel)
-        return self._loop(kernel)
+        red = find_tree_reduction(kernel)
+        tree = render_tree_reduction(self, kernel, red) if red is not None else None
+        return tree or self._loop(kernel)
 
     def _ids(self):
         return [f"  const int64_t g_wg = (int64_t){self.group_id};",
@@ -199,7 +204,7 @@ class GpuTarget:
         em = BodyEmitter({}, indent=2)
         params, setup = self.params(kernel, em)
         shape = kernel.shape
-        rpw, chunk, chunks, count = workgroup_plan(kernel)
+        rpw, chunk, chunks, count = workgroup_plan(kernel, GPU_WORK)
         out = [self.header(kernel, params)] + setup + self._ids()
         if not shape:
             vals = [em.value(v, ()) for v in kernel.outputs]
@@ -386,6 +391,7 @@ class GpuTarget:
                       if x not in decls]       # (a custom kernel called twice: its source once)
             funcs.append(f)
             counts.append(n)
+        funcs.append(f"{self.kernel_qualifier} {GPU_MARKER}(void) {{}}")   # grids.py
         source = (self.prologue(needs_f64) + self.helpers(needs_f64) + "\n".join(decls)
                   + "\n\n" + "\n\n".join(funcs) + "\n")
         return self.finish(source, needs_f64), counts, needs_f64

@@ -32,6 +32,7 @@ from .collectives import COLLECTIVE_OPS, emit_collective
 from .host_transfer import (HOST_TRANSFER_OPS, TOKEN_OPS, Tok, emit_host_transfer, emit_token,
                             is_token, uses_tokens)
 from .donation import dispatch_donors
+from .grids import VariantCounts, count_register, gpu_flag
 from .host_constants import constant_bytes
 from .host_slab import Slab, SlabBuf, offset_of, returned_values
 from .native_loop import plan_native_loop
@@ -228,10 +229,12 @@ class GeneralFunction:
                                           "[" + ", ".join(dims) + "]"])
             buf, = f.call("buffer_view.buffer", [f"%a{i}"], 1)
             self.env[a] = Dev(buf, a.type, False)
-        self.exe = None
+        self.exe = self.gpu = None
         if self.plan.dispatches:
             self.exe = f.reg("exe")
             f.emit(f"{self.exe} = global.load.ref @__exe")
+            if any(isinstance(self.workgroups.get(id(d)), VariantCounts) for d in self.plan.dispatches):
+                self.gpu = gpu_flag(f, self.exe)     # counts differ between CPU and GPU variants
 
     def _results(self) -> list:
         """The returned values as fresh device buffers (uploads, copies)."""
@@ -577,8 +580,9 @@ class GeneralFunction:
             spans += [f.const("i64", offset_of(buf)), self.nbytes(r)]
         count = self.workgroups[id(op)]
         if count:
-            wg = None if not self.record else f.const("i32", count) if isinstance(count, int) \
-                else self._bits(self.dim(count), "trunc.i64.i32", "i32")
+            wg = None if not self.record else count_register(
+                f, count, self.gpu, lambda c: f.const("i32", c) if isinstance(c, int)
+                else self._bits(self.dim(c), "trunc.i64.i32", "i32"))
             self._emit_dispatch(self.entry_of[id(op)], wg, consts, bufs, spans)
         for r, o in zip(op.results, outs):
             self.env[r] = o

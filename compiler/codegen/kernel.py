@@ -392,10 +392,11 @@ def contraction_plan(c: Contraction, row_block: int = 8, col_block: int = 32) ->
     return ContractionPlan(rpw, cpw, row_blocks, cb, row_blocks * cb)
 
 
-def workgroup_plan(kernel: Kernel):
+def workgroup_plan(kernel: Kernel, budget: int = WORKGROUP_WORK):
     """(rows per workgroup, inner chunk, chunks per row, workgroup count) for
-    a loop kernel; rows are all dims but the last.  Target independent, like
-    ``contraction_plan``."""
+    a loop kernel; rows are all dims but the last; about ``budget`` element-ops
+    per workgroup (GPU grids pass a smaller one: gpu.py).  Target independent,
+    like ``contraction_plan``."""
     shape = kernel.shape
     if not shape:
         return 1, 1, 1, 1
@@ -403,7 +404,7 @@ def workgroup_plan(kernel: Kernel):
         from .conv import convolution_plan
         return convolution_plan(kernel, WORKGROUP_WORK)
     if any(isinstance(d, Dim) for d in shape):
-        return _dynamic_workgroup_plan(kernel)
+        return _dynamic_workgroup_plan(kernel, budget)
     inner = shape[-1]
     rows = 1
     for d in shape[:-1]:
@@ -411,16 +412,16 @@ def workgroup_plan(kernel: Kernel):
     if rows == 0 or inner == 0:
         return 1, max(inner, 1), 1, 0
     per_row = inner * kernel.work
-    if per_row >= WORKGROUP_WORK and inner > 1:
-        chunk = max(16, WORKGROUP_WORK // max(kernel.work, 1))
+    if per_row >= budget and inner > 1:
+        chunk = max(16, budget // max(kernel.work, 1))
         chunk = min(inner, (chunk + 15) // 16 * 16)
         chunks = -(-inner // chunk)
         return 1, chunk, chunks, rows * chunks
-    rpw = max(1, WORKGROUP_WORK // per_row)
+    rpw = max(1, budget // per_row)
     return rpw, inner, 1, -(-rows // rpw)
 
 
-def _dynamic_workgroup_plan(kernel: Kernel):
+def _dynamic_workgroup_plan(kernel: Kernel, budget: int):
     """workgroup_plan when some dims are symbols: the tiling (rows per
     workgroup, chunk) is chosen from the static part and a guess for the
     symbols; the counts are expressions the host evaluates at run time."""
@@ -430,12 +431,12 @@ def _dynamic_workgroup_plan(kernel: Kernel):
     for d in shape[:-1]:
         rows = rows * d
     per_row = _size_guess(inner) * kernel.work
-    if isinstance(inner, Dim) or (per_row >= WORKGROUP_WORK and inner > 1):
-        chunk = max(16, WORKGROUP_WORK // max(kernel.work, 1))
+    if isinstance(inner, Dim) or (per_row >= budget and inner > 1):
+        chunk = max(16, budget // max(kernel.work, 1))
         chunk = (chunk + 15) // 16 * 16
         if not isinstance(inner, Dim):
             chunk = min(inner, chunk)
         chunks = cdiv(inner, chunk)
         return 1, chunk, chunks, rows * chunks
-    rpw = max(1, WORKGROUP_WORK // per_row)
+    rpw = max(1, budget // per_row)
     return rpw, inner, 1, cdiv(rows, rpw)

@@ -17,6 +17,7 @@ import re
 from tensorvm.vmfb.model import EntryPoint
 
 from .gpu import GpuTarget
+from .grids import GPU_MARKER
 
 FORMAT = "opencl-c"
 
@@ -105,6 +106,7 @@ def build_opencl_executable(kernels: list):
     """(source bytes, target, entry points, workgroup counts, source text)."""
     source, counts, needs_f64 = TARGET.render_program(kernels)
     entries = [EntryPoint(k.name, k.num_bindings, k.num_constant_words) for k in kernels]
+    entries.append(EntryPoint(GPU_MARKER, 0, 0))     # grids.py: the host's 'GPU variant' test
     target = {"language": "OpenCL C 1.2", "extensions": ["cl_khr_fp64"] if needs_f64 else [],
               "local_size": TARGET.local_size_hint}
     return source.encode("utf-8"), target, entries, counts, source
