@@ -10,7 +10,7 @@ from pathlib import Path
 COMPILER = Path(__file__).resolve().parents[2] / "compiler"
 LIMIT = 800
 # Over the limit, to be split by the work that has it open; may only shrink.
-KNOWN_LONG = {"codegen/host_program.py"}
+KNOWN_LONG: set = set()
 
 
 def _modules() -> dict:
