@@ -183,7 +183,9 @@ class CommandBuffer:
             raise HalError(f"dispatch: executable '{executable.name}' was loaded on another device")
         executable.entry_name(entry)
         wg = self._workgroups(executable, entry, workgroups)
-        consts = tuple(_u32(c, "push constant") for c in constants)
+        consts = tuple(constants)
+        if not all(c.__class__ is int and 0 <= c <= _U32 for c in consts):
+            consts = tuple(_u32(c, "push constant") for c in consts)
         bindings = tuple(bindings)
         executable.check_dispatch(entry, len(bindings), len(consts), wg[0] * wg[1] * wg[2])
         binds = []
@@ -211,8 +213,15 @@ class CommandBuffer:
 
     def _workgroups(self, executable, entry, workgroups) -> tuple:
         """The grid as 3 ints within the device's limits (HalError otherwise)."""
-        wg = tuple(int(w) for w in workgroups)
         dev = self.device
+        if workgroups.__class__ is tuple and len(workgroups) == 3:     # the common case, fast
+            x, y, z = workgroups
+            mx, my, mz = dev.max_workgroup_count
+            if x.__class__ is int and y.__class__ is int and z.__class__ is int and \
+                    0 <= x <= mx and 0 <= y <= my and 0 <= z <= mz and \
+                    x * y * z <= dev.max_workgroups_per_dispatch:
+                return workgroups
+        wg = tuple(int(w) for w in workgroups)
         what = f"dispatch of executable '{executable.name}' entry point " \
                f"'{executable.entry_points[entry]}'"
         if len(wg) != 3 or any(not 0 <= w <= m for w, m in zip(wg, dev.max_workgroup_count)):

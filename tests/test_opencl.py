@@ -368,3 +368,78 @@ def test_loop_kernel_runs_cross_rows_and_column_chunks(shape, forms):
     z = rng.standard_normal(last).astype(np.float32)
     got = runtime.load_module(compiled(src), device="opencl").main(x, y, z)
     np.testing.assert_allclose(np.asarray(got), np.tanh(x * y.T + z), rtol=1e-5, atol=1e-6)
+
+
+# -- prepared once, replayed: host work per submission ------------------------------------
+
+DEVICE_CONDITION = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %lim = stablehlo.constant dense<1000.0> : tensor<f32>
+  %r = stablehlo.while(%acc = %x) : tensor<4xf32>
+    cond {
+      %z = stablehlo.constant dense<0xFF800000> : tensor<f32>
+      %m = stablehlo.reduce(%acc init: %z) applies stablehlo.maximum across dimensions = [0]
+           : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+      %p = stablehlo.compare LT, %m, %lim : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %two = stablehlo.constant dense<2.0> : tensor<4xf32>
+      %a2 = stablehlo.multiply %acc, %two : tensor<4xf32>
+      stablehlo.return %a2 : tensor<4xf32>
+    }
+  return %r : tensor<4xf32>
+}"""
+
+
+def test_a_static_function_is_prepared_once_and_replayed():
+    """The second call of a static-shape function prepares nothing: its
+    recording (binding-table slots) is bound to the call's buffers and its
+    kernels are enqueued back to back, one submission per call."""
+    text, inputs, expected = load_model("mlp")
+    m = runtime.load_module(compiled(text), device="opencl")
+    first = m.device.stats()            # (the device is shared: counts are differences)
+    assert_matches("mlp", m.main(*inputs), expected, TOLERANCE)
+    before = m.device.stats()
+    for _ in range(3):
+        assert_matches("mlp", m.main(*inputs), expected, TOLERANCE)
+    after = m.device.stats()
+    assert after["programs_prepared"] == before["programs_prepared"]
+    assert after["submissions"] - before["submissions"] == 3
+    per_call = before["commands"] - first["commands"]
+    assert per_call > 0 and after["commands"] - before["commands"] == 3 * per_call
+    assert after["host_cpu_ns"] > before["host_cpu_ns"] and after["host_us_per_command"] > 0
+
+
+def test_loop_iterations_bind_one_prepared_template():
+    """A loop whose condition is read back each iteration records its body
+    anew every iteration; every recording after the first of its shape is
+    bound to the prepared template, within a call and across calls."""
+    m = runtime.load_module(compiled(DEVICE_CONDITION), device="opencl")
+    x = np.array([1, 2, 3, 4], np.float32)
+    before = m.device.stats()
+    for _ in range(2):
+        np.testing.assert_array_equal(np.asarray(m.main(x)), x * 256)   # 8 iterations
+    s = {k: v - before[k] for k, v in m.device.stats().items()}
+    assert s["templates_built"] <= 3 and s["templates_reused"] >= 2 * 9 - 3, s
+    assert s["programs_prepared"] == s["templates_built"], s
+
+
+def test_concurrent_callers_share_prepared_programs():
+    """Callers on several threads share one device's recordings and
+    templates (kernel arguments are set and captured on its submit thread):
+    every caller gets its own result."""
+    from concurrent.futures import ThreadPoolExecutor
+    static = runtime.load_module(compiled(WHILE), device="opencl")
+    looped = runtime.load_module(compiled(DEVICE_CONDITION), device="opencl")
+
+    def caller(k):
+        for j in range(6):
+            x = np.arange(4, dtype=np.float32) + k * 10 + j + 1
+            a, i = static.main(x, np.array(3, np.int32))
+            np.testing.assert_array_equal(np.asarray(a), x * 6)
+            scale = 2.0 ** np.ceil(np.log2(1000.0 / x.max()))
+            np.testing.assert_allclose(np.asarray(looped.main(x)), x * scale)
+    with ThreadPoolExecutor(4) as pool:
+        for done in [pool.submit(caller, k) for k in range(4)]:
+            done.result(120)            # (raises a caller's failure)
+    assert looped.device.stats()["templates_reused"] > 0

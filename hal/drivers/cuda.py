@@ -10,6 +10,9 @@ sees the device's writes (zero-copy over the bus).  Executables are PTX
 (``cuda-ptx``) JIT-compiled by the driver at load and cached per GPU.  The
 queue model is the OpenCL driver's: a submit thread enqueues on the stream,
 a completion thread synchronises on an event and settles the fence.
+Command buffers are prepared once and bound per submission (binding-table
+slots; recordings made anew per call bind a template of their shape), and
+replayed as CUDA graphs from their second submission (``cuda_program.py``).
 
 Where no NVIDIA driver or GPU is present the driver is unavailable and says
 why (``availability()``); nothing here is imported until it is asked for.
@@ -26,8 +29,9 @@ from ..buffer import Buffer, MemoryType
 from ..device import Device
 from ..errors import DeviceUnavailableError, HalError
 from ..loaders import cuda_ptx
-from . import cuda_api
-from .gpu_queue import GpuQueues
+from . import cuda_api, cuda_program
+from .gpu_queue import GpuQueues, QueueStats, timed
+from .gpu_templates import TemplateCache
 
 
 class _Allocation:
@@ -193,6 +197,9 @@ class CudaDevice(Device):
             api.check(api.lib.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
         self._queues = GpuQueues(name, thread_init=current)
         self._finalizer = weakref.finalize(self, self._queues.shutdown)
+        self.queue_stats = QueueStats()
+        self.graph_stats = cuda_program.GraphStats()
+        self.templates = TemplateCache(self._prepare_program)
 
     def make_current(self) -> None:
         self.api.check(self.api.lib.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
@@ -203,11 +210,21 @@ class CudaDevice(Device):
     def _load_executable(self, name, format, data, entry_points, target):
         return cuda_ptx.load(self, name, data, entry_points, target)
 
+    supports_binding_tables = True
+
     def _prepare_commands(self, commands):
-        return cuda_ptx.prepare(self, commands)
+        return self.templates.program(commands)
+
+    def _prepare_program(self, commands):
+        return cuda_program.prepare(self, commands)
 
     def _program_runner(self, programs):
-        return lambda: cuda_ptx.enqueue_programs(self, programs)
+        return timed(self, lambda: cuda_program.enqueue_programs(self, programs))
+
+    def stats(self) -> dict:
+        """Host work per submission (submit thread), template reuse and graphs."""
+        return dict(self.queue_stats.as_dict(), **self.templates.counts(),
+                    **self.graph_stats.as_dict())
 
     def _submit(self, wait, signal, work) -> None:
         self._queues.submit_items.put((wait, signal, work))

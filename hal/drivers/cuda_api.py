@@ -7,6 +7,12 @@ raises ``DeviceUnavailableError`` saying what is missing
 through ``check``, which turns a CUresult into a ``HalError`` naming the call
 and the driver's error name and text.  cffi releases the GIL around calls,
 so synchronising on an event does not stall other Python threads.
+
+Graphs (``cuGraph*``, CUDA 11.4+) are declared with the version-1 kernel
+node parameters (``CUDA_KERNEL_NODE_PARAMS`` as CUDA 11 defined it, the
+symbols ``cuGraphAddKernelNode`` / ``cuGraphExecKernelNodeSetParams`` that
+drivers keep for programs built against it); a driver without them leaves
+the cuda driver launching kernel by kernel (``cuda_program.py``).
 """
 from __future__ import annotations
 
@@ -59,6 +65,26 @@ CUresult cuEventCreate(CUevent* event, unsigned int flags);
 CUresult cuEventRecord(CUevent event, CUstream stream);
 CUresult cuEventSynchronize(CUevent event);
 CUresult cuEventDestroy_v2(CUevent event);
+typedef struct CUgraph_st* CUgraph;
+typedef struct CUgraphNode_st* CUgraphNode;
+typedef struct CUgraphExec_st* CUgraphExec;
+typedef struct {
+    CUfunction func;
+    unsigned int gridDimX, gridDimY, gridDimZ;
+    unsigned int blockDimX, blockDimY, blockDimZ;
+    unsigned int sharedMemBytes;
+    void** kernelParams;
+    void** extra;
+} CUDA_KERNEL_NODE_PARAMS;
+CUresult cuGraphCreate(CUgraph* graph, unsigned int flags);
+CUresult cuGraphAddKernelNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* deps,
+                              size_t ndeps, const CUDA_KERNEL_NODE_PARAMS* params);
+CUresult cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long flags);
+CUresult cuGraphExecKernelNodeSetParams(CUgraphExec exec, CUgraphNode node,
+                                        const CUDA_KERNEL_NODE_PARAMS* params);
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream);
+CUresult cuGraphExecDestroy(CUgraphExec exec);
+CUresult cuGraphDestroy(CUgraph graph);
 """
 
 ATTR_CC_MAJOR = 75

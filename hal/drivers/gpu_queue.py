@@ -7,11 +7,18 @@ thread calls ``done()`` -- which blocks until the device finished -- and
 signals ``signal``, or fails it with whatever went wrong (a failed wait
 fence, an enqueue error, a device error).  So the device runs one submission
 while the host enqueues the next, and errors reach fences, never hang them.
+
+``QueueStats`` / ``timed``: the host work of each submission (the submit
+thread's time in ``work()``: binding, argument setting, enqueue calls),
+summed for ``device.stats()`` and, with a tracer on the device, one
+``enqueue`` trace event per submission on the submit thread and one
+``submission`` event (enqueue to completion) on the completion thread.
 """
 from __future__ import annotations
 
 import queue as pyqueue
 import threading
+import time
 
 from ..errors import HalError
 from .cpu_device import settle
@@ -83,3 +90,52 @@ class GpuQueues:
     def shutdown(self):
         self.closed = True
         self.submit_items.put(None)
+
+
+class QueueStats:
+    """Host work of one GPU device's submissions; written by its submit
+    thread only, so plain counters suffice.  ``cpu_ns`` is the submit
+    thread's CPU time (the host work itself, whatever else the cores run),
+    ``wall_ns`` the elapsed time."""
+
+    __slots__ = ("submissions", "commands", "cpu_ns", "wall_ns")
+
+    def __init__(self):
+        self.submissions = self.commands = self.cpu_ns = self.wall_ns = 0
+
+    def as_dict(self) -> dict:
+        n, c = self.submissions, self.commands
+        return {"submissions": n, "commands": c, "host_cpu_ns": self.cpu_ns,
+                "host_wall_ns": self.wall_ns,
+                "host_us_per_submission": self.cpu_ns / n / 1e3 if n else 0.0,
+                "host_us_per_command": self.cpu_ns / c / 1e3 if c else 0.0}
+
+
+def timed(device, enqueue):
+    """``work()`` for the submit thread: runs ``enqueue()`` (which returns
+    ``(done, commands enqueued)``), adds its CPU and wall time to
+    ``device.queue_stats`` and traces it when ``device.tracer`` is set;
+    returns ``done``."""
+    stats, tracer = device.queue_stats, device.tracer
+    cpu, wall = time.thread_time_ns, time.perf_counter_ns
+
+    def work():
+        t0, c0 = wall(), cpu()
+        done, count = enqueue()
+        c1, t1 = cpu(), wall()
+        stats.submissions += 1
+        stats.commands += count
+        stats.cpu_ns += c1 - c0
+        stats.wall_ns += t1 - t0
+        if tracer is None:
+            return done
+        tracer.complete("enqueue", "queue", t0, t1, {"commands": count,
+                                                     "host_cpu_us": (c1 - c0) / 1e3})
+
+        def traced_done():
+            try:
+                done()
+            finally:
+                tracer.complete("submission", "queue", t0, tracer.now(), {"commands": count})
+        return traced_done
+    return work

@@ -15,10 +15,13 @@ pyopencl is imported lazily, when the driver is first asked for.
   load -- also from another HAL device on the same OpenCL device -- does not
   rebuild.  A build failure is a ``HalError`` with the executable name and
   the build log.
-* Command buffers are prepared once, at finalize: each dispatch gets its own
-  ``cl.Kernel`` with its arguments set; binding-table slots are set per
-  submission (``bind``), so replaying a recorded call costs one
-  ``clSetKernelArg`` per slot binding and one enqueue per dispatch.
+* Command buffers are prepared once, at finalize (``opencl_program.py``):
+  each dispatch gets its own ``cl.Kernel`` with its arguments set;
+  binding-table slots are set per submission (``bind``), so replaying a
+  recorded call costs one ``clSetKernelArg`` per changed slot argument and
+  one enqueue per dispatch.  Recordings made anew per call or loop
+  iteration bind a template of their shape (``gpu_templates.py``).
+  ``stats()`` reports the host work per submission and the template reuse.
 * Queue model as local-task: ``queue_execute`` returns at once.  A submit
   thread waits for the wait fence and enqueues the commands on an in-order
   ``cl.CommandQueue``; a completion thread waits for the OpenCL event and
@@ -35,7 +38,9 @@ import weakref
 from ..device import Device
 from ..errors import DeviceUnavailableError, HalError
 from ..loaders import opencl_c
-from .gpu_queue import GpuQueues
+from . import opencl_program
+from .gpu_queue import GpuQueues, QueueStats, timed
+from .gpu_templates import TemplateCache
 from .opencl_buffer import OpenCLAllocator
 
 
@@ -111,6 +116,8 @@ class OpenCLDevice(Device):
             int(getattr(cl_device, "max_mem_alloc_size", 0)) or None
         self._queues = GpuQueues(name)
         self._finalizer = weakref.finalize(self, self._queues.shutdown)
+        self.queue_stats = QueueStats()
+        self.templates = TemplateCache(self._prepare_program)
 
     @property
     def description(self) -> str:
@@ -125,12 +132,17 @@ class OpenCLDevice(Device):
     supports_binding_tables = True
 
     def _prepare_commands(self, commands):
-        return opencl_c.prepare(self, commands)
+        return self.templates.program(commands)
+
+    def _prepare_program(self, commands):
+        return opencl_program.prepare(self, commands)
 
     def _program_runner(self, programs):
-        def enqueue():
-            return opencl_c.enqueue_programs(self, programs)
-        return enqueue
+        return timed(self, lambda: opencl_program.enqueue_programs(self, programs))
+
+    def stats(self) -> dict:
+        """Host work per submission (submit thread) and template reuse."""
+        return dict(self.queue_stats.as_dict(), **self.templates.counts())
 
     def _submit(self, wait, signal, work) -> None:
         self._queues.submit_items.put((wait, signal, work))

@@ -1,5 +1,6 @@
-"""``opencl-c`` executables: OpenCL C source built on the device at load,
-and the opencl driver's replayable form of a command buffer.
+"""``opencl-c`` executables: OpenCL C source built on the device at load
+(the driver's replayable form of a command buffer is
+``hal/drivers/opencl_program.py``).
 
 Kernel ABI (what tensorvm's OpenCL renderer emits; hand-written kernels
 follow it too): for bindings ``0..n-1`` the ``cl_mem`` arguments, then ``n``
@@ -21,12 +22,10 @@ launch and a read when the submission completes).
 from __future__ import annotations
 
 import hashlib
+import struct
 import warnings
 
-import numpy as np
-
 from tensorvm.vmfb import source_check
-from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import ExecutableRejectedError, HalError
 from ..executable import Executable
 
@@ -48,7 +47,6 @@ def build_options(cl_device) -> list:
     cpu = CPU_FORMS and bool(cl_device.type & cl.device_type.CPU)
     return BUILD_OPTIONS + ([f"-D{CPU_DEVICE_MACRO}"] if cpu else [])
 DEFAULT_LOCAL_SIZE = 64
-_PATTERN = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 class OpenCLExecutable(Executable):
@@ -74,25 +72,38 @@ class OpenCLExecutable(Executable):
 
 
 class _Kernel:
-    """A ``cl.Kernel`` and the argument values last set on it: setting a
-    scalar argument costs microseconds in pyopencl, so unchanged ones are
-    skipped (a reused kernel usually gets the arguments it had)."""
+    """A ``cl.Kernel`` and the argument values last set on it, so unchanged
+    ones are skipped (a reused kernel usually gets the arguments it had).
 
-    __slots__ = ("kernel", "args")
+    Scalars are set from their packed bytes (``set_scalar``): pyopencl's
+    ``set_arg`` of a numpy scalar costs ~6 us (it tries each argument kind
+    in turn), its ``_set_arg_buf`` of bytes ~0.2 us; where a pyopencl lacks
+    the latter, ``set_arg`` of the bytes does the same, slower."""
+
+    __slots__ = ("kernel", "args", "set_bytes")
 
     def __init__(self, kernel):
         self.kernel = kernel
         self.args = [None] * kernel.num_args
+        self.set_bytes = getattr(kernel, "_set_arg_buf", None) or kernel.set_arg
 
     def set_buffer(self, i: int, mem) -> None:
         if self.args[i] is not mem:
             self.kernel.set_arg(i, mem)
             self.args[i] = mem
 
-    def set_scalar(self, i: int, value: int, dtype) -> None:
+    def set_scalar(self, i: int, value: int, pack) -> None:
+        """Set argument ``i`` to ``value`` packed by ``pack`` (U32 / U64)."""
         if self.args[i] != value:
-            self.kernel.set_arg(i, dtype(value))
+            self.set_bytes(i, pack(value))
             self.args[i] = value
+
+
+#: Packers of the kernel ABI's scalar arguments: push constants (uint) and
+#: binding offsets (ulong), little-endian as every OpenCL device tensorvm
+#: builds for (CPUs and GPUs of x86-64 / aarch64 hosts).
+U32 = struct.Struct("<I").pack
+U64 = struct.Struct("<Q").pack
 
 
 def _build_log(exc) -> str:
@@ -191,229 +202,3 @@ def load(device, name, data, entry_points, target) -> OpenCLExecutable:
         local_sizes.append(max(1, min(want, int(limit))))
         kernels.append(_Kernel(kernel))
     return OpenCLExecutable(device, name, entry_points, program, local_sizes, kernels)
-
-
-class OpenCLProgram:
-    """A finalized command buffer: enqueue ops, in order, and the
-    host-shared buffers to make coherent after it ran.
-
-    Dispatches hold a ``cl.Kernel`` each, its arguments set once here; a
-    command buffer recorded against binding-table slots keeps those
-    arguments open and ``bind(table)`` returns the program for one
-    submission, whose enqueue sets only the slot arguments.  A kernel's
-    arguments are captured at enqueue (clSetKernelArg semantics), and one
-    device enqueues from one thread, so bound programs of one template may
-    be in flight together."""
-
-    __slots__ = ("ops", "shared", "slots", "table")
-
-    def __init__(self, ops, shared, slots=(), table=None):
-        self.ops = ops
-        self.shared = shared
-        self.slots = slots        # (op index, [(arg, slot, offset)], written slots) per slot op
-        self.table = table
-
-    def bind(self, table) -> "OpenCLProgram":
-        shared = list(self.shared)
-        for _, _, written in self.slots:
-            for slot in written:
-                b = table[slot]
-                if b.host_shared and b.writable and b.mem is not None:
-                    shared.append((b.mem, b.host.nbytes))
-        return OpenCLProgram(self.ops, shared, self.slots, table)
-
-    def release(self) -> None:
-        self.table = None
-
-
-class _Launch:
-    """One dispatch: its kernel (taken from the executable's free list,
-    returned when the program goes), grid and the slot arguments that each
-    submission fills in (``(arg index, slot, byte offset)``)."""
-
-    __slots__ = ("device", "exe", "entry", "kernel", "gsize", "lsize", "nbindings",
-                 "slot_args", "name", "status_arg")
-
-    def __call__(self, q, table=None):
-        """Enqueue the kernel; returns its status word's buffer (kernels that
-        report failure) or None."""
-        import pyopencl as cl
-        k = self.kernel
-        if self.slot_args:
-            n = self.nbindings
-            for i, slot, off in self.slot_args:
-                b = table[slot]
-                k.set_buffer(i, _mem(self.device, b))
-                k.set_scalar(n + i, b.offset + off, np.uint64)
-        status = None
-        try:
-            if self.status_arg is not None:
-                status = cl.Buffer(self.device.context,
-                                   cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
-                                   hostbuf=np.zeros(1, np.uint32))
-                k.set_buffer(self.status_arg, status)
-            cl.enqueue_nd_range_kernel(q, k.kernel, self.gsize, self.lsize)
-        except cl.Error as e:
-            raise HalError(f"{self.name} failed to launch: {e}") from None
-        return status
-
-    def __del__(self):
-        kernel = getattr(self, "kernel", None)
-        if kernel is not None:
-            self.exe.free_kernels[self.entry].append(kernel)
-
-
-def _mem(device, buf):
-    mem = buf.mem
-    if mem is None:                       # zero-length binding: any valid cl_mem
-        mem = getattr(device, "_dummy", None)
-        if mem is None:
-            import pyopencl as cl
-            mem = device._dummy = cl.Buffer(device.context, cl.mem_flags.READ_WRITE, 64)
-    return mem
-
-
-def _dispatch(device, cmd: Dispatch):
-    import pyopencl as cl
-    exe = cmd.executable
-    wx, wy, wz = cmd.workgroups
-    if not wx * wy * wz:
-        return None
-    entry = exe.entry_points[cmd.entry]
-    local = exe.local_sizes[cmd.entry]
-    what = f"executable '{exe.name}' entry point '{entry}'"
-    nb = len(cmd.bindings)
-    kernel = exe.take_kernel(cmd.entry)
-    run = _Launch()
-    run.device, run.exe, run.entry, run.name, run.nbindings = device, exe, cmd.entry, what, nb
-    run.kernel = kernel                   # back to the free list with ``run``
-    run.status_arg = exe.status_args[cmd.entry]
-    nargs = len(kernel.args) - (run.status_arg is not None)
-    if nargs != 2 * nb + len(cmd.constants):
-        raise HalError(f"{what}: {nb} bindings and {len(cmd.constants)} constants do not match "
-                       f"the kernel's parameters: the kernel takes {nargs} arguments, "
-                       f"not {2 * nb + len(cmd.constants)}")
-    slot_args = []
-    try:
-        for i, (b, off, _) in enumerate(cmd.bindings):
-            if is_slot(b):
-                slot_args.append((i, b, off))
-                continue
-            kernel.set_buffer(i, _mem(device, b))
-            kernel.set_scalar(nb + i, b.offset + off, np.uint64)
-        for j, c in enumerate(cmd.constants):
-            kernel.set_scalar(2 * nb + j, c, np.uint32)
-    except (cl.Error, TypeError, ValueError) as e:
-        raise HalError(f"{what}: {nb} bindings and {len(cmd.constants)} constants do not match "
-                       f"the kernel's parameters: {e}") from None
-    run.gsize, run.lsize = (wx * local, wy, wz), (local, 1, 1)
-    run.slot_args = tuple(slot_args)
-    return run
-
-
-def _transfer(device, cmd):
-    import pyopencl as cl
-    if isinstance(cmd, Fill):
-        if not cmd.length:
-            return None
-        mem, value = cmd.buffer.mem, np.frombuffer(cmd.pattern, _PATTERN[len(cmd.pattern)])[0]
-        off = cmd.buffer.offset + cmd.offset
-        return lambda q: cl.enqueue_fill_buffer(q, mem, value, off, cmd.length)
-    if isinstance(cmd, Copy):
-        n = cmd.length
-        if not n:
-            return None
-        src, dst = cmd.src.mem, cmd.dst.mem
-        so, do = cmd.src.offset + cmd.src_offset, cmd.dst.offset + cmd.dst_offset
-        if src is dst and so < do + n and do < so + n:        # overlap: go through a temp
-            tmp = cl.Buffer(device.context, cl.mem_flags.READ_WRITE, n)
-
-            def run(q):
-                cl.enqueue_copy(q, tmp, src, byte_count=n, src_offset=so, dst_offset=0)
-                cl.enqueue_copy(q, dst, tmp, byte_count=n, src_offset=0, dst_offset=do)
-            return run
-        return lambda q: cl.enqueue_copy(q, dst, src, byte_count=n, src_offset=so, dst_offset=do)
-    if isinstance(cmd, Update):
-        if not cmd.data:
-            return None
-        mem, data = cmd.dst.mem, np.frombuffer(cmd.data, np.uint8)
-        off = cmd.dst.offset + cmd.dst_offset
-        return lambda q: cl.enqueue_copy(q, mem, data, dst_offset=off, is_blocking=False)
-    raise HalError(f"the opencl driver cannot execute command {type(cmd).__name__}")
-
-
-def prepare(device, commands) -> OpenCLProgram:
-    """Build the kernels and arguments of every command once (finalize);
-    transfers on binding-table slots are resolved per submission."""
-    ops, shared, slots = [], {}, []
-    for cmd in commands:
-        if isinstance(cmd, Barrier):
-            continue                      # one in-order queue: commands never overlap
-        if isinstance(cmd, Dispatch):
-            op = _dispatch(device, cmd)
-            written = [b for b, _, _ in cmd.bindings]
-            if op is not None and op.slot_args:
-                slots.append((len(ops), None, [s for _, s, _ in op.slot_args]))
-        else:
-            written = [getattr(cmd, "buffer", None) or getattr(cmd, "dst", None)]
-            if any(is_slot(x) for x in (getattr(cmd, "buffer", None), getattr(cmd, "src", None),
-                                        getattr(cmd, "dst", None))):
-                slots.append((len(ops), cmd, [b for b in written if is_slot(b)]))
-                ops.append(None)
-                continue
-            op = _transfer(device, cmd)
-        for b in written:
-            if not is_slot(b) and getattr(b, "host_shared", False) and b.writable \
-                    and b.mem is not None:
-                shared[id(b.mem)] = (b.mem, b.host.nbytes)
-        if op is not None:
-            ops.append(op)
-    return OpenCLProgram(ops, list(shared.values()), tuple(slots))
-
-
-def _resolve(cmd, table):
-    if isinstance(cmd, Fill):
-        return cmd._replace(buffer=table[cmd.buffer])
-    return cmd._replace(src=table[cmd.src] if is_slot(cmd.src) else cmd.src,
-                        dst=table[cmd.dst] if is_slot(cmd.dst) else cmd.dst)
-
-
-def enqueue_programs(device, programs):
-    """Enqueue every program on ``device``'s queue; return the function that
-    waits for them."""
-    import pyopencl as cl
-    queue = device.queue
-    statuses = []                         # (status word, what) of the launches that have one
-    for p in programs:
-        table = p.table
-        transfers = {i: cmd for i, cmd, _ in p.slots if cmd is not None}
-        for i, op in enumerate(p.ops):
-            if op is None:
-                op = _transfer(device, _resolve(transfers[i], table))
-                if op is not None:
-                    op(queue)
-            elif op.__class__ is _Launch:
-                word = op(queue, table)
-                if word is not None:
-                    statuses.append((word, op.name))
-            else:
-                op(queue)
-    marker = cl.enqueue_marker(queue)
-    shared = [s for p in programs for s in p.shared]
-
-    def done():
-        marker.wait()
-        status = marker.command_execution_status
-        if status < 0:
-            raise HalError(f"OpenCL execution failed with status {status}")
-        for mem, size in shared:          # make device writes visible in host memory
-            host, _ = cl.enqueue_map_buffer(queue, mem, cl.map_flags.READ, 0, (size,), np.uint8)
-            host.base.release(queue)
-        for p in programs:
-            p.release()
-        for word, name in statuses:       # the first kernel that reported failure
-            code = np.zeros(1, np.uint32)
-            cl.enqueue_copy(queue, code, word, is_blocking=True)
-            if code[0]:
-                raise HalError(f"{name} failed with code {int(code[0])}")
-    return done

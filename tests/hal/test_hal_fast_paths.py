@@ -71,7 +71,7 @@ def test_concurrent_binds_get_distinct_states(device, kernels):
     p1 = cb.program.bind([a, a])
     p2 = cb.program.bind([b, b])            # p1 not released: must not be reused
     assert p1 is not p2
-    from tensorvm.hal.loaders.opencl_c import OpenCLProgram
+    from tensorvm.hal.drivers.opencl_program import OpenCLProgram
     if isinstance(cb.program, OpenCLProgram):
         # opencl: a bound program is the template's ops over its own table (the slot
         # arguments are set at enqueue), let go of when it completes

@@ -163,21 +163,25 @@ def test_submissions_in_flight_together_keep_their_tables(device, kernels):
 
 
 def test_rerecorded_dispatches_reuse_kernels_with_their_own_arguments(device, kernels):
-    """Command buffers recorded per call take their kernel objects from the
-    executable's free list; a reused kernel gets the new recording's
-    buffers and constants."""
-    for k, n in enumerate((16, 40, 40, 7)):
+    """Command buffers recorded per call are prepared once per shape (a
+    template whose kernels come from the executable's free list) and bound
+    to each recording's buffers; a reused kernel gets the new recording's
+    buffers and constants, and dropped templates return their kernels."""
+    built, reused = device.templates.built, device.templates.reused
+    for k, (n, c) in enumerate(((16, 5), (40, 6), (40, 6), (7, 5))):
         x = np.arange(n, dtype=np.float32) * (k + 1)
         xin, out = device.allocator.import_host(x), device.allocator.allocate(4 * n + 8)
         cb = device.create_command_buffer()
         cb.dispatch(kernels, 0, (-(-n // 8), 1, 1), [n, 8], [(xin, 0, 4 * n), (out, 8, 4 * n)])
-        cb.dispatch(kernels, 1, (1, 1, 1), [k], [(out, 0, 4)])
+        cb.dispatch(kernels, 1, (1, 1, 1), [c], [(out, 0, 4)])
         cb.finalize()
         submit(device, cb).wait(T)
         got = np.frombuffer(out.read(0), np.float32)
         np.testing.assert_array_equal(got[2:], x * 2 + 1)
-        assert np.frombuffer(out.read(0, 4), np.uint32)[0] == k
+        assert np.frombuffer(out.read(0, 4), np.uint32)[0] == c
         del cb
+    assert (device.templates.built - built, device.templates.reused - reused) == (3, 1)
+    device.templates.clear()
     assert len(kernels.free_kernels[0]) >= 1        # returned to the free list
 
 
