@@ -6,9 +6,12 @@ rectangle is cut into MB x NB blocks; per KC slice of K the block packs A
 as [MR-row panel][k][MR] and B as [NR-column panel][k][NR] (zero padded,
 so edge tiles run the same micro-kernel and any operand strides -- a
 transposed lhs or rhs -- cost only the packing), and an MR x NR micro-kernel
-(GCC vector extensions: the same C builds for AVX2, AVX-512 or NEON) adds
-each tile's product into a per-thread MB x NB accumulator, which the fused
-epilogue reads when K is done.  Products with few rows per batch (a GEMV)
+(GCC vector extensions: the same C builds for AVX2, AVX-512 or NEON; MR and
+NR per vector width, ``_TILES``) adds each tile's product into a per-thread
+MB x NB accumulator, which the fused epilogue reads when K is done.  The
+micro-kernel is a function of its own, its accumulators and B vectors in
+registers (benchmarks/gemm_roofline.py: 0.9-1.0 of OpenBLAS on one Zen 4
+core for BERT-base's shapes).  Products with few rows per batch (a GEMV)
 skip packing: one row against B streams B once with several independent
 FMA chains.  Buffers are static thread-local scratch of fixed size.
 
@@ -24,7 +27,7 @@ from .body import contraction_epilogue
 from .cpu_body import CpuBodyEmitter
 from .kernel import Kernel, contraction_plan
 
-KC = 128      # K slice packed per step (A panel + B panel stay in L1/L2)
+KC = 256      # K slice packed per step (a B micro-panel stays in L1, the block in L2)
 MB = 128      # rows of a packed block
 NB = 256      # columns of a packed block (f32; f64 uses half)
 GEMV_ROWS = 4  # fewer rows per batch than this: the unpacked row kernel
@@ -67,59 +70,90 @@ def rectangle_loop(plan, rows, n) -> list[str]:
     ]
 
 
+#: vector bytes -> (MR rows, NR vectors) of the micro-tile
+_TILES = {64: (8, 2), 32: (4, 3), 16: (4, 2)}
+
+
 class _Shape:
-    """Register blocking for one element type and vector width."""
+    """Register blocking for one element type and vector width, and the
+    micro-kernels of that blocking (one per combination of operand strides)."""
 
     def __init__(self, ct: str, vector_bytes: int, n: int):
         item = 4 if ct == "float" else 8
         self.ct, self.vb = ct, vector_bytes
         self.vl = vector_bytes // item
-        self.mr = 8 if vector_bytes >= 64 else 4
-        self.nv = 1 if n <= self.vl else 2          # narrow outputs: one vector per row
+        # rows x vectors per micro-tile: accumulators + B vectors + a broadcast
+        # fit the registers (AVX-512: 32 zmm, 8 x 2 measured best on Zen 4
+        # beside 12 x 2, 14 x 2, 6 x 4, 8 x 3; AVX2: 16 ymm, 4 x 3 beside
+        # 4 x 2, 6 x 2, 8 x 1; 16-byte vectors: 4 x 2, SSE's mul + add needs
+        # a temporary)
+        self.mr, nv = _TILES.get(vector_bytes, (4, 2))
+        self.nv = max(1, min(nv, -(-n // self.vl)))     # narrow outputs: fewer vectors per row
         self.nr = self.nv * self.vl
-        self.nb = NB if item == 4 else NB // 2
+        self.nb = (NB if item == 4 else NB // 2) // self.nr * self.nr     # whole panels
+        self.mb = MB // self.mr * self.mr
         self.vt = f"tvm_v{self.vl}{'f' if ct == 'float' else 'd'}"
+        self.vu = self.vt + "_u"      # the same vector at any element alignment
         self.tag = f"{'f32' if item == 4 else 'f64'}_{self.mr}x{self.nv}v{self.vl}"
+        self.micro = {}               # (ars, aks, bks) -> (name, C function)
 
     @property
     def scratch(self) -> str:
         return f"tvm_gemm_scratch_{self.ct}"
 
-    def decls(self) -> list[str]:
-        """File-scope declarations (deduplicated per executable): the vector
-        type, the thread-local scratch and the micro-kernel."""
-        ct, vt, vb, mr, nv, vl, nr = self.ct, self.vt, self.vb, self.mr, self.nv, self.vl, self.nr
-        size = MB * KC + KC * NB + MB * NB     # the f32 block sizes bound f64's too
+    def call(self, a: str, ars, aks, b: str, bks, tail: str) -> str:
+        """A call of the micro-kernel for A at ``a`` (row stride ``ars``, k
+        stride ``aks``) and B at ``b`` (k stride ``bks``); int strides are
+        compiled into the micro-kernel, others passed."""
+        key = tuple(x if isinstance(x, int) else None for x in (ars, aks, bks))
+        if key not in self.micro:
+            self.micro[key] = self._micro_kernel(key)
+        runtime = [str(x) for x, k in zip((ars, aks, bks), key) if k is None]
+        return f"{self.micro[key][0]}(kc, {a}, {b}, {', '.join(runtime + [tail])}"
+
+    def _micro_kernel(self, key):
+        """(name, C) of the MR x NR micro-kernel: C[MR][NR] (+)= A . B over kc.
+        Not inlined: in the blocked loop nest GCC spilled its B vectors to
+        the stack (every FMA then read memory: half the FMA rate)."""
+        ct, vt, vu, mr, nv, vl = self.ct, self.vt, self.vu, self.mr, self.nv, self.vl
+        names = ("ars", "aks", "bks")
+        name = f"tvm_gemm_{self.tag}_" + "_".join("r" if k is None else str(k) for k in key)
+        params = "".join(f", int64_t {n}" for n, k in zip(names, key) if k is None)
+        ars, aks, bks = (n if k is None else str(k) for n, k in zip(names, key))
         acc = [[f"c{i}_{h}" for h in range(nv)] for i in range(mr)]
         body = [
-            f"static inline __attribute__((always_inline)) void tvm_gemm_{self.tag}("
-            f"int64_t kc, const {ct}* restrict a, int64_t ars, int64_t aks, const {ct}* restrict b, "
-            f"int64_t bks, {ct}* restrict c, int first) {{",
+            f"static __attribute__((noinline)) void {name}(int64_t kc, const {ct}* restrict a, "
+            f"const {ct}* restrict b{params}, {ct}* restrict c, int first) {{",
             "  " + " ".join(f"{vt} {x};" for row in acc for x in row),
             "  if (first) {",
             "    " + " ".join(f"{x} = ({vt}){{0}};" for row in acc for x in row),
             "  } else {",
         ]
-        body += [f"    memcpy(&{acc[i][h]}, c + {i} * {self.nb} + {h * vl}, {vb});"
+        body += [f"    {acc[i][h]} = *(const {vu}*)(c + {i * self.nb + h * vl});"
                  for i in range(mr) for h in range(nv)]
-        body += [
-            "  }",
-            "  for (int64_t k = 0; k < kc; ++k, a += aks, b += bks) {",
-            f"    {vt} " + ", ".join(f"y{h}" for h in range(nv)) + ";",
-        ]
-        body += [f"    memcpy(&y{h}, b + {h * vl}, {vb});" for h in range(nv)]
+        body += ["  }", f"  for (int64_t k = 0; k < kc; ++k, a += {aks}, b += {bks}) {{"]
+        body += [f"    const {vt} y{h} = *(const {vu}*)(b + {h * vl});" for h in range(nv)]
         for i in range(mr):
-            body.append(f"    {{ const {ct} x = a[{i} * ars]; "
+            body.append(f"    {{ const {ct} x = a[{i} * {ars}]; "
                         + " ".join(f"{acc[i][h]} += x * y{h};" for h in range(nv)) + " }")
         body += ["  }"]
-        body += [f"  memcpy(c + {i} * {self.nb} + {h * vl}, &{acc[i][h]}, {vb});"
+        body += [f"  *({vu}*)(c + {i * self.nb + h * vl}) = {acc[i][h]};"
                  for i in range(mr) for h in range(nv)]
         body += ["}"]
+        return name, "\n".join(body)
+
+    def decls(self) -> list[str]:
+        """File-scope declarations (deduplicated per executable): the vector
+        types, the thread-local scratch and the micro-kernels called."""
+        ct, vt, vb = self.ct, self.vt, self.vb
+        size = MB * KC + KC * NB + MB * NB     # the f32 block sizes bound f64's too
         return [f"typedef {ct} {vt} __attribute__((vector_size({vb})));",
+                f"typedef {ct} {self.vu} __attribute__((vector_size({vb}), "
+                f"aligned({4 if ct == 'float' else 8}), may_alias));",
                 # weak: one copy for all of a module's translation units
                 f"__thread {ct} {self.scratch}[{size}] "
                 f"__attribute__((aligned(64), weak, visibility(\"hidden\")));",
-                "\n".join(body)]
+                *(f for _, f in self.micro.values())]
 
 
 def render(kernel: Kernel, vector_bytes: int, pointer_decls):
@@ -150,8 +184,8 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     if isinstance(gemv, str):
         src.append(f"  const int gemv = {gemv};")
     src += rectangle_loop(plan, rows, c.N)
-    cap = ({True: "1", False: str(MB)}[gemv] if isinstance(gemv, bool)
-           else f"(gemv ? 1 : {MB})")
+    cap = ({True: "1", False: str(sh.mb)}[gemv] if isinstance(gemv, bool)
+           else f"(gemv ? 1 : {sh.mb})")
     src += [
         "    for (int64_t r = r0; r < r1;) {",
         f"      const int64_t b = r / {c.M}, m0 = r % {c.M};",
@@ -183,20 +217,19 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
 def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool) -> list[str]:
     """The micro-kernel call for tile (ip, jp): full tiles of an operand
     read directly (``fa`` / ``fb``) are passed in place with their strides,
-    the rest from the packed panels; each variant inlines with constants."""
+    the rest from the packed panels."""
     (_, lsm, lsk), (_, rsk, _) = c.lhs_strides, c.rhs_strides
-    a_pk, a_dir = f"ap + ip * kc, 1, {sh.mr}", f"la + ip * {lsm} + k0 * {lsk}, {lsm}, {lsk}"
-    b_pk, b_dir = f"bp + jp * kc, {sh.nr}", f"lb + k0 * {rsk} + n0 + jp, {rsk}"
+    a_pk, a_dir = ("ap + ip * kc", 1, sh.mr), (f"la + ip * {lsm} + k0 * {lsk}", lsm, lsk)
+    b_pk, b_dir = ("bp + jp * kc", sh.nr), (f"lb + k0 * {rsk} + n0 + jp", rsk)
     tail = f"cc + ip * {sh.nb} + jp, k0 == 0);"
-    call = lambda a, b: f"tvm_gemm_{sh.tag}(kc, {a}, {b}, {tail}"
     out = []
     for fa, fb in ((True, True), (True, False), (False, True)):
         if (fa and not direct_a) or (fb and not direct_b):
             continue
         cond = " && ".join(x for x, on in (("fa", fa), ("fb", fb)) if on)
         out.append(f"              {'else ' if out else ''}if ({cond}) "
-                   + call(a_dir if fa else a_pk, b_dir if fb else b_pk))
-    out.append(f"              {'else ' if out else ''}" + call(a_pk, b_pk))
+                   + sh.call(*(a_dir if fa else a_pk), *(b_dir if fb else b_pk), tail))
+    out.append(f"              {'else ' if out else ''}" + sh.call(*a_pk, *b_pk, tail))
     return out
 
 
