@@ -186,6 +186,10 @@ class FormDispatchRegions(Pass):
             mat.update(heavy_in[:-1])           # one heavy op per dispatch
             if not rooted:
                 tainted.update(op.results)
+                if len({u for u, _ in op.result.uses}) > 1:
+                    # the epilogue forks (an exact GELU reads x + bias twice): a
+                    # buffer, or each branch's dispatch would redo the heavy op
+                    mat.add(op.result)
 
     @staticmethod
     def _epilogue_fusible(op, ret) -> bool:

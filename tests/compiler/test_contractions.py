@@ -40,7 +40,7 @@ def _check(text, args, expected, device, dt):
     np.testing.assert_allclose(np.asarray(out), expected, **tol)
 
 
-# (M, K, N): blocks are MR = 8 rows, NR = 16 / 32 columns, KC = 128, MB = 128, NB = 256 / 128
+# (M, K, N): blocks are MR = 8 rows, NR = 16 / 32 columns (AVX-512), KC = 256, MB = 128, NB = 256 / 128
 SHAPES = [(1, 64, 64), (1, 1, 1), (1, 300, 10), (2, 77, 40), (3, 5, 7), (37, 19, 45),
           (17, 1, 33), (200, 33, 1), (129, 130, 257), (8, 1000, 700), (300, 260, 600),
           (13, 70, 20), (45, 9, 16), (16, 140, 40)]
@@ -292,3 +292,59 @@ def _entry_points(vmfb):
     from tensorvm.vmfb import container
     (exe,) = container.read_module(vmfb).executables
     return exe.variants[0].entry_points
+
+
+@pytest.mark.parametrize("cpu", ["x86-64-v2", "x86-64-v3", "x86-64-v4"])
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+def test_each_vector_width_tiles_its_own_micro_kernel(cpu, dt):
+    """The micro-tile is per vector width (16-byte 4 x 2 vectors, AVX2 4 x 3,
+    AVX-512 8 x 2): edges in every dimension, K over two KC slices, plain
+    and transposed rhs, on each x86-64 level this machine runs."""
+    import platform
+    flags = open("/proc/cpuinfo").read() if platform.machine() == "x86_64" else ""
+    need = {"x86-64-v2": "sse4_2", "x86-64-v3": "avx2", "x86-64-v4": "avx512f"}[cpu]
+    if need not in flags:
+        pytest.skip(f"this machine has no {need}")
+    from tensorvm import compiler
+    npdt = np.float32 if dt == "f32" else np.float64
+    rng = np.random.default_rng(7)
+    for m, k, n, rhs_t in [(130, 300, 75, False), (7, 520, 49, True), (3, 9, 5, False)]:
+        a = rng.standard_normal((m, k)).astype(npdt)
+        b = rng.standard_normal((n, k) if rhs_t else (k, n)).astype(npdt)
+        text = _dot(a.shape, b.shape, (m, n), f"contracting_dims = [1] x [{1 if rhs_t else 0}]", dt)
+        vm = compiler.compile_str(text, targets=["cpu"], cpu=cpu)
+        for device in DEVICES:
+            out = runtime.load_module(vm, device=device).main(a, b)
+            tol = dict(rtol=1e-4, atol=1e-4 * np.sqrt(k)) if dt == "f32" else dict(rtol=1e-10, atol=1e-10)
+            np.testing.assert_allclose(np.asarray(out), a @ (b.T if rhs_t else b), **tol)
+
+
+def test_a_forked_epilogue_computes_the_product_once():
+    """x = a . b + bias read by two branches that meet again (the exact
+    GELU's 0.5 * x and erf(x / sqrt 2)): x is materialized once, not the
+    product redone in each branch's dispatch (BERT-base: its FFN's first
+    product twice)."""
+    t = "tensor<16x24xf32>"
+    text = (f"func.func @main(%a: tensor<16x32xf32>, %b: tensor<32x24xf32>, %c: tensor<24xf32>) -> {t} {{\n"
+            f"  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+            f"(tensor<16x32xf32>, tensor<32x24xf32>) -> {t}\n"
+            f"  %1 = stablehlo.broadcast_in_dim %c, dims = [1] : (tensor<24xf32>) -> {t}\n"
+            f"  %2 = stablehlo.add %0, %1 : {t}\n"
+            f"  %3 = stablehlo.exponential %2 : {t}\n"
+            f"  %4 = stablehlo.sine %2 : {t}\n"
+            f"  %5 = stablehlo.multiply %3, %4 : {t}\n"
+            f"  return %5 : {t}\n}}")
+    import contextlib
+    import io
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    ir = io.StringIO()
+    with contextlib.redirect_stdout(ir), contextlib.redirect_stderr(ir):
+        compile_text(text, CompileOptions(targets=("cpu",), dump_ir_after=["form-dispatch-regions"]))
+    dispatches = ir.getvalue().split('"tvm.dispatch"')[1:]
+    assert sum("dot_general" in d for d in dispatches) == 1, ir.getvalue()
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((16, 32), np.float32), rng.standard_normal((32, 24), np.float32)
+    c = rng.standard_normal(24).astype(np.float32)
+    x = a @ b + c
+    out = run_text(text, a, b, c)
+    np.testing.assert_allclose(out, np.exp(x) * np.sin(x), rtol=1e-4, atol=1e-4 * np.abs(np.exp(x)).max())
