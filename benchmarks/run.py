@@ -18,6 +18,15 @@ Workloads (the .mlir text every compiler gets is the committed fixture):
               `--transformers` runs only these, on tensorvm's CPU drivers,
               IREE and XLA
 
+`--big` runs instead the real-size models of benchmarks/big_models.py
+(ResNet-50 224x224, BERT-base seq 128, GPT-2 small seq 128 with its LM head;
+batch 1, random weights passed as arguments) on tensorvm, IREE and XLA, and
+adds each engine's achieved GFLOP/s (the models' dot and convolution FLOPs
+over the best call) as a fraction of numpy/OpenBLAS on a 2048^2 f32 GEMM
+timed in the same run (best of the GEMMs timed before and after the
+models; one thread beside the sync columns, all threads beside the task
+columns).
+
 Engines: tensorvm (local-sync, local-task), IREE (llvm-cpu, target-cpu=host;
 local-sync, local-task), XLA:CPU (jaxlib's PJRT client compiling the same
 text, in worker processes: "XLA 1T" single-threaded, "XLA" all threads; see
@@ -164,6 +173,63 @@ def load_model_workloads(cases: list[str]) -> dict[str, dict]:
         w[case] = dict(text=text, inputs=args, expected=expected, check=model_set.mismatch,
                        model=True)
     return w
+
+
+def load_big_workloads(keep: list[str]) -> dict[str, dict]:
+    """The real-size models (big_models.py; all, or those named in ``keep``),
+    checked against JAX's output like the model set."""
+    import big_models
+    names = [k for k in keep if k in big_models.BUILDERS] or list(big_models.BUILDERS)
+    return {n: dict(big_models.build(n), check=model_set.mismatch, model=True) for n in names}
+
+
+def gemm_reference(n: int = 2048, reps: int = 5) -> dict:
+    """numpy/OpenBLAS GFLOP/s on an n^2 f32 GEMM, best of ``reps``: one
+    thread (threadpoolctl; thread CPU time) and all threads (wall time)."""
+    from threadpoolctl import threadpool_limits
+    a = np.random.default_rng(0).standard_normal((n, n), np.float32)
+
+    def best(clock):
+        a @ a
+        ts = []
+        for _ in range(reps):
+            t0 = clock()
+            a @ a
+            ts.append(clock() - t0)
+        return 2 * n ** 3 / min(ts) / 1e9
+    with threadpool_limits(1):
+        one = best(time.thread_time)
+    return {"1T": one, "all": best(time.perf_counter)}
+
+
+def big_report(results, workloads, refs) -> dict:
+    """Per model and engine: GFLOP/s of the best call and its fraction of
+    the best numpy GEMM figure (one thread for sync columns, all threads
+    for the others)."""
+    ref = {k: max(r[k] for r in refs) for k in ("1T", "all")}
+    engines = [e for e in dict.fromkeys(e for m in workloads for e in results[m])
+               if any("min_s" in results[m].get(e, {}) for m in workloads)]
+    seen = ", ".join(f"{r['1T']:.0f}/{r['all']:.0f}" for r in refs)
+    print(f"\nROOFLINE: numpy/OpenBLAS 2048^2 f32 GEMM in this run: {ref['1T']:.1f} GFLOP/s one "
+          f"thread, {ref['all']:.1f} GFLOP/s all threads (best of the GEMMs timed before and "
+          f"after the models, one thread/all threads: {seen})")
+    header = ["model", "GFLOP"] + [f"{e} GF/s (frac)" for e in engines]
+    rows, out = [], {"gemm_reference": refs}
+    for m, wl in workloads.items():
+        row = [m, f"{wl['flops'] / 1e9:.2f}"]
+        for e in engines:
+            best = results[m].get(e, {}).get("min_s")
+            if best is None:
+                row.append("n/a")
+                continue
+            g = wl["flops"] / best / 1e9
+            frac = g / ref["1T" if e.endswith(("sync", "1T")) else "all"]
+            out.setdefault(m, {})[e] = {"gflops": g, "fraction_of_openblas": frac}
+            row.append(f"{g:.1f} ({frac:.2f})")
+        rows.append(row)
+    print_table("ROOFLINE: achieved GFLOP/s of the best call (fraction of OpenBLAS: one thread for "
+                "sync / 1T columns, all threads for the others)", header, rows)
+    return out
 
 
 # ----------------------------------------------------------------- engines
@@ -528,6 +594,10 @@ def main(argv=None) -> int:
     ap.add_argument("--transformers", action="store_true",
                     help="run only the transformer and decoding models (load.GROUPS), on "
                          "tensorvm, IREE and XLA unless --engines says otherwise")
+    ap.add_argument("--big", action="store_true",
+                    help="run only the real-size models (benchmarks/big_models.py) with their "
+                         "GFLOP/s beside numpy's 2048^2 GEMM, on tensorvm, IREE and XLA unless "
+                         "--engines says otherwise")
     ap.add_argument("--engines", default="",
                     help="comma-separated engine groups: tensorvm,IREE,XLA,JAX,numpy")
     ap.add_argument("--json", metavar="PATH", help="also write the raw results as JSON")
@@ -555,14 +625,22 @@ def main(argv=None) -> int:
         keep = [k for k in keep if k in group] or group
         args.models = True
         args.engines = args.engines or "tensorvm,IREE,XLA"
-    workloads = {} if args.models else load_workloads()
+    if args.big:
+        global PREPARE_TIMEOUT_S
+        PREPARE_TIMEOUT_S = 900          # IREE compiles BERT-base for minutes on a loaded machine
+        workloads = load_big_workloads(keep)
+        keep, cases, args.models, args.callers = [], [], True, 0
+        args.engines = args.engines or "tensorvm,IREE,XLA"
+    else:
+        workloads = {} if args.models else load_workloads()
     if keep:
         known = list(workloads) + cases
         unknown = set(keep) - set(known)
         if unknown:
             ap.error(f"unknown workloads {sorted(unknown)}; have {known}")
         workloads = {k: v for k, v in workloads.items() if k in keep}
-    workloads.update(load_model_workloads([c for c in cases if not keep or c in keep]))
+    if not args.big:
+        workloads.update(load_model_workloads([c for c in cases if not keep or c in keep]))
     for wl in workloads.values():
         if "expected" not in wl:
             wl["expected"] = to_host(wl["np_fn"](*wl["inputs"]))
@@ -583,7 +661,7 @@ def main(argv=None) -> int:
             notes.append(f"{gname}: n/a: {short_error(e)}")
             if args.verbose:
                 traceback.print_exc()
-    if args.transformers:        # the CPU comparison: tensorvm's CPU drivers and their peers
+    if args.transformers or args.big:   # the CPU comparison: tensorvm's CPU drivers and their peers
         columns = {e for tvm, peers in PEERS.values() for e in (tvm, *peers)}
         engines = [e for e in engines if e in columns]
     versions = []
@@ -598,6 +676,7 @@ def main(argv=None) -> int:
 
     results: dict[str, dict] = {}
     rss: dict[str, float | None] = {}
+    gemm_ref = [gemm_reference()] if args.big else []
     # the symbolic/static pair is timed in the same interleaved rounds: its
     # ratio is a figure of the issue, and run apart it moved with the load
     batches = []
@@ -628,6 +707,9 @@ def main(argv=None) -> int:
         conc = concurrency_report(workloads, args, notes)
     report(results, workloads, engines, dedupe(notes), rss)
     summary = model_summary(results, workloads)
+    if args.big:
+        gemm_ref.append(gemm_reference())
+        summary["roofline"] = big_report(results, workloads, gemm_ref)
     rss = peak_rss_mib()
     peak = f", process peak RSS {rss:.0f} MiB (all engines)" if rss is not None else ""
     print(f"\ntotal {time.perf_counter() - t_start:.1f} s{peak}")
