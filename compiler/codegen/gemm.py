@@ -142,6 +142,35 @@ class _Shape:
         body += ["}"]
         return name, "\n".join(body)
 
+    @property
+    def transpose(self) -> str:
+        """Name of the in-register VL x VL transpose (``transpose_decl``)."""
+        return f"tvm_transpose_{self.vl}{'f' if self.ct == 'float' else 'd'}"
+
+    def transpose_decl(self) -> str:
+        """``void name(vt r[VL])``: rows to columns in log2(VL) rounds of
+        interleaving row i with row i + VL/2 (low halves to row 2i, high
+        halves to row 2i + 1); the packing of a B stored N x K (a tied LM
+        head, q . k^T) loads VL rows of K and stores VL columns, where a
+        scalar copy ran at under one element per cycle."""
+        vl, vt = self.vl, self.vt
+        half = vl // 2
+        lo = ", ".join(f"{i}, {vl + i}" for i in range(half))
+        hi = ", ".join(f"{half + i}, {vl + half + i}" for i in range(half))
+        rounds = vl.bit_length() - 1
+        # __builtin_shufflevector: GCC 12+ and clang alike
+        body = [f"static inline __attribute__((always_inline)) void {self.transpose}({vt}* r) {{",
+                f"  for (int round = 0; round < {rounds}; ++round) {{",
+                f"    {vt} t[{vl}];",
+                f"    for (int i = 0; i < {half}; ++i) {{",
+                f"      t[2 * i] = __builtin_shufflevector(r[i], r[i + {half}], {lo});",
+                f"      t[2 * i + 1] = __builtin_shufflevector(r[i], r[i + {half}], {hi});",
+                "    }",
+                f"    for (int i = 0; i < {vl}; ++i) r[i] = t[i];",
+                "  }",
+                "}"]
+        return "\n".join(body)
+
     def decls(self) -> list[str]:
         """File-scope declarations (deduplicated per executable): the vector
         types, the thread-local scratch and the micro-kernels called."""
@@ -153,6 +182,7 @@ class _Shape:
                 # weak: one copy for all of a module's translation units
                 f"__thread {ct} {self.scratch}[{size}] "
                 f"__attribute__((aligned(64), weak, visibility(\"hidden\")));",
+                self.transpose_decl(),
                 *(f for _, f in self.micro.values())]
 
 
@@ -259,11 +289,22 @@ def _packed_block(c, sh: _Shape) -> list[str]:
             "            }",
         ]
     else:
+        vl, vt, vu = sh.vl, sh.vt, sh.vu
         pack_b = [
             f"            {ct}* restrict d = bp + jp * kc;",
+            f"            int64_t kv = 0;",
+            f"            if (jn == {nr}) for (; kv + {vl} <= kc; kv += {vl}) {{",
+            *[line for h in range(sh.nv) for line in (
+                f"              {{ {vt} r[{vl}];",
+                f"                for (int t = 0; t < {vl}; ++t) r[t] = *(const {vu}*)"
+                f"(lb + k0 * {rsk} + kv + (n0 + jp + {h * vl} + t) * {rsn});",
+                f"                {sh.transpose}(r);",
+                f"                for (int t = 0; t < {vl}; ++t) *({vu}*)(d + (kv + t) * {nr} + {h * vl}) = r[t];",
+                "              }")],
+            "            }",
             "            for (int64_t j = 0; j < jn; ++j) {",
             f"              const {ct}* restrict s = lb + k0 * {rsk} + (n0 + jp + j) * {rsn};",
-            f"              for (int64_t k = 0; k < kc; ++k) d[k * {nr} + j] = s[k];",
+            f"              for (int64_t k = kv; k < kc; ++k) d[k * {nr} + j] = s[k];",
             "            }",
             f"            for (int64_t j = jn; j < {nr}; ++j) for (int64_t k = 0; k < kc; ++k) d[k * {nr} + j] = 0;",
         ]
