@@ -23,9 +23,9 @@ Workloads (the .mlir text every compiler gets is the committed fixture):
 batch 1, random weights passed as arguments) on tensorvm, IREE and XLA, and
 adds each engine's achieved GFLOP/s (the models' dot and convolution FLOPs
 over the best call) as a fraction of numpy/OpenBLAS on a 2048^2 f32 GEMM
-timed in the same run (best of the GEMMs timed before and after the
-models; one thread beside the sync columns, all threads beside the task
-columns).
+timed in the same run (the better of the GEMMs timed just before and just
+after each model; one thread beside the sync columns, all threads beside
+the task columns).
 
 Engines: tensorvm (local-sync, local-task), IREE (llvm-cpu, target-cpu=host;
 local-sync, local-task), XLA:CPU (jaxlib's PJRT client compiling the same
@@ -204,19 +204,20 @@ def gemm_reference(n: int = 2048, reps: int = 5) -> dict:
 
 def big_report(results, workloads, refs) -> dict:
     """Per model and engine: GFLOP/s of the best call and its fraction of
-    the best numpy GEMM figure (one thread for sync columns, all threads
-    for the others)."""
-    ref = {k: max(r[k] for r in refs) for k in ("1T", "all")}
+    numpy's GEMM (one thread for the sync columns, all threads for the
+    others), the better of the GEMMs timed just before and just after that
+    model (``refs``: one before the first model, one after each), so that a
+    model is compared with OpenBLAS on the cores as they were for it."""
     engines = [e for e in dict.fromkeys(e for m in workloads for e in results[m])
                if any("min_s" in results[m].get(e, {}) for m in workloads)]
     seen = ", ".join(f"{r['1T']:.0f}/{r['all']:.0f}" for r in refs)
-    print(f"\nROOFLINE: numpy/OpenBLAS 2048^2 f32 GEMM in this run: {ref['1T']:.1f} GFLOP/s one "
-          f"thread, {ref['all']:.1f} GFLOP/s all threads (best of the GEMMs timed before and "
-          f"after the models, one thread/all threads: {seen})")
-    header = ["model", "GFLOP"] + [f"{e} GF/s (frac)" for e in engines]
+    print(f"\nROOFLINE: numpy/OpenBLAS 2048^2 f32 GEMM GFLOP/s (one thread/all threads) before "
+          f"the first model and after each: {seen}")
+    header = ["model", "GFLOP", "numpy 1T/all"] + [f"{e} GF/s (frac)" for e in engines]
     rows, out = [], {"gemm_reference": refs}
-    for m, wl in workloads.items():
-        row = [m, f"{wl['flops'] / 1e9:.2f}"]
+    for i, (m, wl) in enumerate(workloads.items()):
+        ref = {k: max(r[k] for r in refs[i:i + 2]) for k in ("1T", "all")}
+        row = [m, f"{wl['flops'] / 1e9:.2f}", f"{ref['1T']:.0f}/{ref['all']:.0f}"]
         for e in engines:
             best = results[m].get(e, {}).get("min_s")
             if best is None:
@@ -691,6 +692,8 @@ def main(argv=None) -> int:
                                   and NEEDS.get(e, "text") in workloads[w]})  # JAX/numpy need a Python function
                for w in batch}
         results.update(run_workloads(wls, args))
+        if args.big:
+            gemm_ref.append(gemm_reference())
         for wname in batch:
             rss[wname] = peak_rss_mib()
             for e in engines:
@@ -708,7 +711,6 @@ def main(argv=None) -> int:
     report(results, workloads, engines, dedupe(notes), rss)
     summary = model_summary(results, workloads)
     if args.big:
-        gemm_ref.append(gemm_reference())
         summary["roofline"] = big_report(results, workloads, gemm_ref)
     rss = peak_rss_mib()
     peak = f", process peak RSS {rss:.0f} MiB (all engines)" if rss is not None else ""
