@@ -38,12 +38,13 @@ def _mul(var: str, k: int) -> str:
     return "0" if k == 0 else var if k == 1 else f"{var} * ({k})"
 
 
-def _tile(span: int, lanes: int, registers: int):
+def _tile(span: int, lanes: int, registers: int, width: int | None = None):
     """(vector lane counts, columns) of the register tile for ``span``
     channels per group.  The block (NB, their sum) divides ``span`` when some
     multiple of 4 does, so there is no channel tail; among those, the one
     whose vectors are fullest (fewest lanes per channel), then the widest:
-    40 channels run as 16 + 16 + 8 lanes, 96 as 3 x 16."""
+    40 channels run as 16 + 16 + 8 lanes, 96 as 3 x 16.  ``width``: the
+    output row of a 1x1 filter, taken as one tile when it is short."""
     if span < 4:
         return None
     sizes = [lanes >> s for s in range(3) if lanes >> s >= 4]
@@ -72,6 +73,13 @@ def _tile(span: int, lanes: int, registers: int):
             parts.pop()
     n = len(parts)
     cols = max(1, min(MAX_COLUMNS if n > 1 else 14, (registers - n - 2) // n))
+    if width and width % cols and width <= MAX_COLUMNS and n > 1:
+        # a short row (ResNet's 7x7 stage) of a 1x1 filter in one tile of
+        # fewer channels rather than a full tile and an edge tile whose
+        # filter loads feed one column each (3x3 filters measured slower so)
+        for k in range(min(n - 1, (registers - 2) // (width + 1)), 0, -1):
+            if span % (k * parts[0]) == 0:
+                return parts[:1] * k, width
     return parts, cols
 
 
@@ -133,7 +141,8 @@ class _Render:
         item = 4 if self.ct == "float" else 8
         self.x, self.w = em.bindings[c.lhs], em.bindings[c.rhs]
         span = c.C if c.depthwise else c.OC // c.groups       # channels blocked together
-        tile = _tile(span, vector_bytes // item, 32 if vector_bytes >= 64 else 16)
+        tile = _tile(span, vector_bytes // item, 32 if vector_bytes >= 64 else 16,
+                     c.OW if c.KH == c.KW == 1 else None)
         if c.depthwise and (c.w_strides[3] != 1 or c.x_strides[3] != 1):
             tile = None                                    # no contiguous channel row to load
         self.tile = tile

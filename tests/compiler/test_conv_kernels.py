@@ -46,6 +46,18 @@ def test_pointwise_1x1():
     _check(lambda x, w: _conv(x, w, padding="VALID"), x, w)
 
 
+@pytest.mark.parametrize("stride", [(1, 1), (2, 2)])
+def test_pointwise_on_a_short_row_is_one_tile(stride):
+    """A 1x1 filter over 7-wide rows (ResNet-50's last stage, its stride-2
+    projection too) runs each row as one tile of fewer channels, with a
+    residual add and relu on the way out."""
+    h = 7 * stride[0]
+    x, w, r = _rand(1, h, h, 96), _rand(1, 1, 96, 128), _rand(1, 7, 7, 128)
+    _check(lambda x, w, r: jax.nn.relu(_conv(x, w, stride, padding="VALID") + r), x, w, r)
+    _check(lambda x, w, r: jax.nn.relu(_conv(x, w, stride, padding="VALID") + r), x, w, r,
+           device="local-task")
+
+
 def test_dilated():
     x, w = _rand(1, 14, 15, 8), _rand(3, 3, 8, 16)
     _check(lambda x, w: _conv(x, w, rdil=(2, 3)), x, w)
