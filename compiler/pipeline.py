@@ -10,7 +10,9 @@ from tensorvm.vmfb.model import ExecutableVariant
 
 from .codegen import cpu, cpu_targets
 from .codegen.host_program import needs_general_path, plan_general
+from .codegen.donation import dispatch_donors
 from .codegen.kernel import build_kernel
+from .codegen.update_window import WINDOW_KIND
 from .codegen.grids import GPU_FORMATS, merge_counts
 from .codegen.vm_host import generate_module
 from .errors import CompileError, UnsupportedOpError
@@ -82,11 +84,14 @@ def run_pipeline(module, options, progress=None, output=None):
         plan = plan_general(func) if needs_general_path(func) else plan_function(func)
         plans[id(func)] = plan
         dyn = shapes.analyze(func) if shapes.has_dynamic(func) else None
+        in_place = dispatch_donors(func)
         for d in plan.dispatches:
             entry_of[id(d)] = len(kernels)
             if dyn is not None:
                 shapes.bind_dispatch(d, dyn)
             kernels.append(build_kernel(d, customs))
+            if id(d) in in_place:       # writes only its window (codegen/update_window.py)
+                kernels[-1].kind = WINDOW_KIND
     loops = [lp for f in functions for lp in (getattr(plans[id(f)], "loops", None) or {}).values()]
     for j, lp in enumerate(loops):
         lp.entry = len(kernels) + j

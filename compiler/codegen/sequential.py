@@ -20,11 +20,12 @@ from . import scalar
 from .body import linearize
 from .kernel import DYNAMIC_GUESS
 from .sequential_rng import rng_bit_generator
+from .update_window import WINDOW_KIND, emit_update_window
 
 
 def emit_sequential(kernel, em, wg: str, outs: list) -> int:
     """Emit the statements of workgroup ``wg``; return the workgroup count."""
-    fn = KINDS.get(kernel.kind)
+    fn = emit_update_window if kernel.kind == WINDOW_KIND else KINDS.get(kernel.kind)
     if fn is None:
         raise UnsupportedOpError(kernel.root.name, "no sequential kernel lowering")
     return fn(kernel, em, wg, outs)

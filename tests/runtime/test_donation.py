@@ -74,3 +74,46 @@ def test_a_donation_the_program_cannot_use_is_ignored():
     new, s = m.main(cache, _rows(1), np.int32(1))
     np.testing.assert_allclose(np.asarray(s), np.asarray(cache).sum(0), rtol=1e-6)
     assert _ptr(new) != _ptr(cache)
+
+
+KV = """
+func.func @main(%cache: tensor<2x16x8xf32> {jax.buffer_donor = true}, %k: tensor<2x3x8xf32>, %pos: tensor<i64>) -> tensor<2x16x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %two = stablehlo.constant dense<2.0> : tensor<2x3x8xf32>
+  %u = stablehlo.multiply %k, %two : tensor<2x3x8xf32>
+  %n = stablehlo.dynamic_update_slice %cache, %u, %c0, %pos, %c0 : (tensor<2x16x8xf32>, tensor<2x3x8xf32>, tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<2x16x8xf32>
+  return %n : tensor<2x16x8xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task", "opencl"])
+def test_an_in_place_update_writes_its_window_only(device):
+    """The donated dispatch launches one workgroup per row of the update
+    window (2 x 3 rows of 8), not a pass over the whole 2 x 16 x 8 cache,
+    and clamps its start as dynamic_update_slice does."""
+    from tensorvm import hal
+    from tensorvm.hal import command_buffer
+    missing = hal.registry.driver_availability(device)
+    if missing is not None:
+        pytest.skip(f"{device} unavailable: {missing}")
+    targets = ["cpu", "opencl"] if device == "opencl" else ["cpu"]
+    m = runtime.load_module(compile_str(KV, targets=targets), device=device)
+    seen = []
+    original = command_buffer.CommandBuffer.dispatch
+
+    def dispatch(self, executable, entry, workgroups, *args, **kwargs):
+        seen.append(tuple(workgroups))
+        return original(self, executable, entry, workgroups, *args, **kwargs)
+    rng = np.random.default_rng(3)
+    want = rng.standard_normal((2, 16, 8)).astype(np.float32)
+    cache = want.copy()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(command_buffer.CommandBuffer, "dispatch", dispatch)
+        for pos in (0, 5, 14, -3):                  # 14 and -3 clamp to 13 and 0
+            k = rng.standard_normal((2, 3, 8)).astype(np.float32)
+            cache = m.main(cache, k, np.int64(pos))
+            at = min(max(pos, 0), 13)
+            want[:, at:at + 3] = 2 * k
+            np.testing.assert_array_equal(np.asarray(cache), want)
+    assert seen and all(w[0] == 6 for w in seen), seen
