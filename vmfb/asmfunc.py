@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 
 from .asmlex import Cursor, Token, parse_float_text, parse_int
-from .bytecode import NaNBits, encode
+from .builder import assign_registers, encode_body
+from .bytecode import NaNBits
 from .errors import AssemblyError, VmfbError
-from .isa import BANKS, BY_MNEMONIC, CHAR_BANK, MAX_REGISTERS
+from .isa import BANKS, BY_MNEMONIC, CHAR_BANK
 from .model import FunctionDef, Signature, parse_signature
 
 # %i3, %I0, %f2, %F1, %r7: when every register of a function is spelled so,
@@ -60,30 +61,20 @@ class FunctionAssembler:
                 continue
             pending.append(self.instruction(cur))
         index = self.allocate()
-        # Sizes do not depend on branch targets: encode once with 0 to place labels.
-        pcs, pc = [], 0
-        for mnemonic, ops, _, _ in pending:
-            pcs.append(pc)
-            pc += len(encode(mnemonic, *self.operands(ops, index, lambda t, c: 0)))
-        pcs.append(pc)
-        label_pc = {name: pcs[i] for name, i in labels.items()}
 
-        def target(tok, cur):
+        def target(v, label_pc):
+            tok, cur = v
             if tok.kind == "idx":
                 return int(tok.value)
             if tok.kind != "ident" or tok.value not in label_pc:
                 raise cur.error(f"unknown label {tok.value!r}", tok)
             return label_pc[tok.value]
 
-        code = []
-        for mnemonic, ops, cur, mtok in pending:
-            try:
-                code.append(encode(mnemonic, *self.operands(ops, index, target)))
-            except VmfbError as e:
-                if isinstance(e, AssemblyError):
-                    raise
-                raise cur.error(str(e), mtok) from None
-        self.fn.code = b"".join(code)
+        def wrap(i, e):
+            _, _, cur, mtok = pending[i]
+            return e if isinstance(e, AssemblyError) else cur.error(str(e), mtok)
+        self.fn.code = encode_body([(m, self.operands(ops, index)) for m, ops, _, _ in pending],
+                                   labels, target, wrap)
 
     # -- registers -------------------------------------------------------------------
     def _explicit_bank(self, tok: Token):
@@ -115,39 +106,22 @@ class FunctionAssembler:
         """Register index per name: in explicit mode the index the name
         spells; otherwise arguments first, then the rest of each bank in
         order of first definition."""
-        index, used = {}, {b: set() for b in BANKS}
+        fixed = {}
         nth = {b: 0 for b in BANKS}
         for tok, bank in self.args:
-            want = (bank, nth[bank])
-            nth[bank] += 1
-            if self.explicit and int(tok.value[1:]) != want[1]:
-                raise AssemblyError(f"argument %{tok.value} is register {want[1]} of bank "
-                                    f"{bank}: spell it %{tok.value[0]}{want[1]}",
+            if self.explicit and int(tok.value[1:]) != nth[bank]:
+                raise AssemblyError(f"argument %{tok.value} is register {nth[bank]} of bank "
+                                    f"{bank}: spell it %{tok.value[0]}{nth[bank]}",
                                     tok.line, tok.column)
-            index[tok.value] = want
-            used[bank].add(want[1])
+            nth[bank] += 1
         if self.explicit:
-            for name, bank in self.banks.items():
-                index[name] = (bank, int(name[1:]))
-                used[bank].add(int(name[1:]))
-        free = {b: 0 for b in BANKS}
-        for name, bank in self.banks.items():
-            if name in index:
-                continue
-            while free[bank] in used[bank]:
-                free[bank] += 1
-            index[name] = (bank, free[bank])
-            used[bank].add(free[bank])
-        regs = {b: (max(used[b]) + 1 if used[b] else 0) for b in BANKS}
-        for bank, n in self.declared.items():
-            if n < regs[bank]:
-                raise AssemblyError(f"function @{self.fn.name} declares {n} {bank} registers "
-                                    f"but uses {regs[bank]}")
-            regs[bank] = n
-        if any(n > MAX_REGISTERS for n in regs.values()):
-            raise AssemblyError(f"function @{self.fn.name} needs more than {MAX_REGISTERS} "
-                                f"registers in one bank")
-        self.fn.registers = regs
+            fixed = {name: (bank, int(name[1:])) for name, bank in self.banks.items()}
+        try:
+            index, self.fn.registers = assign_registers(
+                [(t.value, b) for t, b in self.args], self.banks, fixed, self.declared,
+                self.fn.name)
+        except VmfbError as e:
+            raise AssemblyError(str(e)) from None
         return index
 
     # -- one instruction ----------------------------------------------------------------
@@ -295,15 +269,14 @@ class FunctionAssembler:
         if pos != len(lhs):
             raise cur.error(f"{op.mnemonic} writes {pos} register(s), {len(lhs)} given", lhs[pos])
 
-    def operands(self, specs, index, target):
+    def operands(self, specs, index):
+        """Registers resolved to (bank, index); block fields stay (token, cursor)."""
         out = []
         for kind, v in specs:
             if kind == "reg":
                 out.append(index[v.value])
             elif kind == "regs":
                 out.append(tuple(index[t.value] for t in v))
-            elif kind == "block":
-                out.append(target(*v))
             else:
                 out.append(v)
         return out
