@@ -21,6 +21,7 @@ import numpy as np
 
 from tensorvm.vmfb import collectives as contract
 
+from ..dialects.registry import INT_OR_BOOL, OPS
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseElementsAttr, ints
 
@@ -31,7 +32,6 @@ CHANNEL_OPS = COLLECTIVE_OPS | ID_OPS
 
 _BODY_REDUCTION = {_S + "add": "sum", _S + "multiply": "prod", _S + "minimum": "min",
                    _S + "maximum": "max", _S + "and": "and", _S + "or": "or", _S + "xor": "xor"}
-_INT_ONLY = ("and", "or", "xor")
 
 
 def uses_channel(func) -> bool:
@@ -67,8 +67,7 @@ def reduction_of(op) -> str:
         args = set(block.arguments[:2])
         if kind is not None and len(inner.operands) == 2 and set(inner.operands) == args:
             el = block.arguments[0].type.element
-            if kind in _INT_ONLY and (el.startswith("f") or el.startswith("bf") or
-                                      el.startswith("complex")):
+            if OPS[inner.name].elements == INT_OR_BOOL and el.startswith(("f", "bf", "complex")):
                 kind = None
             if kind is not None:
                 return kind

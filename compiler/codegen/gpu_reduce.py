@@ -16,6 +16,8 @@ reduction, a contraction or a window keep the one-item-per-output loop.
 """
 from __future__ import annotations
 
+from ..dialects import registry as R
+from ..dialects.stablehlo import HEAVY, SEQUENTIAL
 from . import scalar
 from .body import BodyEmitter, nested_row_reductions
 from .index_maps import delinearize_decls
@@ -23,10 +25,6 @@ from .lane_reduce import combiner
 
 MIN_REDUCED = 256        # reduced elements per output below which one item does an output
 GROUP_ELEMENTS = 4096    # reduced elements per work-group (short rows: several per group)
-_IDEMPOTENT = ("stablehlo.maximum", "stablehlo.minimum", "stablehlo.and", "stablehlo.or")
-_IDENTITY = {"stablehlo.add": 0, "stablehlo.xor": 0, "stablehlo.multiply": 1}
-_HEAVY = ("stablehlo.reduce", "stablehlo.dot_general", "stablehlo.convolution",
-          "stablehlo.reduce_window", "stablehlo.sort")
 
 
 def find_tree_reduction(kernel):
@@ -46,7 +44,7 @@ def find_tree_reduction(kernel):
                 or not all(type(d) is int for d in op.operands[0].type.shape):
             continue
         c = combiner(op)
-        if c not in _IDEMPOTENT and c not in _IDENTITY:
+        if not R.is_combiner(c):
             continue
         n = op.operands[0].type.num_elements // max(1, _prod(shape))
         if n > best_n:
@@ -64,7 +62,7 @@ def _simple(op, block) -> bool:
         if d is None or id(d) in seen or d.parent is not block:
             continue
         seen.add(id(d))
-        if d.name in _HEAVY or d.regions:
+        if d.name in HEAVY or d.name in SEQUENTIAL or d.regions:
             return False
         todo += list(d.operands)
     return True
@@ -103,8 +101,8 @@ def render_tree_reduction(target, kernel, red):
     for d in delinearize_decls("g_o", shape, "i"):
         em.line(d)
     start = em.value(init, ())
-    if c not in _IDEMPOTENT:
-        start = f"(g_lid == 0 ? {start} : {scalar.literal(el, _IDENTITY[c])})"
+    if not R.has(c, R.IDEMPOTENT):
+        start = f"(g_lid == 0 ? {start} : {scalar.literal(el, R.identity(c))})"
     acc = em.var(ct, start)
     em.open(f"for (int64_t g_r = g_lid; g_r < {reduced}; g_r += g_lsz)")
     for d in delinearize_decls("g_r", rshape, "g_k"):

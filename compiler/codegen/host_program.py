@@ -20,12 +20,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..custom_kernels import HOST_CALL_ATTR
+from ..dialects.registry import ALIAS, BRANCH, has
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
 from ..ir.types import bit_width, is_unsigned, numpy_dtype
 from ..ir.symbolic import Dim, make, shape_product
 from ..passes import shapes as shape_analysis
-from ..passes.host_values import HOST_ATTR, analyze_block
+from ..passes.host_values import HOST_ATTR, REGION_OPS, analyze_block
 from .collectives import COLLECTIVE_OPS, emit_collective
 from .host_transfer import (HOST_TRANSFER_OPS, TOKEN_OPS, Tok, emit_host_transfer, emit_token,
                             is_token, uses_tokens)
@@ -87,7 +88,7 @@ def _inside_dispatch(op) -> bool:
 
 def needs_general_path(func) -> bool:
     for op in func.walk():
-        if op.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case") or HOST_ATTR in op.attributes \
+        if op.name in REGION_OPS or HOST_ATTR in op.attributes \
                 or HOST_CALL_ATTR in op.attributes or op.name in COLLECTIVE_OPS:
             return True
     if uses_tokens(func):
@@ -250,7 +251,7 @@ class GeneralFunction(ControlFlow):
 
         def flat(block) -> bool:
             for op in block.operations:
-                if op.name in ("stablehlo.if", "stablehlo.case") or op.name in COLLECTIVE_OPS \
+                if has(op.name, BRANCH) or op.name in COLLECTIVE_OPS \
                         or op.name in HOST_TRANSFER_OPS:
                     return False
                 if op.name == "stablehlo.while" and id(op) not in native:
@@ -639,7 +640,7 @@ class GeneralFunction(ControlFlow):
             emit_host_transfer(self, op)
         elif name in TOKEN_OPS:
             emit_token(self, op)
-        elif name in ("stablehlo.reshape", "stablehlo.dynamic_reshape") \
+        elif has(name, ALIAS) \
                 and not isinstance(self.env.get(op.operands[0]), Host) and op.result not in self.host:
             src = self.env[op.operands[0]]
             self.env[op.result] = Dev(src.buf, op.result.type, src.fresh)

@@ -13,6 +13,7 @@ slab), as do dynamic-size ones (their offsets would change per call).
 """
 from __future__ import annotations
 
+from ..dialects.registry import ALIAS, has
 from ..ir.types import numpy_dtype
 
 ALIGN = 64            # every range starts on a cache line
@@ -81,6 +82,6 @@ def returned_values(func) -> set:
             continue
         out.add(v)
         op = v.defining_op
-        if op is not None and op.name in ("stablehlo.reshape", "stablehlo.dynamic_reshape"):
+        if op is not None and has(op.name, ALIAS):
             work.append(op.operands[0])
     return out

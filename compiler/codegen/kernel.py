@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..custom_kernels import KERNEL_ATTR
+from ..dialects import registry
 from ..dialects import stablehlo as shlo
 from ..ir.attributes import ints
 from ..ir.symbolic import Dim, cdiv
@@ -258,7 +259,7 @@ def view_source(v, usable):
     dims; strides None when a shape is not static.  Otherwise (v, its own
     row-major strides)."""
     op = v.defining_op
-    if op is None or op.name not in _VIEW_OPS or not usable(op):
+    if op is None or not registry.has(op.name, registry.VIEW) or not usable(op):
         return v, (row_major_strides(v.type.shape) if v.type.is_static else None)
     inner = op.operands[0]
     src, st = view_source(inner, usable)
@@ -290,9 +291,6 @@ def view_source(v, usable):
             return v, row_major_strides(shape)
         out.append(0)
     return src, tuple(reversed(out))
-
-
-_VIEW_OPS = ("stablehlo.transpose", "stablehlo.broadcast_in_dim", "stablehlo.reshape")
 
 
 def _size_guess(d) -> int:

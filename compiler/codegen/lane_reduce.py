@@ -17,6 +17,7 @@ emitter only: a GPU thread would spill the lanes.
 """
 from __future__ import annotations
 
+from ..dialects import registry as R
 from ..ir.attributes import ints
 from ..ir.types import is_complex, is_float, numpy_dtype
 from . import scalar
@@ -24,9 +25,6 @@ from . import scalar
 #: Bytes of accumulators per reduction: two AVX-512 vectors, four AVX2 ones
 #: (half that for rows under 8 times as many elements: a softmax over 32 keys).
 LANE_BYTES = 128
-
-_IDEMPOTENT = ("stablehlo.maximum", "stablehlo.minimum", "stablehlo.and", "stablehlo.or")
-_IDENTITY = {"stablehlo.add": 0, "stablehlo.xor": 0, "stablehlo.multiply": 1}
 
 
 def combiner(op):
@@ -87,9 +85,8 @@ def lanes_for(op) -> int:
     elements = [v.type.element for v in op.operands[:n]]
     if n == 1:
         name, el = combiner(op), elements[0]
-        if name is None or (name not in _IDEMPOTENT and name not in _IDENTITY) or is_complex(el) \
-                or (is_float(el) and name not in ("stablehlo.add", "stablehlo.maximum",
-                                                  "stablehlo.minimum")):
+        if not R.is_combiner(name) or is_complex(el) \
+                or (is_float(el) and name != "stablehlo.add" and not R.has(name, R.ORDER_PICK)):
             return 0
     elif not selection_body(op) or any(is_complex(el) for el in elements):
         return 0
@@ -120,11 +117,11 @@ def emit_lane_reduction(em, op, idx, lanes: int) -> list:
     starts = [em.value(init, ()) for init in inits]
     for acc, ct, start in zip(accs, cts, starts):
         em.line(f"{ct} {acc}[{lanes}];")
-        if n > 1 or name in _IDEMPOTENT:      # selection bodies are idempotent too
+        if n > 1 or R.has(name, R.IDEMPOTENT):      # selection bodies are idempotent too
             em.line(f"for (int {lane} = 0; {lane} < {lanes}; ++{lane}) {acc}[{lane}] = {start};")
         else:
             el = op.result.type.element
-            ident = scalar.literal(el, -0.0 if is_float(el) else _IDENTITY[name])
+            ident = scalar.literal(el, -0.0 if is_float(el) else R.identity(name))
             em.line(f"for (int {lane} = 1; {lane} < {lanes}; ++{lane}) {acc}[{lane}] = {ident};")
             em.line(f"{acc}[0] = {start};")
     loop_vars = {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 
+from ..dialects import registry as R
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
 from . import scalar
@@ -114,14 +115,13 @@ def _window_source(em, base, i, stride, w, wdil, pad_lo, bdil, dim, conds):
 
 
 MAX_TREE_TAPS = 16     # max/min windows up to this many taps reduce as a tree
-_IDEMPOTENT = ("stablehlo.maximum", "stablehlo.minimum")
 
 
 def _idempotent(block) -> bool:
     """Whether the body is max or min of its two arguments: associative,
     commutative, and combining the init once more changes nothing."""
     ops = block.operations
-    return (len(block.arguments) == 2 and len(ops) == 2 and ops[0].name in _IDEMPOTENT
+    return (len(block.arguments) == 2 and len(ops) == 2 and R.has(ops[0].name, R.ORDER_PICK)
             and list(ops[0].operands) == list(block.arguments)
             and list(ops[1].operands) == [ops[0].result])
 

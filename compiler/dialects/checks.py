@@ -201,3 +201,9 @@ def dims_attr(op, key, bound, *, length=None, required=True, unique=True):
     if unique and len(set(v)) != len(v):
         fail_structure(op, f"{key} = {list(v)} repeats a dimension")
     return v
+
+
+def always(op) -> bool:
+    """A ``noop`` rule for ops that copy their operand whenever the types match
+    (convert, reshape, slice)."""
+    return True

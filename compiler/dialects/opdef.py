@@ -82,6 +82,26 @@ Fields:
 - ``terminator``: the op has MLIR's ``Terminator`` trait.
 - ``in_td``: False for names the dialect files do not define (func ops, and
   ``stablehlo.atan``, accepted as CHLO's atan).
+- ``identity``: the element ``k`` with ``x op k == x`` of a binary op (add,
+  or, xor: 0; multiply: 1; and: -1, all ones): a reduction tree of a combiner
+  that is not idempotent starts its partial results from it, and
+  passes/fold.py drops an operand that is a splat of it.
+- ``noop``: ``rule(op) -> bool``: whether ``op``, whose result type equals
+  operand 0's, copies operand 0 unchanged (an identity permutation, a pad of
+  zeros); passes/fold.py replaces such an op by its operand.
+- ``traits``: facts passes and codegen ask by name (``registry.has(name,
+  TRAIT)``, ``registry.with_trait(TRAIT)``), one of ``TRAITS``:
+  ``idempotent``   ``x op x == x``: a reduction may combine an element twice
+                   and needs no identity (max, min, and, or).
+  ``order_pick``   the result is the operand that orders first (max, min).
+  ``loop`` / ``branch``  host control flow with regions (while / if, case).
+  ``alias``        the result is operand 0's elements in order under another
+                   shape: it shares operand 0's buffer (reshape, dynamic_reshape).
+  ``view``         a kernel reads the result as a strided view of operand 0
+                   (transpose, broadcast_in_dim, reshape).
+  ``broadcast``    repeats operand 0's elements into a larger shape.
+  ``strided_operands``  its loop nest reads operands through strides, so a
+                   view of a buffer needs no copy (dot_general, convolution).
 """
 from __future__ import annotations
 
@@ -99,6 +119,9 @@ POSITIVE, NON_NEGATIVE = "positive", "non-negative"
 FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL = "float_or_complex", "float", "integer", "int_or_bool"
 ELEMENT_FAMILIES = (FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL)
 CARRY, MOVE = "carry", "move"
+IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED = (
+    "idempotent", "order_pick", "loop", "branch", "alias", "view", "broadcast", "strided_operands")
+TRAITS = frozenset((IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED))
 
 
 @dataclass(frozen=True)
@@ -132,8 +155,17 @@ class OpDef:
     unranked: object = ()
     terminator: bool = False
     in_td: bool = True
+    identity: Optional[int] = None
+    traits: frozenset = frozenset()
+    noop: Optional[object] = None
 
     def __post_init__(self):
+        object.__setattr__(self, "traits", frozenset(self.traits))
+        if self.noop is not None and not callable(self.noop):
+            raise ValueError(f"{self.name}: noop is a rule(op) -> bool")
+
+        if not self.traits <= TRAITS:
+            raise ValueError(f"{self.name}: unknown traits {sorted(self.traits - TRAITS)}")
         if self.lowering not in LOWERINGS:
             raise ValueError(f"{self.name}: unknown lowering {self.lowering!r}")
         if (self.fusion is not None) != (self.lowering == STRUCTURED):

@@ -15,6 +15,7 @@ from typing import Optional
 from . import chlo, func, stablehlo
 from .opdef import (  # noqa: F401  (the trait vocabulary, re-exported for the registry's readers)
     ANY, CARRY, CONSTANT, DECOMPOSED, ELEMENT_FAMILIES, ELEMENTWISE, FLOAT, FLOAT_OR_COMPLEX, HEAVY, HOST,
+    ALIAS, BRANCH, BROADCAST, IDEMPOTENT, LOOP, ORDER_PICK, STRIDED, TRAITS, VIEW,
     INDEX_REMAP, INT_OR_BOOL, INTEGER, KEEPS_ELEMENT, LOWERINGS, MOVE, NON_NEGATIVE, OWN, POSITIVE,
     PRETTY, REJECTED, SAME_ELEMENT, SEQUENTIAL, STRUCTURED, OpDef, select)
 
@@ -45,3 +46,27 @@ def rejected_reason(name: str) -> Optional[str]:
     """Why ``name`` does not compile, when the registry rejects it."""
     d = OPS.get(name)
     return d.reason if d is not None and d.lowering == REJECTED else None
+
+
+def has(name: str, trait: str) -> bool:
+    """Whether op ``name`` is declared with ``trait`` (opdef.TRAITS)."""
+    d = OPS.get(name)
+    return d is not None and trait in d.traits
+
+
+def with_trait(trait: str) -> frozenset:
+    """Names of the ops declared with ``trait``."""
+    return frozenset(n for n, d in OPS.items() if trait in d.traits)
+
+
+def identity(name: str) -> Optional[int]:
+    """The identity a reduction tree starts from for combiner ``name`` (None:
+    none declared)."""
+    d = OPS.get(name)
+    return d.identity if d is not None else None
+
+
+def is_combiner(name: Optional[str]) -> bool:
+    """Whether a reduction whose body applies ``name`` may combine its
+    elements in any order (idempotent, or with a declared identity)."""
+    return name is not None and (has(name, IDEMPOTENT) or identity(name) is not None)

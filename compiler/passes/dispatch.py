@@ -50,7 +50,7 @@ from .shared_values import keep_fused
 # ops the host program runs itself (channel and queue calls, tokens): never in a kernel
 HOST_RUN_OPS = COLLECTIVE_OPS | HOST_TRANSFER_OPS | TOKEN_OPS
 
-_RESHAPES = ("stablehlo.reshape", "stablehlo.dynamic_reshape")
+_RESHAPES = registry.with_trait(registry.ALIAS)
 
 class FormDispatchRegions(Pass):
     """``row_fusion``: fuse row reductions into the kernels that read them
@@ -163,7 +163,7 @@ class FormDispatchRegions(Pass):
             if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
                     or HOST_CALL_ATTR in op.attributes:
                 continue
-            if op.name in ("stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"):
+            if registry.has(op.name, registry.BROADCAST) and op.name != "stablehlo.broadcast":
                 src = op.operands[0]
                 cost = costly(src, mat) if src not in mat else 0
                 if cost and expansion(src, op.result) >= RECOMPUTE_EXPANSION[cost] \
@@ -293,7 +293,7 @@ class FormDispatchRegions(Pass):
         mat.update(dispatch.results)
 
 
-_STRIDED_OPERANDS = ("stablehlo.dot_general", "stablehlo.convolution")
+_STRIDED_OPERANDS = registry.with_trait(registry.STRIDED)
 
 
 def _strided_source(op, value, block):

@@ -13,7 +13,7 @@ runs in dispatches.  Host values feeding kernels travel as push constants.
 """
 from __future__ import annotations
 
-from ..dialects.registry import names
+from ..dialects.registry import BRANCH, LOOP, has, names, with_trait
 from ..ir.attributes import DenseElementsAttr, UnitAttr
 from ..ir.types import TensorType
 from .base import Pass
@@ -22,7 +22,8 @@ HOST_MAX_ELEMENTS = 8
 HOST_ELEMENTS = {"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f32", "f64"}
 # ops whose small results may be computed on the host (the registry's host_value)
 HOST_OPS = set(names(host_value=True))
-REGION_OPS = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
+# host control flow with regions (the registry's loop and branch traits)
+REGION_OPS = with_trait(LOOP) | with_trait(BRANCH)
 HOST_ATTR = "tvm.host"
 
 
@@ -97,7 +98,7 @@ def _analyze(block, host: set, needed=frozenset()) -> set:
     for op in block.operations:
         if op.name == "stablehlo.while":
             _analyze_while(op, host, needed)
-        elif op.name in ("stablehlo.if", "stablehlo.case"):
+        elif has(op.name, BRANCH):
             branch_sets = []
             for region in op.regions:
                 inner = _analyze(region.blocks[0], set(host), needed)

@@ -13,6 +13,7 @@ of ``lane_reduce``: StableHLO leaves a reduction's order open).
 from __future__ import annotations
 
 from ..codegen.lane_reduce import combiner
+from ..dialects.registry import is_combiner
 from ..ir.attributes import DenseArrayAttr, ints
 from ..ir.clone import clone_region
 from ..ir.types import TensorType
@@ -23,8 +24,6 @@ SPLIT_MIN = 1 << 16      # reduced elements per output from which a reduce is sp
 PART = 1 << 14           # elements per partial
 MAX_GROUPS = 4096        # partials per output
 MAX_OUTPUTS = 64         # more outputs than this already fill a GPU's work-groups
-_COMBINERS = ("stablehlo.add", "stablehlo.multiply", "stablehlo.maximum", "stablehlo.minimum",
-              "stablehlo.and", "stablehlo.or", "stablehlo.xor")
 
 
 class SplitLargeReductions(Pass):
@@ -45,7 +44,7 @@ class SplitLargeReductions(Pass):
 
 def _groups(op) -> int:
     """G for a reduce worth splitting (0: leave it)."""
-    if len(op.operands) != 2 or combiner(op) not in _COMBINERS:
+    if len(op.operands) != 2 or not is_combiner(combiner(op)):
         return 0
     shape = op.operands[0].type.shape
     if not all(type(d) is int for d in shape):

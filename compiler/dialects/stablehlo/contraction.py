@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...ir.attributes import DenseElementsAttr, StructAttr
 from ...ir.types import is_complex
 from ...ir import einsum_config
-from ..opdef import STRUCTURED, DECOMPOSED, HEAVY, OWN, POSITIVE, defop
+from ..opdef import STRUCTURED, DECOMPOSED, HEAVY, OWN, POSITIVE, STRIDED, defop
 from ..checks import (
     S, attr_ints, compat, component, element_of, expect_result, fail, fail_structure, in_range,
     is_quant, op_shapes, rank_of, shape_of)
@@ -344,9 +344,9 @@ def _dot_general_dims(v, op, func):
 
 
 OPS = (
-    defop('stablehlo.convolution', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape='convolution', int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,)),
+    defop('stablehlo.convolution', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape='convolution', int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,), traits=(STRIDED,)),
     defop('stablehlo.dot', DECOMPOSED, operands=2, results=1, syntax=OWN, shape='dot', reason='rewritten as dot_general', verify=(_dot,)),
-    defop('stablehlo.dot_general', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape='dot_general', verify=(_dot_general_all,), structure=(_dot_general_dims,)),
+    defop('stablehlo.dot_general', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape='dot_general', verify=(_dot_general_all,), structure=(_dot_general_dims,), traits=(STRIDED,)),
     defop('stablehlo.dynamic_conv', STRUCTURED, fusion=HEAVY, syntax=OWN, shape='convolution', int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,)),
     defop('stablehlo.einsum', DECOMPOSED, keywords=(('config', 'einsum_config', 'string'),), reason='diagonal select + reduce, dot_general, transpose', verify=(_einsum,)),
     defop('stablehlo.fft', STRUCTURED, fusion=HEAVY, syntax=OWN, keywords=(('length', 'fft_length', 'dims'),), verify=(_fft,)),

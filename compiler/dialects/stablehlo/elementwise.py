@@ -5,9 +5,9 @@ from __future__ import annotations
 from ...ir.types import TensorType, is_complex
 from ..opdef import (
     ELEMENTWISE, STRUCTURED, DECOMPOSED, INDEX_REMAP, SAME_ELEMENT, OWN, POSITIVE, NON_NEGATIVE,
-    FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL, MOVE, defop)
+    FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL, MOVE, IDEMPOTENT, ORDER_PICK, defop)
 from ..checks import (
-    compat_shapes, component, element_of, expect_result, fail, fail_structure, is_quant,
+    always, compat_shapes, component, element_of, expect_result, fail, fail_structure, is_quant,
     rank_of, shape_of, within_bounds)
 from ..quant_checks import quant_params
 
@@ -144,8 +144,8 @@ def _compare_direction(v, op, func):
 
 OPS = (
     defop('stablehlo.abs', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('absolute', 'float'), verify=(_elementwise, _abs,), per_axis=False, complex_fn='abs'),
-    defop('stablehlo.add', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('add', 'float+int'), verify=(_elementwise, _add_quant,), same_type=True, complex_fn='add', host_binary=('add', 'add')),
-    defop('stablehlo.and', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_and', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('and', None)),
+    defop('stablehlo.add', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('add', 'float+int'), verify=(_elementwise, _add_quant,), same_type=True, complex_fn='add', host_binary=('add', 'add'), identity=0),
+    defop('stablehlo.and', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_and', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('and', None), identity=-1, traits=(IDEMPOTENT,)),
     defop('stablehlo.atan', ELEMENTWISE, arity=1, shape='elementwise', in_td=False),
     defop('stablehlo.atan2', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, shape='elementwise', verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='atan2'),
     defop('stablehlo.bitcast_convert', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, verify=(_bitcast_convert,)),
@@ -154,7 +154,7 @@ OPS = (
     defop('stablehlo.clamp', ELEMENTWISE, arity=3, operands=3, results=1, host_value=True, shape='elementwise', verify=(_clamp,), per_axis=False, quant=MOVE),
     defop('stablehlo.compare', ELEMENTWISE, arity=2, operands=2, results=1, syntax=OWN, host_value=True, shape='elementwise', verify=(_elementwise,), per_axis=False, structure=(_compare_direction,)),
     defop('stablehlo.complex', ELEMENTWISE, arity=2, operands=2, results=1, shape='elementwise', verify=(_elementwise,)),
-    defop('stablehlo.convert', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise'),
+    defop('stablehlo.convert', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', noop=always),
     defop('stablehlo.cosine', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='cos'),
     defop('stablehlo.count_leading_zeros', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=INTEGER, same_type=True, per_axis=False),
     defop('stablehlo.divide', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('divide', 'float'), verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='div', host_binary=(None, 'div')),
@@ -166,12 +166,12 @@ OPS = (
     defop('stablehlo.log', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='log'),
     defop('stablehlo.log_plus_one', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='log1p'),
     defop('stablehlo.logistic', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='logistic'),
-    defop('stablehlo.maximum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('maximum', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, quant=MOVE, complex_fn='max', host_binary=(None, 'max')),
-    defop('stablehlo.minimum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('minimum', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, quant=MOVE, complex_fn='min', host_binary=(None, 'min')),
-    defop('stablehlo.multiply', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('multiply', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='mul', host_binary=('mul', 'mul')),
+    defop('stablehlo.maximum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('maximum', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, quant=MOVE, complex_fn='max', host_binary=(None, 'max'), traits=(IDEMPOTENT, ORDER_PICK)),
+    defop('stablehlo.minimum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('minimum', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, quant=MOVE, complex_fn='min', host_binary=(None, 'min'), traits=(IDEMPOTENT, ORDER_PICK)),
+    defop('stablehlo.multiply', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('multiply', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='mul', host_binary=('mul', 'mul'), identity=1),
     defop('stablehlo.negate', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('negative', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='neg'),
     defop('stablehlo.not', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('invert', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False),
-    defop('stablehlo.or', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_or', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('or', None)),
+    defop('stablehlo.or', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_or', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('or', None), identity=0, traits=(IDEMPOTENT,)),
     defop('stablehlo.popcnt', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=INTEGER, same_type=True, per_axis=False),
     defop('stablehlo.power', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, shape='elementwise', verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='pow'),
     defop('stablehlo.real', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise, _real_imag,)),
@@ -192,5 +192,5 @@ OPS = (
     defop('stablehlo.tanh', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='tanh'),
     defop('stablehlo.uniform_dequantize', DECOMPOSED, reason='passes/quantized.py: the spec dequantize formula in float ops on the storage integers'),
     defop('stablehlo.uniform_quantize', DECOMPOSED, reason='passes/quantized.py: the spec quantize formula in float ops on the storage integers', verify=(_uniform_quantize,)),
-    defop('stablehlo.xor', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_xor', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('xor', None)),
+    defop('stablehlo.xor', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_xor', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('xor', None), identity=0),
 )

@@ -7,9 +7,9 @@ from ...ir.types import TensorType
 from ...ir.symbolic import make
 from ..opdef import (
     STRUCTURED, HOST, DECOMPOSED, INDEX_REMAP, CONSTANT, KEEPS_ELEMENT, OWN, NON_NEGATIVE, MOVE,
-    defop)
+    ALIAS, VIEW, BROADCAST, defop)
 from ..checks import (
-    S, attr_ints, bounds_of, compat, compat_shapes, const_ints, dims_attr, element_of,
+    S, always, attr_ints, bounds_of, compat, compat_shapes, const_ints, dims_attr, element_of,
     expect_result, fail, fail_structure, in_range, is_quant, op_shapes, rank_of, shape_of)
 from ..quant_checks import keeps_quant
 
@@ -519,27 +519,54 @@ def _gather_numbers(v, op, func):
         fail_structure(op, "needs a dimension_numbers attribute")
 
 
+# -- noop rules (opdef ``noop``): the result type equals operand 0's ---------------------------
+
+def _rank(op):
+    return len(op.results[0].type.shape)
+
+
+def _noop_transpose(op):
+    return attr_ints(op, "permutation") == tuple(range(_rank(op)))
+
+
+def _noop_broadcast_in_dim(op):
+    return attr_ints(op, "broadcast_dimensions") == tuple(range(_rank(op)))
+
+
+def _noop_pad(op):
+    return all(p == 0 for key in ("edge_padding_low", "edge_padding_high", "interior_padding")
+               for p in attr_ints(op, key))
+
+
+def _noop_reverse(op):
+    return all(op.results[0].type.shape[d] == 1 for d in attr_ints(op, "dimensions"))
+
+
+def _noop_concatenate(op):
+    return len(op.operands) == 1
+
+
 OPS = (
-    defop('stablehlo.broadcast', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, keywords=(('sizes', 'broadcast_sizes', 'dims'),), verify=(_broadcast,), quant=MOVE),
-    defop('stablehlo.broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='broadcast_in_dim', keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _broadcast_in_dim,), structure=(_broadcast_in_dim_dims,), quant=MOVE),
-    defop('stablehlo.concatenate', STRUCTURED, fusion=INDEX_REMAP, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='concatenate', keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_concatenate,), structure=(_concatenate_dims,), quant=MOVE),
+    defop('stablehlo.broadcast', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, keywords=(('sizes', 'broadcast_sizes', 'dims'),), verify=(_broadcast,), quant=MOVE, traits=(BROADCAST,)),
+    defop('stablehlo.broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='broadcast_in_dim', keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _broadcast_in_dim,), structure=(_broadcast_in_dim_dims,), quant=MOVE, traits=(VIEW, BROADCAST), noop=_noop_broadcast_in_dim),
+    defop('stablehlo.concatenate', STRUCTURED, fusion=INDEX_REMAP, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='concatenate', keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_concatenate,), structure=(_concatenate_dims,), quant=MOVE, noop=_noop_concatenate),
     defop('stablehlo.constant', STRUCTURED, fusion=CONSTANT, operands=0, results=1, syntax=OWN, host_value=True, shape='nothing', structure=(_check_constant,)),
-    defop('stablehlo.dynamic_broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1', keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _dynamic_broadcast_in_dim,), quant=MOVE),
+    defop('stablehlo.dynamic_broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1', keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _dynamic_broadcast_in_dim,), quant=MOVE, traits=(BROADCAST,)),
     defop('stablehlo.dynamic_gather', STRUCTURED, fusion=INDEX_REMAP, shape='gather', verify=(_gather,)),
     defop('stablehlo.dynamic_iota', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, shape='shape_operand_0', keywords=(('dim', 'iota_dimension', 'int'),), int_attrs=(('iota_dimension', 64, NON_NEGATIVE),), verify=(_dynamic_iota,)),
     defop('stablehlo.dynamic_pad', STRUCTURED, fusion=INDEX_REMAP, min_operands=5, shape='dynamic_pad', verify=(_dynamic_pad,), quant=MOVE),
-    defop('stablehlo.dynamic_reshape', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1', verify=(_dynamic_reshape,), quant=MOVE),
+    defop('stablehlo.dynamic_reshape', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1', verify=(_dynamic_reshape,), quant=MOVE, traits=(ALIAS,)),
     defop('stablehlo.dynamic_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, types=KEEPS_ELEMENT, shape='nothing', keywords=(('sizes', 'slice_sizes', 'dims'),), verify=(_dynamic_slice,), per_axis=False, structure=(_dynamic_slice_dims,), quant=MOVE),
     defop('stablehlo.dynamic_update_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='same_as_first', verify=(_dynamic_update_slice,), per_axis=False, structure=(_dynamic_update_slice_dims,), quant=MOVE),
     defop('stablehlo.gather', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, shape='gather', verify=(_gather,), structure=(_gather_numbers,), quant=MOVE),
     defop('stablehlo.get_dimension_size', HOST, operands=1, results=1, host_value=True, shape='nothing', keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_get_dimension_size,), quant=MOVE),
     defop('stablehlo.iota', STRUCTURED, fusion=INDEX_REMAP, operands=0, results=1, shape='nothing', keywords=(('dim', 'iota_dimension', 'int'),), int_attrs=(('iota_dimension', 64, NON_NEGATIVE),), verify=(_iota,), structure=(_iota_dims,)),
-    defop('stablehlo.pad', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, min_operands=2, types=KEEPS_ELEMENT, shape='pad', keywords=(('low', 'edge_padding_low', 'dims'), ('high', 'edge_padding_high', 'dims'), ('interior', 'interior_padding', 'dims')), verify=(_pad,), per_axis=False, quant=MOVE),
+    defop('stablehlo.pad', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, min_operands=2, types=KEEPS_ELEMENT, shape='pad', keywords=(('low', 'edge_padding_low', 'dims'), ('high', 'edge_padding_high', 'dims'), ('interior', 'interior_padding', 'dims')), verify=(_pad,), per_axis=False, quant=MOVE, noop=_noop_pad),
     defop('stablehlo.real_dynamic_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=4, shape='real_dynamic_slice', quant=MOVE),
-    defop('stablehlo.reshape', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, host_value=True, shape='reshape', verify=(keeps_quant, _reshape,), quant=MOVE),
-    defop('stablehlo.reverse', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='same_as_first', keywords=(('dims', 'dimensions', 'dims'),), verify=(_reverse,), per_axis=False, quant=MOVE),
+    defop('stablehlo.reshape', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, host_value=True, shape='reshape', verify=(keeps_quant, _reshape,), quant=MOVE, traits=(ALIAS, VIEW), noop=always),
+    defop('stablehlo.reverse', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='same_as_first', keywords=(('dims', 'dimensions', 'dims'),), verify=(_reverse,), per_axis=False, quant=MOVE, noop=_noop_reverse),
     defop('stablehlo.set_dimension_size', DECOMPOSED, syntax=OWN, reason='a static dim set to its own size forwards the operand; a dynamic or bounded result dim is a real_dynamic_slice of the first size elements', keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_set_dimension_size,)),
-    defop('stablehlo.slice', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, syntax=OWN, host_value=True, shape='nothing', verify=(_slice,), per_axis=False, structure=(_slice_dims,), quant=MOVE),
+    defop('stablehlo.slice', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, syntax=OWN, host_value=True, shape='nothing', verify=(_slice,), per_axis=False, structure=(_slice_dims,), quant=MOVE, noop=always),
     defop('stablehlo.torch_index_select', DECOMPOSED, reason='gather of size-1 slices along dim, batch_dims as gather batching dims', verify=(_torch_index_select,)),
-    defop('stablehlo.transpose', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='transpose', keywords=(('dims', 'permutation', 'dims'),), verify=(keeps_quant, _transpose,), structure=(_transpose_dims,), quant=MOVE),
+    defop('stablehlo.transpose', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='transpose', keywords=(('dims', 'permutation', 'dims'),), verify=(keeps_quant, _transpose,), structure=(_transpose_dims,), quant=MOVE, traits=(VIEW,), noop=_noop_transpose),
 )
