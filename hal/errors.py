@@ -53,13 +53,6 @@ class DispatchStoppedError(HalError):
         self.stopped = stopped
 
 
-#: Entry-point return codes of a dispatch stopped on its call's bounds
-#: (internals §5; compiler/codegen/native_loop.py emits them).
-STOP_CODES = {-2: "cancelled", -3: "timed out"}
-#: The return code of a kernel whose binding is shorter than its dynamic shape
-#: needs (compiler/codegen/cpu.py RC_BINDING_SHORT).
-BINDING_SHORT = -4
-
 
 class NoVariantError(HalError):
     """No variant of an executable runs on this device: ``executable`` names

@@ -1,12 +1,25 @@
-"""The CPU executable ABI is written twice on purpose — by the compiler that
-emits kernels (the C struct) and by the HAL loader that fills it (byte
-offsets, no C parser at run time); neither layer may import the other — so
-this test proves the two agree: the loader's state, read back through the
-compiler's struct declaration, holds what the loader put in."""
+"""The CPU executable ABI (vmfb/cpu_abi.py) and the hal module's import
+signatures (vmfb/hal_imports.py) are declared once, in vmfb/, which both the
+compiler and the runtime/HAL read (neither layer may import the other).
+These tests prove both sides use that one declaration: the same objects,
+the compiler's C and the loader's byte layout made from the same table, and
+a compiled module whose entry points and imports the runtime runs."""
 import cffi
+import numpy as np
 
-from tensorvm.compiler.codegen import cpu
+from tensorvm import runtime
+from tensorvm.compiler.api import CompileOptions, compile_text
+from tensorvm.compiler.codegen import cpu, native_loop_c
+from tensorvm.hal.drivers import cpu_program
 from tensorvm.hal.loaders import cpu_c
+from tensorvm.vmfb import cpu_abi
+
+ADD = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = stablehlo.add %x, %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+"""
 
 
 def test_compiler_and_loader_share_one_dispatch_abi():
@@ -25,3 +38,50 @@ def test_compiler_and_loader_share_one_dispatch_abi():
     assert as_int(view.constants) == int(cpu_c.ffi.cast("uintptr_t", consts))
     assert list(view.workgroup_count) == [3, 4, 5]
     assert cpu_c.state_binding(state, 1) == 0x2000
+
+
+def test_state_struct_and_layout_come_from_one_table():
+    """The compiler's struct text is vmfb's, and the loader's offsets, computed
+    from the same field table, are where a C compiler (cffi's) puts them."""
+    assert cpu.ABI is cpu_abi.STATE_C
+    ffi = cffi.FFI()
+    ffi.cdef(cpu_abi.STATE_C)
+    for f in cpu_abi.STATE_FIELDS:
+        assert ffi.offsetof(cpu_abi.STATE_STRUCT, f.name) == cpu_c.STATE_OFFSETS[f.name]
+    assert list(cpu_c.STATE_OFFSETS) == [f.name for f in cpu_abi.STATE_FIELDS]
+
+
+def test_entry_and_runner_signatures_come_from_one_table():
+    """The C the compiler writes declares each entry point and the packet
+    runner with vmfb's parameter lists, and the loader calls them through
+    function-pointer types derived from the same lists."""
+    ffi = cffi.FFI()
+    ffi.cdef(cpu_abi.STATE_C + "typedef " + cpu_abi.declarator("(*entry_t)") + ";\n"
+             "typedef " + cpu_abi.declarator("(*runner_t)", "int", cpu_abi.PACKET_PARAMS) + ";")
+    entry, runner = ffi.typeof("entry_t"), ffi.typeof("runner_t")
+    assert entry.result.cname == cpu_c.ENTRY_TYPE.result.cname == "int"
+    assert [a.cname for a in entry.args[1:]] == [a.cname for a in cpu_c.ENTRY_TYPE.args[1:]]
+    assert entry.args[0].kind == cpu_c.ENTRY_TYPE.args[0].kind == "pointer"
+    assert [a.cname for a in runner.args] == [a.cname for a in cpu_c.RUNNER_TYPE.args]
+    assert cpu_abi.declarator(cpu_abi.PACKET_RUNNER, "int", cpu_abi.PACKET_PARAMS) \
+        in cpu_abi.PACKET_RUNNER_C
+
+    res = compile_text(ADD, CompileOptions(targets=["cpu"], keep_source=True))
+    entries = [e.name for x in res.module.executables for v in x.variants
+               for e in v.entry_points]
+    src = res.stats["c_source"]
+    assert entries
+    for name in entries:
+        assert cpu_abi.declarator(name) + " {" in src
+    assert cpu_abi.PACKET_RUNNER_C in src
+    out = runtime.load_module(res.vmfb, device="local-sync").main(np.arange(4, dtype=np.float32))
+    np.testing.assert_array_equal(np.asarray(out), np.arange(4) * 2.0)
+
+
+def test_return_codes_are_declared_once():
+    """The loop and kernel return codes the compiler emits are the ones the
+    CPU driver decodes."""
+    assert cpu_program.STOP_CODES is cpu_abi.STOP_CODES
+    assert cpu_program.RC_BINDING_SHORT == cpu_abi.RC_BINDING_SHORT
+    assert native_loop_c.RC_CANCELLED in cpu_abi.STOP_CODES
+    assert native_loop_c.RC_TIMED_OUT in cpu_abi.STOP_CODES

@@ -1,6 +1,14 @@
-"""Native functions a CPU executable exports besides its entry points,
-declared once for the compiler (which writes them) and the CPU loader
-(which calls them).
+"""The CPU executable ABI, declared once: the compiler renders its C from
+these tables and the CPU loader (hal/loaders/cpu_c.py) derives its byte
+layout and function-pointer types from the same ones (IREE's
+executable_library.h plays this part there).  tests/test_abi_contract.py
+proves both sides read this declaration.
+
+Every entry point is ``ENTRY_RESULT name(ENTRY_PARAMS)``: it runs workgroups
+``[wg_begin, wg_end)`` of the grid in its ``tvm_dispatch_state_t``
+(``STATE_FIELDS``) and returns 0 or one of the ``RC_*`` codes.
+
+Native functions a CPU executable exports besides its entry points:
 
 ``tvm_run_packets`` runs a list of prepared dispatches in one native call: a
 replayed command buffer of 40 small kernels cost 40 Python-level calls
@@ -13,13 +21,89 @@ lack the symbol; the loader then runs the packets one call each.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
+
+class Field(NamedTuple):
+    """One member of a native struct: its C type, name and array length
+    (1 = a plain member); ``pointer`` members are pointer-sized."""
+    ctype: str
+    name: str
+    count: int = 1
+
+    @property
+    def pointer(self) -> bool:
+        return self.ctype.endswith("*")
+
+
+#: ``tvm_dispatch_state_t``, member by member: the bindings' base addresses,
+#: their lengths in bytes, the push constants, the grid.
+STATE_STRUCT = "tvm_dispatch_state_t"
+STATE_FIELDS = (Field("void* const*", "bindings"),
+                Field("const uint64_t*", "binding_lengths"),
+                Field("const uint32_t*", "constants"),
+                Field("uint32_t", "workgroup_count", 3))
+#: C sizes of the non-pointer member types.
+_SIZES = {"uint32_t": 4, "uint64_t": 8}
+
+
+def struct_c(tag: str, fields) -> str:
+    """The C typedef of struct ``tag`` (``tag`` without its ``_t``)."""
+    body = "".join(f"  {f.ctype} {f.name}{f'[{f.count}]' if f.count > 1 else ''};\n"
+                   for f in fields)
+    return f"\ntypedef struct {tag[:-2]} {{\n{body}}} {tag};\n"
+
+
+def struct_layout(fields, pointer_bytes: int) -> tuple[dict, int]:
+    """({member: byte offset}, size) of a struct of ``fields`` under the C
+    rules (each member at its alignment, the size rounded to the largest)."""
+    offsets, at, align = {}, 0, 1
+    for f in fields:
+        size = pointer_bytes if f.pointer else _SIZES[f.ctype]
+        at = -(-at // size) * size
+        offsets[f.name] = at
+        at += size * f.count
+        align = max(align, size)
+    return offsets, -(-at // align) * align
+
+
+STATE_C = struct_c(STATE_STRUCT, STATE_FIELDS)
+
+#: An entry point's result and parameters (C type, name).
+ENTRY_RESULT = "int"
+ENTRY_PARAMS = ((f"const {STATE_STRUCT}*", "st"), ("uint32_t", "wg_begin"), ("uint32_t", "wg_end"))
+
+
+def declarator(name: str, result: str = ENTRY_RESULT, params=ENTRY_PARAMS) -> str:
+    """The C declarator of function ``name`` (an entry point by default)."""
+    return f"{result} {name}({', '.join(f'{t} {n}' for t, n in params)})"
+
+
+def pointer_type(result: str = ENTRY_RESULT, params=ENTRY_PARAMS) -> str:
+    """The C function-pointer type of such a function, this ABI's structs
+    passed as ``void*`` (same calling convention): cffi's built-in type parser
+    reads it without declarations of the structs."""
+    def plain(t):
+        return "const void*" if STATE_STRUCT in t else t
+    return f"{result}(*)({', '.join(plain(t) for t, _ in params)})"
+
+
+#: Entry-point return codes: a loop stopped by its call's bounds (the VM
+#: reports CallCancelledError / CallTimeoutError), and a kernel whose binding
+#: is shorter than its dynamic shape needs (the HAL checks static shapes at
+#: record time; dynamic ones are checked by the kernel, which then touches
+#: no memory).
+RC_OK, RC_CANCELLED, RC_TIMED_OUT, RC_BINDING_SHORT = 0, -2, -3, -4
+STOP_CODES = {RC_CANCELLED: "cancelled", RC_TIMED_OUT: "timed out"}
+
 PACKET_RUNNER = "tvm_run_packets"
 PACKET_WORDS = 4
+PACKET_PARAMS = (("const uintptr_t*", "p"), ("uintptr_t", "n"), ("uintptr_t*", "failed"))
 
 PACKET_RUNNER_C = f"""
 __attribute__((visibility("default")))
-int {PACKET_RUNNER}(const uintptr_t* p, uintptr_t n, uintptr_t* failed) {{
-  typedef int (*tvm_entry_t)(const void*, uint32_t, uint32_t);
+{declarator(PACKET_RUNNER, "int", PACKET_PARAMS)} {{
+  typedef {pointer_type().replace("(*)", "(*tvm_entry_t)")};
   for (uintptr_t i = 0; i < n; ++i, p += {PACKET_WORDS}) {{
     const int rc = ((tvm_entry_t)p[0])((const void*)p[1], (uint32_t)p[2], (uint32_t)p[3]);
     if (rc) {{ *failed = i; return rc; }}

@@ -7,7 +7,7 @@ import re
 import subprocess
 import tempfile
 
-from tensorvm.vmfb.cpu_abi import PACKET_RUNNER_C
+from tensorvm.vmfb.cpu_abi import PACKET_RUNNER_C, RC_BINDING_SHORT, STATE_C, declarator
 from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
@@ -19,14 +19,8 @@ from .cpu_body import BLEND_C, CpuBodyEmitter
 from .cpu_column_reduce import column_reduction, column_reduction_loops
 from .kernel import Kernel, contraction_plan, workgroup_plan
 
-ABI = """
-typedef struct tvm_dispatch_state {
-  void* const* bindings;
-  const uint64_t* binding_lengths;
-  const uint32_t* constants;
-  uint32_t workgroup_count[3];
-} tvm_dispatch_state_t;
-"""
+#: The dispatch state every entry point reads (vmfb/cpu_abi.py declares it).
+ABI = STATE_C
 
 # NaN-propagating max/min written as straight-line bit blends: with loop
 # if-conversion off (the GCC 12 workaround) a branchy helper would stop every
@@ -75,9 +69,6 @@ def _cpu_helpers(helpers: str) -> str:
     return "\n".join(out) + vector_math.C
 
 
-#: A kernel whose binding is shorter than its dynamic shape needs returns
-#: this instead of touching memory (the HAL checks static shapes at record time).
-RC_BINDING_SHORT = -4
 #: Whether ``have`` bytes hold ``bytes`` x the ``n`` dims of ``d`` (each >= 0,
 #: no 64-bit overflow): the entry check of bindings with dynamic shapes.
 BINDING_CHECK_C = """static inline int tvm_binding_short(uint64_t have, uint64_t bytes, int n, const int64_t* d) {
@@ -474,7 +465,7 @@ def _run_cc(commands, jobs: int) -> str | None:
 
 def kernel_signature(name: str) -> str:
     """The C declarator of kernel ``name`` (the loader's entry point ABI)."""
-    return f"int {name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end)"
+    return declarator(name)
 
 
 def translation_units(prologue_text: str, units: list, budget: int | None = None,

@@ -17,6 +17,8 @@ runs the fused elementwise epilogue on its way to memory.
 """
 from __future__ import annotations
 
+from tensorvm.vmfb.cpu_abi import declarator
+
 from ..ir.symbolic import make
 from . import scalar
 from .body import BodyEmitter, fused_store
@@ -197,7 +199,7 @@ class _Render:
         units = c.N * c.OH * blocks
         (sh, dh, ph), nb = (c.stride[0], c.dilation[0], c.pad_lo[0]), self.nb
         channel = f"oc0 * ({sxc})" if c.depthwise else f"g * ({c.IC * sxc})"
-        src = [f"int {name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+        src = [declarator(name) + " {"]
         src += self.head
         src += [
             f"  const int64_t wgs = {_at_least_one(count)};",
@@ -291,7 +293,7 @@ class _Render:
             fills.append((lo, max(lo, hi)))
         units = c.N * c.C * c.OH
         accs = [f"c{v}" for v in range(vecs)]
-        src = [f"int {name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+        src = [declarator(name) + " {"]
         src += self.head
         src += [
             f"  const int64_t wgs = {_at_least_one(count)};",

@@ -16,6 +16,8 @@ import os
 import subprocess
 import tempfile
 
+from tensorvm.vmfb.cpu_abi import declarator
+
 from .body import BodyEmitter
 
 
@@ -23,8 +25,7 @@ def render_cpu(kernel):
     """(declarations, entry-point source, workgroup count) on the CPU."""
     ck = kernel.custom
     src = f"/* custom kernel '{ck.name}' */\n{ck.source('cpu')}"
-    fn = (f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, "
-          f"uint32_t wg_end) {{\n  return {ck.entry}(st, wg_begin, wg_end);\n}}")
+    fn = f"{declarator(kernel.name)} {{\n  return {ck.entry}(st, wg_begin, wg_end);\n}}"
     return [src], fn, ck.workgroup_count()
 
 

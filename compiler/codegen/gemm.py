@@ -22,6 +22,8 @@ read-B-in-place choices that depend on M are made at run time.
 """
 from __future__ import annotations
 
+from tensorvm.vmfb.cpu_abi import declarator
+
 from . import scalar
 from .body import contraction_epilogue
 from .cpu_body import CpuBodyEmitter
@@ -203,7 +205,7 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         gemv = False
     acc = "cc[i * %d + j]" % sh.nb
     idx_decls, store = contraction_epilogue(em, kernel, "b", "(m0 + i)", "(n0 + j)", acc)
-    src = [f"int {kernel.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+    src = [declarator(kernel.name) + " {"]
     src += head
     # the opaque asm keeps the thread-local address in a register: GCC would
     # otherwise recompute it (a __tls_get_addr call) inside the k loop

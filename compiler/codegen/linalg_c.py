@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tensorvm.vmfb.cpu_abi import declarator
+
 #: element type -> (LAPACK letter, real C type, complex?)
 ELEMENTS = {"f32": ("s", "float", False), "f64": ("d", "double", False),
             "complex<f32>": ("c", "float", True), "complex<f64>": ("z", "double", True)}
@@ -161,7 +163,7 @@ def kernel_source(target: str, entry: str, el: Element, core: str,
         return f"({g}{c}{b.ctype}*){base} + bt * (int64_t){b.size}"
     if target == "cpu":
         args = [arg(n, b, c, f"st->bindings[{k}]") for k, (n, b, c) in enumerate(bindings)]
-        head = (f"int {entry}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{\n"
+        head = (f"{declarator(entry)} {{\n"
                 f"  for (int64_t bt = wg_begin; bt < (int64_t)wg_end; ++bt)\n"
                 f"    {entry}_core({', '.join(args)});\n  return 0;\n}}\n")
     else:

@@ -12,11 +12,10 @@ import math
 import numpy as np
 
 from tensorvm.vmfb.cpu_abi import (BOUNDS_DEADLINE, BOUNDS_MEASURE, LOOP_STATS_BYTES,
-                                   LOOP_STATS_FIELDS)
+                                   LOOP_STATS_FIELDS, RC_CANCELLED, RC_TIMED_OUT, declarator)
 
 from ..ir.attributes import ints
-from .native_loop import (CLOCK_EVERY, CTYPE, RC_CANCELLED, RC_TIMED_OUT, STORAGE, NativeLoop,
-                          constant_words, nbytes)
+from .native_loop import CLOCK_EVERY, CTYPE, STORAGE, NativeLoop, constant_words, nbytes
 
 _UNSIGNED = {"i1": "uint32_t", "i32": "uint32_t", "i64": "uint64_t", "ui32": "uint32_t",
              "ui64": "uint64_t"}
@@ -66,7 +65,7 @@ class _Renderer:
     # -- the entry point ---------------------------------------------------------------------
     def render(self) -> str:
         loop = self.loop
-        out = [f"int {loop.name}(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t wg_end) {{"]
+        out = [declarator(loop.name) + " {"]
         self.lines = out
         self.emit("if (wg_begin >= wg_end) return 0;")
         word = 0

@@ -26,10 +26,10 @@ import time
 
 import numpy as np
 
-from tensorvm.vmfb.cpu_abi import LOOP_STATS_FIELDS
+from tensorvm.vmfb.cpu_abi import LOOP_STATS_FIELDS, RC_BINDING_SHORT, STOP_CODES
 
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
-from ..errors import BINDING_SHORT, STOP_CODES, DispatchStoppedError, HalError
+from ..errors import DispatchStoppedError, HalError
 from ..loaders.cpu_c import ffi, new_state
 
 _clock = time.perf_counter
@@ -101,7 +101,7 @@ class DispatchPacket:
         if rc in STOP_CODES:
             return DispatchStoppedError(f"executable '{self.executable.name}' entry point '{name}' "
                                         f"stopped: its call was {STOP_CODES[rc]}", STOP_CODES[rc])
-        if rc == BINDING_SHORT:
+        if rc == RC_BINDING_SHORT:
             return HalError(f"executable '{self.executable.name}' entry point '{name}': a binding "
                             f"is shorter than its dynamic shape needs at this call's dims "
                             f"(push constants and buffer sizes disagree)")

@@ -38,6 +38,7 @@ import weakref
 
 import _cffi_backend
 
+from tensorvm.vmfb import cpu_abi
 from tensorvm.vmfb.cpu_abi import PACKET_RUNNER
 
 from ..errors import ExecutableRejectedError, HalError
@@ -46,17 +47,22 @@ from ..executable import Executable
 
 #: cffi's C-level FFI: built-in C types only, no cdef parser behind it.
 ffi = _cffi_backend.FFI()
-#: An entry point; the state pointer is passed as ``void*`` (same calling
-#: convention as ``const tvm_dispatch_state_t*``).
-ENTRY_TYPE = ffi.typeof("int(*)(void*, uint32_t, uint32_t)")
+#: An entry point (vmfb/cpu_abi.py: ENTRY_PARAMS); the state pointer is
+#: passed as ``void*`` (same calling convention as ``const tvm_dispatch_state_t*``).
+ENTRY_TYPE = ffi.typeof(cpu_abi.pointer_type())
 _POINTER = ffi.sizeof("void*")
 _CHARS = ffi.typeof("char[]")
 _UINTPTR = ffi.typeof("uintptr_t*")
 _VOIDPP = ffi.typeof("void**")
 _U32 = ffi.typeof("uint32_t*")
-#: ``tvm_dispatch_state_t``: bindings, binding_lengths, constants (pointers),
-#: then ``uint32_t workgroup_count[3]``; sized up to pointer alignment.
-STATE_SIZE = -(-(3 * _POINTER + 12) // _POINTER) * _POINTER
+#: ``tvm_dispatch_state_t`` (vmfb/cpu_abi.py: STATE_FIELDS): member byte
+#: offsets and size on this host, from the compiler's own declaration.
+STATE_OFFSETS, STATE_SIZE = cpu_abi.struct_layout(cpu_abi.STATE_FIELDS, _POINTER)
+_GRID_AT = STATE_OFFSETS["workgroup_count"]
+# new_state stores the three pointers as the state's first three words
+if [f.name for f in cpu_abi.STATE_FIELDS[:3]] != ["bindings", "binding_lengths", "constants"]:
+    raise ImportError("vmfb/cpu_abi.py STATE_FIELDS no longer starts with the three pointers "
+                      "new_state() writes")
 
 
 def new_state(bindings, lengths, constants, workgroups):
@@ -65,7 +71,7 @@ def new_state(bindings, lengths, constants, workgroups):
     state = ffi.new(_CHARS, STATE_SIZE)
     ptrs = ffi.cast(_VOIDPP, state)
     ptrs[0], ptrs[1], ptrs[2] = bindings, lengths, constants
-    wg = ffi.cast(_U32, state + 3 * _POINTER)
+    wg = ffi.cast(_U32, state + _GRID_AT)
     wg[0], wg[1], wg[2] = workgroups
     return state
 
@@ -165,8 +171,8 @@ class CpuExecutable(Executable):
 
 #: ctypes' PYFUNCTYPE calls keep the GIL (cffi's always release it).
 _HELD_ENTRY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32)
-#: ``tvm_run_packets(const uintptr_t* packets, uintptr_t n, uintptr_t* failed)``.
-RUNNER_TYPE = ffi.typeof("int(*)(uintptr_t*, uintptr_t, uintptr_t*)")
+#: ``tvm_run_packets`` (vmfb/cpu_abi.py: PACKET_PARAMS).
+RUNNER_TYPE = ffi.typeof(cpu_abi.pointer_type("int", cpu_abi.PACKET_PARAMS))
 _HELD_RUNNER = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
 
 
