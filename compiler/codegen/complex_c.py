@@ -126,9 +126,6 @@ def unary(name: str, element: str, a: str) -> str | None:
     if name == "imag":
         return f"{a}.im"
     fn = _FN.get(name)
-    from .special_c import COMPLEX_NAMES
-    if fn is None and name.lstrip("_") in COMPLEX_NAMES:
-        fn = name.lstrip("_")             # chlo._asin_acos_kernel -> C_asin_acos_kernel
     return f"{c}_{fn}({a})" if fn else None
 
 

@@ -8,10 +8,19 @@ log / sqrt helpers of ``complex_c``.
 """
 from __future__ import annotations
 
-MATH_H = {"acos": "acos", "acosh": "acosh", "asin": "asin", "asinh": "asinh", "atan": "atan",
-          "atanh": "atanh", "cosh": "cosh", "sinh": "sinh", "tan": "tan", "erf": "erf",
-          "erfc": "erfc", "lgamma": "lgamma"}
-OWN = {"digamma": "tvm_digamma", "erf_inv": "tvm_erf_inv", "bessel_i1e": "tvm_bessel_i1e"}
+from ..dialects.registry import OPS
+
+
+def _call(name: str, ctype: str, *args: str) -> str | None:
+    """The call of op ``name``'s declared C function (``c_fn``): math.h's,
+    suffixed ``f`` on float, or one of ours (``tvm_``) taking doubles."""
+    d = OPS.get("chlo." + name) or OPS.get("stablehlo." + name)
+    fn = d.c_fn if d is not None else None
+    if fn is None:
+        return None
+    if fn.startswith("tvm_"):
+        return f"(({ctype}){fn}({', '.join(f'(double){a}' for a in args)}))"
+    return f"{fn}{'f' if ctype == 'float' else ''}({', '.join(args)})"
 
 HELPERS = r"""
 static inline double tvm_digamma(double x) {
@@ -294,8 +303,6 @@ static inline C C_cosh(C z) { return C_make(coshS(z.re) * cosS(z.im), sinhS(z.re
 static inline C C_sinh(C z) { return C_make(sinhS(z.re) * cosS(z.im), coshS(z.re) * sinS(z.im)); }
 """
 
-COMPLEX_NAMES = ("asin_acos_kernel", "asin", "acos", "acosh", "asinh", "atanh", "atan", "cosh", "sinh")
-
 
 def complex_helpers() -> str:
     out = []
@@ -313,14 +320,9 @@ def complex_helpers() -> str:
 
 def unary(name: str, ctype: str, a: str) -> str | None:
     """Real special function ``name`` on a value of C type ``ctype``."""
-    f = "f" if ctype == "float" else ""
-    if name == "erf" and f:
+    if name == "erf" and ctype == "float":
         return f"tvm_erff({a})"      # vectorisable on the CPU (vector_math.py)
-    if name in MATH_H:
-        return f"{MATH_H[name]}{f}({a})"
-    if name in OWN:
-        return f"(({ctype}){OWN[name]}((double){a}))"
-    return None
+    return _call(name, ctype, a)
 
 
 #: Float types computed in ``float`` whose ``next_after`` must step in their
@@ -351,9 +353,4 @@ static inline float tvm_next_after_narrow(float x, float y, int m, int emin, int
 
 
 def binary(name: str, ctype: str, a: str, b: str) -> str | None:
-    f = "f" if ctype == "float" else ""
-    if name == "next_after":
-        return f"nextafter{f}({a}, {b})"
-    if name in ("zeta", "polygamma"):
-        return f"(({ctype})tvm_{name}((double){a}, (double){b}))"
-    return None
+    return _call(name, ctype, a, b)

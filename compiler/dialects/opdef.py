@@ -102,6 +102,18 @@ Fields:
   ``broadcast``    repeats operand 0's elements into a larger shape.
   ``strided_operands``  its loop nest reads operands through strides, so a
                    view of a buffer needs no copy (dot_general, convolution).
+  ``native_scalar``  a native loop evaluates it on host scalars in C
+                   (codegen/native_loop_c.py ``scalar_expr``).
+- ``c_fn``: the C function computing it on real (floating-point) elements:
+  a math.h name (``sqrt``; ``sqrtf`` on float) or, starting ``tvm_``, a
+  helper of codegen/special_c.py evaluated in double.
+- ``recompute``: what recomputing it per element costs
+  (passes/recompute_costs.py): ``cheap`` (a few instructions: recomputed
+  under any broadcast), ``vector`` (costly, but vector code on f64 too),
+  ``scalar_call`` (a scalar libm call per element on the CPU); None: costly,
+  vectorised on f32 only.
+- ``c_infix``: the C operator of a binary op on integers and floats
+  (``+ - * / % & | ^``; the emitters add wrapping and division by zero).
 """
 from __future__ import annotations
 
@@ -119,9 +131,11 @@ POSITIVE, NON_NEGATIVE = "positive", "non-negative"
 FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL = "float_or_complex", "float", "integer", "int_or_bool"
 ELEMENT_FAMILIES = (FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL)
 CARRY, MOVE = "carry", "move"
-IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED = (
-    "idempotent", "order_pick", "loop", "branch", "alias", "view", "broadcast", "strided_operands")
-TRAITS = frozenset((IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED))
+CHEAP, VECTOR, SCALAR_CALL = "cheap", "vector", "scalar_call"
+IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED, NATIVE_SCALAR = (
+    "idempotent", "order_pick", "loop", "branch", "alias", "view", "broadcast", "strided_operands",
+    "native_scalar")
+TRAITS = frozenset((IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED, NATIVE_SCALAR))
 
 
 @dataclass(frozen=True)
@@ -158,9 +172,14 @@ class OpDef:
     identity: Optional[int] = None
     traits: frozenset = frozenset()
     noop: Optional[object] = None
+    c_fn: Optional[str] = None
+    c_infix: Optional[str] = None
+    recompute: Optional[str] = None
 
     def __post_init__(self):
         object.__setattr__(self, "traits", frozenset(self.traits))
+        if self.recompute not in (None, CHEAP, VECTOR, SCALAR_CALL):
+            raise ValueError(f"{self.name}: recompute is cheap, vector, scalar_call or None")
         if self.noop is not None and not callable(self.noop):
             raise ValueError(f"{self.name}: noop is a rule(op) -> bool")
 

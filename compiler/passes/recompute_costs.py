@@ -12,6 +12,7 @@ a buffer.
 from __future__ import annotations
 
 from ..dialects import stablehlo as shlo
+from ..dialects.registry import CHEAP, SCALAR_CALL, VECTOR, names
 from ..ir.attributes import DenseElementsAttr
 
 INLINE_CONSTANT_LIMIT = 16   # constants up to this many elements go into kernels
@@ -24,26 +25,17 @@ INLINE_CONSTANT_LIMIT = 16   # constants up to this many elements go into kernel
 # broadcast) from two.
 RECOMPUTE_EXPANSION = {1: 16, 2: 2}
 
-# Element ops whose CPU code is a scalar libm call per element: no vector
-# form (codegen/vector_math.py has exp, log, tanh, erf, logistic for f32).
-SCALAR_CALLS = {"stablehlo." + n for n in (
-    "sine", "cosine", "tan", "atan2", "power", "log_plus_one", "exponential_minus_one",
-    "cbrt", "remainder", "round_nearest_even", "round_nearest_afz")} | {"chlo." + n for n in (
-        "acos", "acosh", "asin", "asinh", "atan", "atanh", "bessel_i1e", "cosh", "sinh",
-        "digamma", "erf_inv", "erfc", "lgamma", "tan", "zeta", "polygamma")}
-# f64 element ops that still vectorise (the rest call libm)
-_VECTOR_F64 = {"stablehlo." + n for n in ("divide", "sqrt", "rsqrt", "floor", "ceil")}
-
-# Fused ops cheap enough to recompute under any broadcast.
-CHEAP_ELEMENTWISE = {"stablehlo." + n for n in (
-    "add", "subtract", "multiply", "negate", "abs", "maximum", "minimum", "select",
-    "clamp", "compare", "convert", "and", "or", "xor", "not", "floor", "ceil", "sign",
-    "real", "imag", "complex", "bitcast_convert", "reduce_precision")}
+# Each op's declared ``recompute`` cost (dialects/opdef.py): ``cheap`` ops
+# are recomputed under any broadcast; ``scalar_call`` ops run a scalar libm
+# call per element on the CPU (codegen/vector_math.py vectorises exp, log,
+# tanh, erf, logistic for f32); on f64 only ``vector`` ops (and cheap ones)
+# still vectorise.
+CHEAP_OPS = names(recompute=CHEAP)
+SCALAR_CALLS = names(recompute=SCALAR_CALL)
+_VECTOR_F64 = names(recompute=VECTOR)
 
 # How many cheap ops deep a value recomputed by several readers may reach.
 CHEAP_CHAIN = 5
-CHEAP_REMAPS = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.transpose",
-                "stablehlo.slice")
 
 
 def inlinable_constant(op) -> bool:
@@ -62,7 +54,7 @@ def cheap(op, mat, depth=0) -> bool:
     if op.name == "stablehlo.iota" or inlinable_constant(op):
         return True
     if op.name in shlo.ELEMENTWISE or op.name in shlo.INDEX_REMAP:
-        chain = depth < CHEAP_CHAIN and (op.name in CHEAP_ELEMENTWISE or op.name in CHEAP_REMAPS)
+        chain = depth < CHEAP_CHAIN and op.name in CHEAP_OPS
         return all(v in mat or (v.defining_op is not None and (
             inlinable_constant(v.defining_op) or (chain and (
                 heavy_or_epilogue(v.defining_op)      # a root, or its epilogue's end is
@@ -87,7 +79,7 @@ def costly(value, mat, depth=0) -> int:
         return 0
     if op.name in shlo.HEAVY:
         return 1
-    if op.name in shlo.ELEMENTWISE and op.name not in CHEAP_ELEMENTWISE:
+    if op.name in shlo.ELEMENTWISE and op.name not in CHEAP_OPS:
         f64 = any(getattr(r.type, "element", None) == "f64" for r in op.results)
         if op.name in SCALAR_CALLS or (f64 and op.name not in _VECTOR_F64):
             return 2

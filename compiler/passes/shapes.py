@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dialects.registry import ALIAS, OPS, ORDER_PICK, has
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseElementsAttr, ints
 from ..ir.symbolic import Dim, cdiv, make, shape_product
@@ -157,7 +158,7 @@ class Shapes:
             return int(arr[0] if arr.size == 1 else arr[k])
         if name == "stablehlo.get_dimension_size":
             return self.dims(op.operands[0])[ints(op.attr("dimension"))[0]]
-        if name in ("stablehlo.convert", "stablehlo.reshape") and \
+        if (name == "stablehlo.convert" or has(name, ALIAS)) and \
                 op.operands[0].type.element.startswith(("i", "ui", "si")) and \
                 t.element.startswith(("i", "ui", "si")):
             return self.element(op.operands[0], k)
@@ -173,12 +174,13 @@ class Shapes:
             start = ints(op.attr("start_indices"))[0]
             stride = (ints(op.attr("strides")) or (1,))[0]
             return self.element(op.operands[0], start + k * stride)
-        if name in _ARITH and all(x.type.shape == t.shape for x in op.operands):
+        sym = OPS[name].c_infix if name in OPS else None
+        if sym is not None and sym in "+-*/%" and all(x.type.shape == t.shape for x in op.operands):
             a, b = (self.element(x, k) for x in op.operands)
             if isinstance(a, int) and isinstance(b, int) and name == "stablehlo.divide":
                 return int(np.trunc(a / b)) if b else -1
-            return make(_ARITH[name], a, b)
-        if name in ("stablehlo.maximum", "stablehlo.minimum"):
+            return make(sym, a, b)
+        if has(name, ORDER_PICK):
             a, b = (self.element(x, k) for x in op.operands)
             return make(name[10:13], a, b)
         return self.new(("host", v, k))
@@ -241,9 +243,6 @@ def bind_dispatch(dispatch, S: Shapes) -> None:
     if syms:
         dispatch.attributes["tvm.dims"] = tuple(sorted(syms, key=lambda x: x.args[0]))
 
-
-_ARITH = {"stablehlo.add": "+", "stablehlo.subtract": "-", "stablehlo.multiply": "*",
-          "stablehlo.divide": "/", "stablehlo.remainder": "%"}
 
 _REGISTRY: dict = {}
 

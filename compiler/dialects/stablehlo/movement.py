@@ -7,7 +7,7 @@ from ...ir.types import TensorType
 from ...ir.symbolic import make
 from ..opdef import (
     STRUCTURED, HOST, DECOMPOSED, INDEX_REMAP, CONSTANT, KEEPS_ELEMENT, OWN, NON_NEGATIVE, MOVE,
-    ALIAS, VIEW, BROADCAST, defop)
+    ALIAS, VIEW, BROADCAST, NATIVE_SCALAR, CHEAP, defop)
 from ..checks import (
     S, always, attr_ints, bounds_of, compat, compat_shapes, const_ints, dims_attr, element_of,
     expect_result, fail, fail_structure, in_range, is_quant, op_shapes, rank_of, shape_of)
@@ -548,9 +548,9 @@ def _noop_concatenate(op):
 
 OPS = (
     defop('stablehlo.broadcast', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, keywords=(('sizes', 'broadcast_sizes', 'dims'),), verify=(_broadcast,), quant=MOVE, traits=(BROADCAST,)),
-    defop('stablehlo.broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='broadcast_in_dim', keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _broadcast_in_dim,), structure=(_broadcast_in_dim_dims,), quant=MOVE, traits=(VIEW, BROADCAST), noop=_noop_broadcast_in_dim),
+    defop('stablehlo.broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='broadcast_in_dim', keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _broadcast_in_dim,), structure=(_broadcast_in_dim_dims,), quant=MOVE, traits=(VIEW, BROADCAST, NATIVE_SCALAR), noop=_noop_broadcast_in_dim, recompute=CHEAP),
     defop('stablehlo.concatenate', STRUCTURED, fusion=INDEX_REMAP, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='concatenate', keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_concatenate,), structure=(_concatenate_dims,), quant=MOVE, noop=_noop_concatenate),
-    defop('stablehlo.constant', STRUCTURED, fusion=CONSTANT, operands=0, results=1, syntax=OWN, host_value=True, shape='nothing', structure=(_check_constant,)),
+    defop('stablehlo.constant', STRUCTURED, fusion=CONSTANT, operands=0, results=1, syntax=OWN, host_value=True, shape='nothing', structure=(_check_constant,), traits=(NATIVE_SCALAR,)),
     defop('stablehlo.dynamic_broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1', keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _dynamic_broadcast_in_dim,), quant=MOVE, traits=(BROADCAST,)),
     defop('stablehlo.dynamic_gather', STRUCTURED, fusion=INDEX_REMAP, shape='gather', verify=(_gather,)),
     defop('stablehlo.dynamic_iota', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, shape='shape_operand_0', keywords=(('dim', 'iota_dimension', 'int'),), int_attrs=(('iota_dimension', 64, NON_NEGATIVE),), verify=(_dynamic_iota,)),
@@ -563,10 +563,10 @@ OPS = (
     defop('stablehlo.iota', STRUCTURED, fusion=INDEX_REMAP, operands=0, results=1, shape='nothing', keywords=(('dim', 'iota_dimension', 'int'),), int_attrs=(('iota_dimension', 64, NON_NEGATIVE),), verify=(_iota,), structure=(_iota_dims,)),
     defop('stablehlo.pad', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, min_operands=2, types=KEEPS_ELEMENT, shape='pad', keywords=(('low', 'edge_padding_low', 'dims'), ('high', 'edge_padding_high', 'dims'), ('interior', 'interior_padding', 'dims')), verify=(_pad,), per_axis=False, quant=MOVE, noop=_noop_pad),
     defop('stablehlo.real_dynamic_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=4, shape='real_dynamic_slice', quant=MOVE),
-    defop('stablehlo.reshape', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, host_value=True, shape='reshape', verify=(keeps_quant, _reshape,), quant=MOVE, traits=(ALIAS, VIEW), noop=always),
+    defop('stablehlo.reshape', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, host_value=True, shape='reshape', verify=(keeps_quant, _reshape,), quant=MOVE, traits=(ALIAS, VIEW, NATIVE_SCALAR), noop=always, recompute=CHEAP),
     defop('stablehlo.reverse', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='same_as_first', keywords=(('dims', 'dimensions', 'dims'),), verify=(_reverse,), per_axis=False, quant=MOVE, noop=_noop_reverse),
     defop('stablehlo.set_dimension_size', DECOMPOSED, syntax=OWN, reason='a static dim set to its own size forwards the operand; a dynamic or bounded result dim is a real_dynamic_slice of the first size elements', keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_set_dimension_size,)),
-    defop('stablehlo.slice', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, syntax=OWN, host_value=True, shape='nothing', verify=(_slice,), per_axis=False, structure=(_slice_dims,), quant=MOVE, noop=always),
+    defop('stablehlo.slice', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, syntax=OWN, host_value=True, shape='nothing', verify=(_slice,), per_axis=False, structure=(_slice_dims,), quant=MOVE, noop=always, recompute=CHEAP),
     defop('stablehlo.torch_index_select', DECOMPOSED, reason='gather of size-1 slices along dim, batch_dims as gather batching dims', verify=(_torch_index_select,)),
-    defop('stablehlo.transpose', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='transpose', keywords=(('dims', 'permutation', 'dims'),), verify=(keeps_quant, _transpose,), structure=(_transpose_dims,), quant=MOVE, traits=(VIEW,), noop=_noop_transpose),
+    defop('stablehlo.transpose', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='transpose', keywords=(('dims', 'permutation', 'dims'),), verify=(keeps_quant, _transpose,), structure=(_transpose_dims,), quant=MOVE, traits=(VIEW,), noop=_noop_transpose, recompute=CHEAP),
 )
