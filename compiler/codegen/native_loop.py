@@ -47,7 +47,7 @@ from tensorvm.vmfb.cpu_abi import LOOP_STATS_BYTES
 from ..ir.attributes import ints
 from ..ir.types import numpy_dtype
 from ..passes.dispatch import shape_view_source
-from .donation import updated_operand
+from .donation import same_bytes, update_chain, updated_operand
 
 #: C type of a host scalar in a native loop, by element type (i1 held as 0/1).
 CTYPE = {"i1": "int32_t", "i32": "int32_t", "i64": "int64_t", "ui32": "uint32_t",
@@ -332,76 +332,27 @@ def in_place_chains(op, host) -> dict:
     with ``dynamic_update_slice`` dispatches (a KV cache written one step at a
     time): {position: {id(dispatch): InPlaceUpdate}}.  Such a position lives
     in one state buffer of the loop, and each update writes into it, which is
-    safe when nothing reads the value an update replaces after that update."""
+    safe when nothing reads the value an update replaces after that update
+    (donation.update_chain)."""
     body = op.regions[1].blocks[0]
     order = {id(o): k for k, o in enumerate(body.operations)}
+
+    def update(d, i):
+        upd = as_update(d, host)
+        return upd if upd is not None and upd.dest == i else None
     out = {}
     for j, arg in enumerate(body.arguments):
         if arg in host or op.results[j] in host:
             continue
-        chain, v, end = {}, arg, body.terminator.operands[j]
-        while v is not end:
-            nxt = _sole_update(v, body, order, host)
-            if nxt is None:
-                chain = None
-                break
-            d, upd = nxt
-            chain[id(d)] = upd
-            v = d.results[0]
-        if chain and _only_yielded_at(end, body, j):
+        end = body.terminator.operands[j]
+        chain, last = update_chain(arg, body, order, update)
+        if chain and last is end and _only_yielded_at(end, body, j):
             out[j] = chain
     return out
 
 
-def _readers(v):
-    """The ops that read ``v``'s bytes: through device reshapes (aliases)."""
-    for u, i in v.uses:
-        if u.name == "stablehlo.reshape" and "tvm.host" not in u.attributes:
-            yield from _readers(u.result)
-        else:
-            yield u, i
-
-
-def _top(u, block):
-    """The op of ``block`` that is ``u`` or holds it in a region."""
-    while u is not None and u.parent is not block:
-        u = u.parent_op
-    return u
-
-
-def _sole_update(v, body, order, host):
-    """(dispatch, InPlaceUpdate) when exactly one reader of ``v`` is an
-    in-place-able update of it at the top of ``body`` and every other reader
-    runs before it and cannot pass ``v`` on (no region terminator, no nested
-    while operand); else None."""
-    readers = list(_readers(v))
-    ups = [(u, i) for u, i in readers if u.name == "tvm.dispatch" and u.parent is body]
-    ups = [(u, upd) for u, i in ups for upd in [as_update(u, host)] if upd and upd.dest == i]
-    if len(ups) != 1:
-        return None
-    d, upd = ups[0]
-    for u, _ in readers:
-        if u is d:
-            continue
-        if u.name in ("stablehlo.return", "tvm.yield", "stablehlo.while"):
-            return None
-        top = _top(u, body)
-        if top is None or top is body.terminator or order[id(top)] >= order[id(d)]:
-            return None
-    return d, upd
-
-
 def _only_yielded_at(v, body, j) -> bool:
-    return [k for k, y in enumerate(body.terminator.operands) if _same_bytes(y, v)] == [j]
-
-
-def _same_bytes(a, b) -> bool:
-    while a is not b:
-        op = a.defining_op
-        if op is None or op.name != "stablehlo.reshape":
-            return False
-        a = op.operands[0]
-    return True
+    return [k for k, y in enumerate(body.terminator.operands) if same_bytes(y, v)] == [j]
 
 
 def as_update(d, host) -> InPlaceUpdate | None:
@@ -418,7 +369,7 @@ def as_update(d, host) -> InPlaceUpdate | None:
     if upd not in args:
         return None
     u = args.index(upd)
-    if _same_bytes(d.operands[u], d.operands[k]) or _same_bytes(d.operands[k], d.operands[u]):
+    if same_bytes(d.operands[u], d.operands[k]) or same_bytes(d.operands[k], d.operands[u]):
         return None
     if not d.results[0].type.is_static or not upd.type.is_static:
         return None

@@ -5,6 +5,10 @@ dispatches it reads; dispatches of one level are independent and run
 concurrently, with one execution barrier between levels (barriers only where
 data flows).
 
+A dispatch that updates a donated value in place (codegen/donation.py)
+also waits for every other reader of the value it overwrites, and the
+values of such an update chain share the storage of its end.
+
 Memory: transient values share one slab per invocation.  A value occupies its
 slab range from the level that writes it to the last level that reads it;
 a later value may reuse the range only from a strictly later level, so the
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..codegen.donation import dispatch_donors, readers, updated_operand
 from ..ir.types import TensorType, numpy_dtype
 
 ALIGNMENT = 64
@@ -65,6 +70,7 @@ def plan_function(func) -> FunctionPlan:
     for i, a in enumerate(block.arguments):
         plan.storage[a] = Storage("arg", i, 0, byte_size(a.type))
     level_of = {}
+    in_place = _in_place_states(func)      # id(dispatch) -> the state it updates in place
     for op in block.operations[:-1]:
         if op.name == "stablehlo.constant":
             plan.storage[op.result] = Storage("constant", len(plan.constants), 0,
@@ -74,6 +80,9 @@ def plan_function(func) -> FunctionPlan:
             alias_of[op.result] = op.operands[0]
         elif op.name == "tvm.dispatch":
             deps = [level_of.get(_root(v, alias_of), -1) for v in op.operands]
+            state = in_place.get(id(op))
+            if state is not None:     # after every other reader of the value it overwrites
+                deps += [level_of.get(id(u), -1) for u, _ in readers(state) if u is not op]
             level = 1 + max(deps, default=-1)
             level_of_op = level
             while len(plan.levels) <= level:
@@ -81,6 +90,7 @@ def plan_function(func) -> FunctionPlan:
             plan.levels[level].append(op)
             for r in op.results:
                 level_of[r] = level_of_op
+            level_of[id(op)] = level_of_op
         else:
             raise AssertionError(f"unexpected top-level op {op.name} after dispatch formation")
 
@@ -92,6 +102,11 @@ def plan_function(func) -> FunctionPlan:
             result_roots[root] = len(result_roots)
             plan.storage[root] = Storage("result", result_roots[root], 0, byte_size(root.type))
     plan.result_sizes = [byte_size(r.type) for r in result_roots]
+    # The values of an in-place update chain live in the storage of its end.
+    for op in reversed(plan.dispatches):
+        state = in_place.get(id(op))
+        if state is not None and op.result in plan.storage and state.defining_op is not None:
+            plan.storage[state] = plan.storage[op.result]
 
     # Last level that reads each transient value (through aliases).
     last_use = {}
@@ -121,6 +136,14 @@ def plan_function(func) -> FunctionPlan:
         s = plan.storage.get(v)
         plan.results.append(s if s is not None and s.kind == "result" else None)
     return plan
+
+
+def _in_place_states(func) -> dict:
+    """{id(dispatch): the operand it updates in place} for the dispatches of
+    donated update chains (codegen/donation.py)."""
+    donors = dispatch_donors(func)
+    return {id(op): op.operands[updated_operand(op)[0]]
+            for op in func.regions[0].blocks[0].operations if id(op) in donors}
 
 
 def _align(n: int) -> int:
