@@ -21,6 +21,9 @@ ignores a donation it cannot use.
 """
 from __future__ import annotations
 
+from ..dialects.registry import LOOP, OPS, has
+
+
 DONOR_ATTR = "jax.buffer_donor"
 ALIASING_ATTR = "tf.aliasing_output"
 
@@ -129,7 +132,7 @@ def _sole_update(v, block, order, as_update):
     for u, _ in found:
         if u is d:
             continue
-        if u.name in ("stablehlo.return", "tvm.yield", "stablehlo.while", "func.return"):
+        if u.name == "tvm.yield" or has(u.name, LOOP) or getattr(OPS.get(u.name), "terminator", False):
             return None
         top = _top(u, block)
         if top is None or top is block.terminator or order[id(top)] >= order[id(d)]:

@@ -44,6 +44,7 @@ import numpy as np
 
 from tensorvm.vmfb.cpu_abi import LOOP_STATS_BYTES
 
+from ..dialects.registry import BRANCH, FLOAT, FLOAT_OR_COMPLEX, INT_OR_BOOL, NATIVE_SCALAR, OPS, has
 from ..ir.attributes import ints
 from ..ir.types import numpy_dtype
 from ..passes.dispatch import shape_view_source
@@ -55,12 +56,6 @@ CTYPE = {"i1": "int32_t", "i32": "int32_t", "i64": "int64_t", "ui32": "uint32_t"
 #: C type of one element in memory (a buffer, a push-constant word pair).
 STORAGE = {"i1": "uint8_t", "i32": "int32_t", "i64": "int64_t", "ui32": "uint32_t",
            "ui64": "uint64_t", "f32": "float", "f64": "double"}
-#: Host ops a native loop evaluates in C (native_loop_c.scalar_expr).
-SCALAR_OPS = {"constant", "add", "subtract", "multiply", "divide", "remainder", "maximum",
-              "minimum", "and", "or", "xor", "not", "negate", "abs", "compare", "select",
-              "convert", "reshape", "broadcast_in_dim", "sqrt", "rsqrt", "exponential", "log",
-              "floor", "ceil", "sign"}
-_FLOAT_ONLY = {"sqrt", "rsqrt", "exponential", "log", "floor", "ceil"}
 ALIGN = 64
 #: Iterations between two reads of the clock (the stop word is read every one).
 CLOCK_EVERY = 16
@@ -163,16 +158,17 @@ def _float(el: str) -> bool:
 
 
 def _scalar_op(op, host) -> bool:
-    if op.short_name not in SCALAR_OPS or op.dialect != "stablehlo" or len(op.results) != 1 \
+    if not has(op.name, NATIVE_SCALAR) or len(op.results) != 1 \
             or op.result not in host:
         return False
     if not all(scalar_type(v.type) for v in (*op.operands, op.result)):
         return False
     el = op.result.type.element
     name = op.short_name
-    if name in _FLOAT_ONLY and not _float(el):
+    family = OPS[op.name].elements      # host ops on floats (sqrt) or on ints and bools (and)
+    if family in (FLOAT, FLOAT_OR_COMPLEX) and not _float(el):
         return False
-    if name in ("and", "or", "xor", "not") and _float(el):
+    if family == INT_OR_BOOL and _float(el):
         return False
     if name == "compare":
         ct = getattr(op.attributes.get("compare_type"), "value", None)
@@ -288,7 +284,7 @@ class _Planner:
             self.use(o.result)              # module rodata, bound from outside
         elif name == "stablehlo.while":
             self.loop(o, frame)
-        elif name in ("stablehlo.if", "stablehlo.case"):
+        elif has(name, BRANCH):
             self.predicate(o.operands[0])
             for region in o.regions:
                 blk = region.blocks[0]

@@ -14,6 +14,7 @@ import numpy as np
 from tensorvm.vmfb.cpu_abi import (BOUNDS_DEADLINE, BOUNDS_MEASURE, LOOP_STATS_BYTES,
                                    LOOP_STATS_FIELDS, RC_CANCELLED, RC_TIMED_OUT, declarator)
 
+from ..dialects.registry import BRANCH, OPS, ORDER_PICK, VIEW, has
 from ..ir.attributes import ints
 from .native_loop import CLOCK_EVERY, CTYPE, STORAGE, NativeLoop, constant_words, nbytes
 
@@ -21,8 +22,6 @@ _UNSIGNED = {"i1": "uint32_t", "i32": "uint32_t", "i64": "uint64_t", "ui32": "ui
              "ui64": "uint64_t"}
 _MIN = {"i32": "INT32_MIN", "i64": "INT64_MIN"}
 _CMP = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">=", "EQ": "==", "NE": "!="}
-_MATH = {"sqrt": "sqrt", "exponential": "exp", "log": "log", "floor": "floor", "ceil": "ceil",
-         "abs": "fabs", "remainder": "fmod"}
 
 #: Helpers every native loop's translation unit declares (bit casts for push
 #: constants and float loads, the clock for deadlines).
@@ -213,7 +212,7 @@ class _Renderer:
                 self.dispatch(o)
             elif name == "stablehlo.while":
                 self.while_loop(o)
-            elif name in ("stablehlo.if", "stablehlo.case"):
+            elif has(name, BRANCH):
                 self.branches(o)
             elif name == "stablehlo.constant" and o.result not in self.host:
                 pass                                    # bound from outside (dev_in)
@@ -355,35 +354,35 @@ def scalar_expr(o, ex) -> str:
         x = int(x)
         x = int(bool(x)) if el == "i1" else x & ((1 << (64 if "64" in el else 32)) - 1)
         return f"({ct})({ut}){x}ULL"
-    if name in ("reshape", "broadcast_in_dim"):
+    decl = OPS[o.name]
+    sym = decl.c_infix
+    if has(o.name, VIEW):                      # a host scalar reshaped or broadcast
         return a[0]
     if name == "convert":
         src = o.operands[0].type.element
         x = f"({a[0]} != 0)" if src == "i1" else a[0]
         return f"({x} != 0)" if el == "i1" else f"({ct}){x}"
-    if name in ("add", "subtract", "multiply"):
-        sym = {"add": "+", "subtract": "-", "multiply": "*"}[name]
+    if sym in ("+", "-", "*"):
         if fl:
             return f"({a[0]} {sym} {a[1]})"
         r = f"({ct})(({ut}){a[0]} {sym} ({ut}){a[1]})"
         return f"({r} & 1)" if el == "i1" else r
-    if name in ("divide", "remainder"):
+    if sym in ("/", "%"):
         if fl:
-            return f"({a[0]} / {a[1]})" if name == "divide" else f"fmod{suffix}({a[0]}, {a[1]})"
-        zero = f"({ct})-1" if name == "divide" else a[0]
-        op = "/" if name == "divide" else "%"
+            return f"({a[0]} / {a[1]})" if sym == "/" else f"{decl.c_fn}{suffix}({a[0]}, {a[1]})"
+        zero = f"({ct})-1" if sym == "/" else a[0]
+        op = sym
         if el in _MIN:
             special = f"({a[0]}) == {_MIN[el]} && ({a[1]}) == -1 ? " + \
-                (a[0] if name == "divide" else f"({ct})0") + " : "
+                (a[0] if sym == "/" else f"({ct})0") + " : "
         else:
             special = ""
         return f"(({a[1]}) == 0 ? {zero} : {special}({ct})({a[0]} {op} {a[1]}))"
-    if name in ("maximum", "minimum"):
+    if has(o.name, ORDER_PICK):
         cmp = ">" if name == "maximum" else "<"
         pick = f"({a[0]} {cmp} {a[1]} ? {a[0]} : {a[1]})"
         return f"(({a[0]}) != ({a[0]}) ? {a[0]} : ({a[1]}) != ({a[1]}) ? {a[1]} : {pick})" if fl else pick
-    if name in ("and", "or", "xor"):
-        sym = {"and": "&", "or": "|", "xor": "^"}[name]
+    if sym in ("&", "|", "^"):
         return f"({a[0]} {sym} {a[1]})"
     if name == "not":
         return f"(!{a[0]})" if el == "i1" else f"(~{a[0]})"
@@ -406,6 +405,6 @@ def scalar_expr(o, ex) -> str:
         return f"({a[0]} ? {a[1]} : {a[2]})"
     if name == "rsqrt":
         return f"(({ct})1 / sqrt{suffix}({a[0]}))"
-    if name in _MATH:
-        return f"{_MATH[name]}{suffix}({a[0]})"
+    if decl.c_fn is not None:
+        return f"{decl.c_fn}{suffix}({a[0]})"
     raise AssertionError(name)

@@ -41,7 +41,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..dialects.registry import OPS
+from ..dialects.registry import INT_OR_BOOL, OPS, ORDER_PICK, has
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, ints
 from ..ir.core import Block, Operation, Region
 from ..ir.types import TensorType, bit_width, is_float, is_integer, is_unsigned, numpy_dtype
@@ -61,25 +61,17 @@ def _identity(op):
     el = op.result.type.element if isinstance(op.result.type, TensorType) else None
     if el is None:
         return None
-    if name == "stablehlo.multiply" and len(ops) == 2:
+    decl = OPS.get(name)
+    match = _identity_match(decl.identity, el) if decl is not None and len(ops) == 2 else None
+    if match is not None:
         for x, k in ((ops[0], ops[1]), (ops[1], ops[0])):
-            if (_is(k, 1) if el != "i1" else _all_ones(k)) and _same_type(x, op.result):
+            if match(k) and _same_type(x, op.result):
                 return x
     if name == "stablehlo.divide" and (is_float(el) or is_integer(el)) and _is(ops[1], 1):
         return ops[0]
     if name == "stablehlo.subtract" and (_is(ops[1], "+0.0") if is_float(el) else
                                          (is_integer(el) and _is(ops[1], 0))):
         return ops[0]
-    if name in ("stablehlo.add", "stablehlo.or", "stablehlo.xor") and len(ops) == 2 \
-            and (is_integer(el) or (is_float(el) and name == "stablehlo.add")):
-        zero = "-0.0" if is_float(el) else 0      # x + (+0.0) turns -0.0 into +0.0
-        for x, k in ((ops[0], ops[1]), (ops[1], ops[0])):
-            if _is(k, zero) and _same_type(x, op.result):
-                return x
-    if name == "stablehlo.and" and len(ops) == 2:
-        for x, k in ((ops[0], ops[1]), (ops[1], ops[0])):
-            if _all_ones(k) and _same_type(x, op.result):
-                return x
     if name == "stablehlo.select" and len(ops) == 3:
         pred = _splat(ops[0])                   # one predicate for every element
         if pred is not None:
@@ -90,34 +82,24 @@ def _identity(op):
         inner = ops[0].defining_op
         if inner is not None and inner.name == "stablehlo.negate" and is_float(el):
             return inner.operands[0]
-    if name in ("stablehlo.convert", "stablehlo.reshape", "stablehlo.slice", "stablehlo.pad",
-                "stablehlo.reverse", "stablehlo.concatenate", "stablehlo.transpose",
-                "stablehlo.broadcast_in_dim") and len(ops) >= 1 \
-            and _same_type(ops[0], op.result) and _static(op.result.type) \
-            and _does_nothing(op):
-        return ops[0]
+    if decl is not None and decl.noop is not None and len(ops) >= 1 \
+            and _same_type(ops[0], op.result) and _static(op.result.type) and decl.noop(op):
+        return ops[0]       # (the declaration's noop rule: an identity permutation, no padding)
     return None
 
 
-def _does_nothing(op) -> bool:
-    """`op`, whose result type equals its first operand's, copies it unchanged."""
-    name, rank = op.name, len(op.result.type.shape)
-    if name in ("stablehlo.convert", "stablehlo.reshape"):
-        return True
-    if name == "stablehlo.transpose":
-        return ints(op.attributes.get("permutation")) == tuple(range(rank))
-    if name == "stablehlo.broadcast_in_dim":
-        return ints(op.attributes.get("broadcast_dimensions")) == tuple(range(rank))
-    if name == "stablehlo.slice":
-        return True                  # a slice as large as its operand starts at 0 and takes all
-    if name == "stablehlo.pad":
-        return all(p == 0 for key in ("edge_padding_low", "edge_padding_high", "interior_padding")
-                   for p in ints(op.attributes.get(key)))
-    if name == "stablehlo.reverse":
-        return all(op.result.type.shape[d] == 1 for d in ints(op.attributes.get("dimensions")))
-    if name == "stablehlo.concatenate":
-        return len(op.operands) == 1
-    return False
+def _identity_match(ident, el):
+    """A test ``k -> bool`` that ``k`` is a splat of a binary op's declared
+    identity ``ident`` for element type ``el`` (None: no exact identity)."""
+    if ident is None:
+        return None
+    if ident == -1 or (ident == 1 and el == "i1"):
+        return _all_ones
+    if ident == 0 and is_float(el):
+        return lambda k: _is(k, "-0.0")         # x + (+0.0) turns -0.0 into +0.0
+    if ident == 1 or is_integer(el):
+        return lambda k: _is(k, ident)
+    return None
 
 
 def _holds_every_value(src: str, mid: str) -> bool:
@@ -223,7 +205,6 @@ def _fold_compare(op, arrays):
 _FOLDS = [(d.name, getattr(np, d.fold[0]), d.fold[1].split("+")) for d in OPS.values() if d.fold]
 _EXACT_FLOAT = {n: fn for n, fn, kinds in _FOLDS if "float" in kinds}
 _WRAPPING_INT = {n: fn for n, fn, kinds in _FOLDS if "int" in kinds}
-_LOGICAL = ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not")
 
 
 def _fold(op):
@@ -263,16 +244,14 @@ def _fold(op):
                 return None
         elif is_float(el) and name in _EXACT_FLOAT and el in ("f32", "f64"):
             out = _EXACT_FLOAT[name](*arrays)
-        elif is_integer(el) and name in _WRAPPING_INT and (el != "i1" or name in _LOGICAL):
+        elif is_integer(el) and name in _WRAPPING_INT \
+                and (el != "i1" or OPS[name].elements == INT_OR_BOOL):     # i1: logical ops only
             out = _WRAPPING_INT[name](*arrays)
         else:
             return None
     out = np.ascontiguousarray(np.asarray(out, dtype=dtype).reshape(t.shape))
     return Operation("stablehlo.constant", [], [t], {"value": DenseElementsAttr(t, out)}, [],
                      op.location)
-
-
-_ORDER_BODIES = ("stablehlo.maximum", "stablehlo.minimum")
 
 
 def _narrowed_order_reduction(op):
@@ -295,7 +274,7 @@ def _narrowed_order_reduction(op):
         return None
     (body,) = r.regions[0].blocks
     ops = body.operations
-    if len(ops) != 2 or ops[0].name not in _ORDER_BODIES or ops[1].name != "stablehlo.return" \
+    if len(ops) != 2 or not has(ops[0].name, ORDER_PICK) or ops[1].name != "stablehlo.return" \
             or list(ops[0].operands) != body.arguments or list(ops[1].operands) != [ops[0].result]:
         return None
     start = _constant_array(init)
