@@ -16,15 +16,26 @@ dot directly, which reads it through permuted strides (dispatch.py's
 Only static shapes, one batch dim leading both operands, and only when one
 operand's merge has a transpose under it (otherwise nothing is gained).
 The rewrite is exact: the same products summed in the same order.
+
+torch's scaled-dot-product attention also scales q and k by a constant
+(each by d^-1/4) between the head split and the product; that multiply
+made the split a copy.  ``hoist_operand_scale`` moves a constant scale of
+a ``dot_general`` operand, seen through reshapes, transposes and
+broadcasts, to the
+product's result (q*s . k*s = (q . k)*s^2, rounded once more), where it
+fuses into the softmax that reads it; the operands are then views.
 """
 from __future__ import annotations
 
 import math
 
-from ..ir.attributes import StructAttr
+import numpy as np
+
+from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, StructAttr
 from ..ir.core import Operation
-from ..ir.types import TensorType
+from ..ir.types import TensorType, is_float, numpy_dtype
 from .base import Pass
+from .known_values import splat
 
 _DOT = "stablehlo.dot_general"
 
@@ -126,6 +137,63 @@ def split_merged_batch(dot) -> bool:
     return True
 
 
+_RELABEL = ("stablehlo.reshape", "stablehlo.transpose", "stablehlo.broadcast_in_dim")
+
+
+def _operand_scale(v):
+    """(multiply op, its scaled operand, the scale) when ``v`` is, through
+    single-use reshapes, transposes and broadcasts, a single-use multiply of a value by
+    a splat constant; else None."""
+    while True:
+        op = v.defining_op
+        if op is None or len(v.uses) != 1:
+            return None
+        if op.name in _RELABEL:
+            v = op.operands[0]
+            continue
+        if op.name != "stablehlo.multiply":
+            return None
+        for x, c in (op.operands, reversed(op.operands)):
+            s = splat(c)
+            if s is not None and splat(x) is None:
+                return op, x, s
+        return None
+
+
+def hoist_operand_scale(dot) -> bool:
+    """Move constant scales of ``dot``'s operands to its result (see the
+    module docstring); True if one moved."""
+    out_t = dot.result.type
+    if not is_float(out_t.element) or not out_t.is_static:
+        return False
+    found = [f for f in (_operand_scale(v) for v in dot.operands) if f is not None]
+    if not found:
+        return False
+    scale = 1.0
+    for mul, x, s in found:
+        scale *= float(s)
+        mul.result.replace_all_uses_with(x)
+        mul.erase()
+    scalar = TensorType((), out_t.element)
+    c = Operation("stablehlo.constant", [], [scalar], {"value": DenseElementsAttr(
+        scalar, np.full((), scale, dtype=numpy_dtype(out_t.element)))}, [], dot.location)
+    b = Operation("stablehlo.broadcast_in_dim", [c.result], [out_t],
+                  {"broadcast_dimensions": DenseArrayAttr("i64", ())}, [], dot.location)
+    users = list(dot.result.uses)
+    m = Operation("stablehlo.multiply", [dot.result, b.result], [out_t], {}, [], dot.location)
+    nxt = _next(dot)
+    for op in (c, b, m):
+        dot.parent.insert_before(nxt, op)
+    for u, i in users:
+        u.set_operand(i, m.result)
+    return True
+
+
+def _next(op):
+    ops = op.parent.operations
+    return ops[ops.index(op) + 1]
+
+
 def _users(v) -> list:
     return list(dict.fromkeys(op for op, _ in v.uses))
 
@@ -141,5 +209,7 @@ class SplitMergedBatch(Pass):
     def run(self, module) -> None:
         for f in module.functions:
             for op in list(f.walk()):
-                if op.name == _DOT and op.parent is not None and split_merged_batch(op):
-                    self.count += 1
+                if op.name == _DOT and op.parent is not None:
+                    hoist_operand_scale(op)
+                    if split_merged_batch(op):
+                        self.count += 1

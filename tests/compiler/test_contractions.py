@@ -288,6 +288,38 @@ def test_bmm_attention_reads_heads_through_strides(kv):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
 
 
+def test_scaled_attention_operands_stay_views():
+    """torch's SDPA scales q and k by a constant after the head split: the
+    scale moves to the product's result (split_batch.hoist_operand_scale),
+    so q and k are still read through strides, not copied."""
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    text = BMM_ATTENTION.format(kv=2, rep=2)
+    text = text.replace(
+        "  %qm = stablehlo.reshape %qt :",
+        "  %sq = stablehlo.constant dense<0.5> : tensor<2x4x9x8xf32>\n"
+        "  %qs = stablehlo.multiply %qt, %sq : tensor<2x4x9x8xf32>\n"
+        "  %qm = stablehlo.reshape %qs :").replace(
+        "  %kb = stablehlo.broadcast_in_dim %kt,",
+        "  %sk = stablehlo.constant dense<0.5> : tensor<2x2x8x9xf32>\n"
+        "  %ks = stablehlo.multiply %sk, %kt : tensor<2x2x8x9xf32>\n"
+        "  %kb = stablehlo.broadcast_in_dim %ks,")
+    res = compile_text(text, CompileOptions(targets=("cpu",), keep_source=True))
+    entries = [ep.name for ep in _entry_points(res.vmfb)]
+    copies = [e for e in entries if e.split("_", 1)[1] in ("reshape", "transpose", "broadcast_in_dim",
+                                                            "multiply")]
+    assert len(copies) == 1 and len(entries) == 4, entries
+    rng = np.random.default_rng(6)
+    q = rng.standard_normal((2, 9, 4, 8), np.float32)
+    k = rng.standard_normal((2, 9, 2, 8), np.float32)
+    v = rng.standard_normal((2, 9, 2, 8), np.float32)
+    kr, vr = np.repeat(k, 2, axis=2), np.repeat(v, 2, axis=2)
+    e = np.exp(0.25 * np.einsum("bqhd,bkhd->bhqk", q, kr))
+    want = np.einsum("bhqk,bkhd->bqhd", e, vr).reshape(18, 32)
+    for device in DEVICES:
+        got = runtime.load_module(res.vmfb, device=device).main(q, k, v)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+
+
 def _entry_points(vmfb):
     from tensorvm.vmfb import container
     (exe,) = container.read_module(vmfb).executables
