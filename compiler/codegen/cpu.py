@@ -10,6 +10,7 @@ import tempfile
 from tensorvm.vmfb.cpu_abi import PACKET_RUNNER_C, RC_BINDING_SHORT, STATE_C, declarator
 from tensorvm.vmfb.model import EntryPoint
 
+from ..dialects.registry import CONDITIONAL, has
 from ..errors import CompileError
 from . import custom, gemm, native_loop, native_loop_c, scalar, vector_math
 from .cpu_targets import CpuTarget, resolve
@@ -360,8 +361,7 @@ def if_convert_guard(kernel: Kernel, cc: str) -> str:
         return NO_IF_CONVERT
     ops = kernel.root.parent.operations if kernel.root.parent is not None else [kernel.root]
     for op in ops:
-        if op.regions or (kernel.contraction is not None and op.name in (
-                "stablehlo.select", "stablehlo.compare", "stablehlo.clamp")):
+        if op.regions or (kernel.contraction is not None and has(op.name, CONDITIONAL)):
             return NO_IF_CONVERT
     return ""
 

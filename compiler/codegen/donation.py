@@ -21,7 +21,7 @@ ignores a donation it cannot use.
 """
 from __future__ import annotations
 
-from ..dialects.registry import LOOP, OPS, has
+from ..dialects.registry import LOOP, has, terminates
 
 
 DONOR_ATTR = "jax.buffer_donor"
@@ -132,7 +132,7 @@ def _sole_update(v, block, order, as_update):
     for u, _ in found:
         if u is d:
             continue
-        if u.name == "tvm.yield" or has(u.name, LOOP) or getattr(OPS.get(u.name), "terminator", False):
+        if u.name == "tvm.yield" or has(u.name, LOOP) or terminates(u.name):
             return None
         top = _top(u, block)
         if top is None or top is block.terminator or order[id(top)] >= order[id(d)]:

@@ -38,11 +38,6 @@ def combiner(op):
     return ops[0].name
 
 
-#: Ops a selection body is made of (see selection_body).
-_SELECTION_OPS = ("stablehlo.compare", "stablehlo.select", "stablehlo.and", "stablehlo.or",
-                  "stablehlo.not")
-
-
 def selection_body(op) -> bool:
     """A variadic reduce whose body picks, for every operand, either its
     accumulator or its element, by predicates built from comparisons of the
@@ -60,7 +55,7 @@ def selection_body(op) -> bool:
     if ret.name != "stablehlo.return" or len(ret.operands) != n:
         return False
     for o in ops:
-        if o.name not in _SELECTION_OPS:
+        if not R.has(o.name, R.SELECTION):         # the ops a selection body is made of
             return False
         if o.name == "stablehlo.compare" and not all(v in args for v in o.operands):
             return False

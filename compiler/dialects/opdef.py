@@ -104,6 +104,27 @@ Fields:
                    view of a buffer needs no copy (dot_general, convolution).
   ``native_scalar``  a native loop evaluates it on host scalars in C
                    (codegen/native_loop_c.py ``scalar_expr``).
+  ``reducer``      combines operand elements with its region's body
+                   (reduce, reduce_window).
+  ``pure_regions`` has regions yet is a pure function of its operands and
+                   regions: two with equal operands and regions are one
+                   (passes/simplify.py).
+  ``effectful``    has effects beyond its results, never removed unused.
+  ``scalar_operands``  an elementwise op the spec lets take rank-0 operands
+                   beside full tensors (select's predicate, clamp's bounds).
+  ``conditional``  its C form compares or chooses (compare, select, clamp):
+                   GCC 12's if-conversion is kept off around it in a
+                   contraction (codegen/cpu.py ``if_convert_guard``).
+  ``selection``    a variadic reduce's argmax-style selection body may be
+                   made of it (compare, select, and, or, not;
+                   codegen/lane_reduce.py).
+- ``shape_operands``: the operand positions that only carry shapes or window
+  parameters (read on the host; passes/shapes.py).
+- ``static_form``: for a dynamic op, ``(static op, operands kept, {operand
+  index: attribute})``: with those operands constant it is the static op
+  with them as attributes (passes/canonicalize.py).
+- ``broadcasts``: a CHLO ``broadcast_*`` op's elementwise op, applied after
+  broadcasting its operands to one shape (passes/decompose.py).
 - ``c_fn``: the C function computing it on real (floating-point) elements:
   a math.h name (``sqrt``; ``sqrtf`` on float) or, starting ``tvm_``, a
   helper of codegen/special_c.py evaluated in double.
@@ -135,7 +156,10 @@ CHEAP, VECTOR, SCALAR_CALL = "cheap", "vector", "scalar_call"
 IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED, NATIVE_SCALAR = (
     "idempotent", "order_pick", "loop", "branch", "alias", "view", "broadcast", "strided_operands",
     "native_scalar")
-TRAITS = frozenset((IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED, NATIVE_SCALAR))
+REDUCER, PURE_REGIONS, EFFECTFUL, SCALAR_OPERANDS, CONDITIONAL, SELECTION = (
+    "reducer", "pure_regions", "effectful", "scalar_operands", "conditional", "selection")
+TRAITS = frozenset((IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED, NATIVE_SCALAR,
+                    REDUCER, PURE_REGIONS, EFFECTFUL, SCALAR_OPERANDS, CONDITIONAL, SELECTION))
 
 
 @dataclass(frozen=True)
@@ -175,6 +199,9 @@ class OpDef:
     c_fn: Optional[str] = None
     c_infix: Optional[str] = None
     recompute: Optional[str] = None
+    shape_operands: tuple = ()
+    static_form: Optional[tuple] = None
+    broadcasts: Optional[str] = None
 
     def __post_init__(self):
         object.__setattr__(self, "traits", frozenset(self.traits))

@@ -15,7 +15,7 @@ from typing import Optional
 from . import chlo, func, stablehlo
 from .opdef import (  # noqa: F401  (the trait vocabulary, re-exported for the registry's readers)
     ANY, CARRY, CONSTANT, DECOMPOSED, ELEMENT_FAMILIES, ELEMENTWISE, FLOAT, FLOAT_OR_COMPLEX, HEAVY, HOST,
-    ALIAS, BRANCH, BROADCAST, CHEAP, IDEMPOTENT, SCALAR_CALL, VECTOR, LOOP, NATIVE_SCALAR, ORDER_PICK, STRIDED, TRAITS, VIEW,
+    ALIAS, BRANCH, BROADCAST, CHEAP, CONDITIONAL, EFFECTFUL, PURE_REGIONS, REDUCER, SCALAR_OPERANDS, SELECTION, IDEMPOTENT, SCALAR_CALL, VECTOR, LOOP, NATIVE_SCALAR, ORDER_PICK, STRIDED, TRAITS, VIEW,
     INDEX_REMAP, INT_OR_BOOL, INTEGER, KEEPS_ELEMENT, LOWERINGS, MOVE, NON_NEGATIVE, OWN, POSITIVE,
     PRETTY, REJECTED, SAME_ELEMENT, SEQUENTIAL, STRUCTURED, OpDef, select)
 
@@ -70,3 +70,9 @@ def is_combiner(name: Optional[str]) -> bool:
     """Whether a reduction whose body applies ``name`` may combine its
     elements in any order (idempotent, or with a declared identity)."""
     return name is not None and (has(name, IDEMPOTENT) or identity(name) is not None)
+
+
+def terminates(name: str) -> bool:
+    """Whether op ``name`` ends its block (MLIR's Terminator trait)."""
+    d = OPS.get(name)
+    return d is not None and d.terminator

@@ -38,6 +38,7 @@ passes/decompose.py.
 """
 from __future__ import annotations
 
+from ..dialects.registry import OPS
 from ..errors import UnsupportedOpError
 from ..ir.attributes import SymbolRefAttr
 from ..ir.core import Operation
@@ -107,7 +108,7 @@ class CanonicalizeOps(Pass):
             self._forward(op, [_mulhi(op)])
         elif name == "chlo.ragged_dot":
             self._forward(op, [_ragged_dot(op)])
-        elif name in _STATIC_FORMS:
+        elif static_form(name) is not None:
             _to_static_form(op)
         else:
             decompose(op)
@@ -328,13 +329,10 @@ def _ragged_dot(op):
     return out
 
 
-# dynamic op -> (static op, operands kept, {constant operand index: attribute})
-_STATIC_FORMS = {
-    "stablehlo.dynamic_conv": ("stablehlo.convolution", 2, {2: "padding"}),
-    "stablehlo.dynamic_gather": ("stablehlo.gather", 2, {2: "slice_sizes"}),
-    "stablehlo.dynamic_pad": ("stablehlo.pad", 2, {2: "edge_padding_low", 3: "edge_padding_high",
-                                                   4: "interior_padding"}),
-}
+def static_form(name):
+    """A dynamic op's declared ``static_form`` (dialects/opdef.py), or None."""
+    d = OPS.get(name)
+    return d.static_form if d is not None else None
 
 
 def _constant_array(value):
@@ -350,7 +348,8 @@ def _to_static_form(op) -> bool:
     constants and every type is static; True when rewritten."""
     from ..ir.attributes import DenseArrayAttr, DenseElementsAttr
     from ..ir.types import TensorType
-    static, kept, consts = _STATIC_FORMS[op.name]
+    static, kept, consts = static_form(op.name)
+    consts = dict(consts)
     if len(op.operands) != kept + len(consts):
         return False
     if not all(isinstance(v.type, TensorType) and v.type.is_static

@@ -18,6 +18,7 @@
 """
 from __future__ import annotations
 
+from ..dialects.registry import terminates
 from ..errors import UnsupportedOpError
 from ..ir.attributes import IntAttr
 from ..ir.clone import clone_op
@@ -63,7 +64,7 @@ def inline_async(op) -> None:
     mapping = dict(zip(block.arguments, op.operands))
     values = None
     for inner in block.operations:
-        if inner.name in ("stablehlo.return", "func.return"):
+        if terminates(inner.name):
             values = [mapping.get(v, v) for v in inner.operands]
             break
         op.parent.insert_before(op, clone_op(inner, mapping))

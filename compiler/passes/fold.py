@@ -41,7 +41,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..dialects.registry import INT_OR_BOOL, OPS, ORDER_PICK, has
+from ..dialects.registry import INT_OR_BOOL, OPS, ORDER_PICK, REDUCER, has
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, ints
 from ..ir.core import Block, Operation, Region
 from ..ir.types import TensorType, bit_width, is_float, is_integer, is_unsigned, numpy_dtype
@@ -261,7 +261,7 @@ def _narrowed_order_reduction(op):
     if op.name != "stablehlo.convert" or not _static(op.result.type):
         return None
     r = op.operands[0].defining_op
-    if r is None or r.name not in ("stablehlo.reduce", "stablehlo.reduce_window") \
+    if r is None or not has(r.name, REDUCER) \
             or len(r.operands) != 2 or len(r.results) != 1 or len(r.result.uses) != 1:
         return None
     wide, init = r.operands

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dialects.registry import ALIAS, BROADCAST, OPS, with_trait
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr
 from ..ir.core import Operation
 from ..ir.types import TensorType, bit_width, is_integer, is_unsigned
 
-SHAPE_THROUGH = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.broadcast")
+# one-operand broadcasts and reshapes: a splat stays a splat through them
+SHAPE_THROUGH = frozenset(n for n in with_trait(BROADCAST) | with_trait(ALIAS)
+                          if not OPS[n].shape_operands)
 
 
 def static(t) -> bool:

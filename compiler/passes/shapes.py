@@ -23,16 +23,9 @@ from ..ir.symbolic import Dim, cdiv, make, shape_product
 from ..ir.types import TensorType
 from . import shape_rules
 
-# Operand positions that only carry shapes / window parameters (read on the host).
-SHAPE_OPERANDS = {
-    "stablehlo.dynamic_broadcast_in_dim": (1,),
-    "stablehlo.dynamic_reshape": (1,),
-    "stablehlo.dynamic_iota": (0,),
-    "stablehlo.real_dynamic_slice": (1, 2, 3),
-    "stablehlo.dynamic_pad": (2, 3, 4),
-    "stablehlo.dynamic_gather": (2,),
-    "stablehlo.dynamic_conv": (2,),
-}
+# Operand positions that only carry shapes / window parameters (read on the
+# host): each op's declared ``shape_operands``.
+SHAPE_OPERANDS = {n: d.shape_operands for n, d in OPS.items() if d.shape_operands}
 
 
 def shape_operands(op) -> tuple:

@@ -5,12 +5,12 @@ import zlib
 
 import numpy as np
 
+from ..dialects.registry import EFFECTFUL, OPS, PURE_REGIONS, with_trait
 from ..ir.attributes import DenseElementsAttr
 from .base import Pass
 
-_EFFECTFUL = ("stablehlo.custom_call", "func.return", "stablehlo.return", "tvm.yield",
-              "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv", "stablehlo.infeed",
-              "stablehlo.rng_bit_generator")
+# ops never removed unused: terminators, a dispatch's yield and the declared effectful ops
+_EFFECTFUL = with_trait(EFFECTFUL) | {n for n, d in OPS.items() if d.terminator} | {"tvm.yield"}
 
 
 def _blocks(op):
@@ -95,8 +95,7 @@ def _attr_key(v):
 
 
 # ops with regions that are pure functions of their operands and their region
-_PURE_WITH_REGIONS = ("stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.map",
-                      "stablehlo.sort", "stablehlo.scatter", "stablehlo.select_and_scatter")
+_PURE_WITH_REGIONS = with_trait(PURE_REGIONS)
 
 
 def _region_key(op):

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dialects import registry
 from ..dialects import stablehlo as shlo
 from ..dialects.sdy import Mesh, Sharding, parse_sharding
 from ..dialects.stablehlo import device_layout
@@ -116,7 +117,7 @@ def sharding_layout(mesh: Mesh, args, results) -> dict:
 
 
 # elementwise ops whose listed operands may be scalars (the spec broadcasts them)
-_SCALAR_OPERANDS = {"stablehlo.select", "stablehlo.clamp"}
+_SCALAR_OPERANDS = registry.with_trait(registry.SCALAR_OPERANDS)
 
 
 def _replicated(t):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...ir.attributes import DenseElementsAttr, StructAttr
 from ...ir.types import TensorType
-from ..opdef import HOST, DECOMPOSED, OWN, POSITIVE, NON_NEGATIVE, defop
+from ..opdef import HOST, DECOMPOSED, OWN, POSITIVE, NON_NEGATIVE, EFFECTFUL, defop
 from ..checks import S, attr_ints, compat, element_of, expect_result, fail, shape_of, symbol_ref
 from .reduction import reduce_regions, reduction_region
 
@@ -216,11 +216,11 @@ OPS = (
     defop('stablehlo.collective_reduce', HOST, verify=(_dynamic_root,)),
     defop('stablehlo.create_token', HOST),
     defop('stablehlo.cross-replica-sum', DECOMPOSED, reason='all_reduce with an add body over its replica_groups'),
-    defop('stablehlo.infeed', HOST, verify=(_token_results,)),
-    defop('stablehlo.outfeed', HOST),
+    defop('stablehlo.infeed', HOST, verify=(_token_results,), traits=(EFFECTFUL,)),
+    defop('stablehlo.outfeed', HOST, traits=(EFFECTFUL,)),
     defop('stablehlo.partition_id', HOST, host_value=True),
-    defop('stablehlo.recv', HOST, verify=(_token_results,)),
+    defop('stablehlo.recv', HOST, verify=(_token_results,), traits=(EFFECTFUL,)),
     defop('stablehlo.reduce_scatter', HOST, region_return=True, int_attrs=(('scatter_dimension', 64, NON_NEGATIVE),), verify=(_collective,), per_axis=False),
     defop('stablehlo.replica_id', HOST, host_value=True),
-    defop('stablehlo.send', HOST, verify=(_channel_type,)),
+    defop('stablehlo.send', HOST, verify=(_channel_type,), traits=(EFFECTFUL,)),
 )

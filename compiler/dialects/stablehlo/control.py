@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...ir.attributes import DenseElementsAttr, StructAttr, ints
 from ...ir.types import TensorType
-from ..opdef import HOST, DECOMPOSED, OWN, ANY, NON_NEGATIVE, CARRY, LOOP, BRANCH, defop
+from ..opdef import HOST, DECOMPOSED, OWN, ANY, NON_NEGATIVE, CARRY, LOOP, BRANCH, EFFECTFUL, defop
 from ..checks import S, attr_ints, compat_type, compat_types, fail, symbol_ref
 
 
@@ -208,7 +208,7 @@ OPS = (
     defop('stablehlo.async_start', DECOMPOSED, reason='its called computation inlined in place (scheduling follows data flow)', verify=(_async_start,)),
     defop('stablehlo.case', HOST, region_return=True, shape='branches', verify=(_branches,), quant=CARRY, traits=(BRANCH,)),
     defop('stablehlo.composite', DECOMPOSED, syntax=OWN, reason='inlined as a call of its decomposition', verify=(_composite,)),
-    defop('stablehlo.custom_call', HOST, syntax=OWN, unranked=ANY, verify=(_custom_call,)),
+    defop('stablehlo.custom_call', HOST, syntax=OWN, unranked=ANY, verify=(_custom_call,), traits=(EFFECTFUL,)),
     defop('stablehlo.get_tuple_element', HOST, syntax=OWN, int_attrs=(('index', 32, NON_NEGATIVE),), verify=(_get_tuple_element,), quant=CARRY),
     defop('stablehlo.if', HOST, regions=2, region_return=True, shape='branches', verify=(_branches,), quant=CARRY, traits=(BRANCH,)),
     defop('stablehlo.optimization_barrier', DECOMPOSED, reason='forwarded: its operands', per_axis=False, quant=CARRY),

@@ -6,7 +6,7 @@ from ...ir.types import TensorType, is_complex
 from ..opdef import (
     ELEMENTWISE, STRUCTURED, DECOMPOSED, INDEX_REMAP, SAME_ELEMENT, OWN, POSITIVE, NON_NEGATIVE,
     FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL, MOVE, IDEMPOTENT, ORDER_PICK, NATIVE_SCALAR,
-    CHEAP, VECTOR, SCALAR_CALL, defop)
+    CHEAP, VECTOR, SCALAR_CALL, SCALAR_OPERANDS, CONDITIONAL, SELECTION, defop)
 from ..checks import (
     always, compat_shapes, component, element_of, expect_result, fail, fail_structure, is_quant,
     rank_of, shape_of, within_bounds)
@@ -146,14 +146,14 @@ def _compare_direction(v, op, func):
 OPS = (
     defop('stablehlo.abs', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('absolute', 'float'), verify=(_elementwise, _abs,), per_axis=False, complex_fn='abs', traits=(NATIVE_SCALAR,), c_fn='fabs', recompute=CHEAP),
     defop('stablehlo.add', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('add', 'float+int'), verify=(_elementwise, _add_quant,), same_type=True, complex_fn='add', host_binary=('add', 'add'), identity=0, traits=(NATIVE_SCALAR,), c_infix='+', recompute=CHEAP),
-    defop('stablehlo.and', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_and', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('and', None), identity=-1, traits=(IDEMPOTENT, NATIVE_SCALAR), c_infix='&', recompute=CHEAP),
+    defop('stablehlo.and', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_and', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('and', None), identity=-1, traits=(IDEMPOTENT, NATIVE_SCALAR, SELECTION), c_infix='&', recompute=CHEAP),
     defop('stablehlo.atan', ELEMENTWISE, arity=1, shape='elementwise', in_td=False),
     defop('stablehlo.atan2', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, shape='elementwise', verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='atan2', recompute=SCALAR_CALL),
     defop('stablehlo.bitcast_convert', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, verify=(_bitcast_convert,), recompute=CHEAP),
     defop('stablehlo.cbrt', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='cbrt', recompute=SCALAR_CALL),
     defop('stablehlo.ceil', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT, same_type=True, per_axis=False, traits=(NATIVE_SCALAR,), c_fn='ceil', recompute=CHEAP),
-    defop('stablehlo.clamp', ELEMENTWISE, arity=3, operands=3, results=1, host_value=True, shape='elementwise', verify=(_clamp,), per_axis=False, quant=MOVE, recompute=CHEAP),
-    defop('stablehlo.compare', ELEMENTWISE, arity=2, operands=2, results=1, syntax=OWN, host_value=True, shape='elementwise', verify=(_elementwise,), per_axis=False, structure=(_compare_direction,), traits=(NATIVE_SCALAR,), recompute=CHEAP),
+    defop('stablehlo.clamp', ELEMENTWISE, arity=3, operands=3, results=1, host_value=True, shape='elementwise', verify=(_clamp,), per_axis=False, quant=MOVE, recompute=CHEAP, traits=(SCALAR_OPERANDS, CONDITIONAL)),
+    defop('stablehlo.compare', ELEMENTWISE, arity=2, operands=2, results=1, syntax=OWN, host_value=True, shape='elementwise', verify=(_elementwise,), per_axis=False, structure=(_compare_direction,), traits=(NATIVE_SCALAR, CONDITIONAL, SELECTION), recompute=CHEAP),
     defop('stablehlo.complex', ELEMENTWISE, arity=2, operands=2, results=1, shape='elementwise', verify=(_elementwise,), recompute=CHEAP),
     defop('stablehlo.convert', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', noop=always, traits=(NATIVE_SCALAR,), recompute=CHEAP),
     defop('stablehlo.cosine', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='cos', recompute=SCALAR_CALL),
@@ -171,8 +171,8 @@ OPS = (
     defop('stablehlo.minimum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('minimum', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, quant=MOVE, complex_fn='min', host_binary=(None, 'min'), traits=(IDEMPOTENT, ORDER_PICK, NATIVE_SCALAR), recompute=CHEAP),
     defop('stablehlo.multiply', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('multiply', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='mul', host_binary=('mul', 'mul'), identity=1, traits=(NATIVE_SCALAR,), c_infix='*', recompute=CHEAP),
     defop('stablehlo.negate', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('negative', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='neg', traits=(NATIVE_SCALAR,), recompute=CHEAP),
-    defop('stablehlo.not', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('invert', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, traits=(NATIVE_SCALAR,), recompute=CHEAP),
-    defop('stablehlo.or', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_or', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('or', None), identity=0, traits=(IDEMPOTENT, NATIVE_SCALAR), c_infix='|', recompute=CHEAP),
+    defop('stablehlo.not', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape='elementwise', fold=('invert', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, traits=(NATIVE_SCALAR, SELECTION), recompute=CHEAP),
+    defop('stablehlo.or', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', fold=('bitwise_or', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('or', None), identity=0, traits=(IDEMPOTENT, NATIVE_SCALAR, SELECTION), c_infix='|', recompute=CHEAP),
     defop('stablehlo.popcnt', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=INTEGER, same_type=True, per_axis=False),
     defop('stablehlo.power', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, shape='elementwise', verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='pow', recompute=SCALAR_CALL),
     defop('stablehlo.real', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise, _real_imag,), recompute=CHEAP),
@@ -181,7 +181,7 @@ OPS = (
     defop('stablehlo.round_nearest_afz', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT, same_type=True, per_axis=False, recompute=SCALAR_CALL),
     defop('stablehlo.round_nearest_even', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT, same_type=True, per_axis=False, recompute=SCALAR_CALL),
     defop('stablehlo.rsqrt', ELEMENTWISE, arity=1, operands=1, results=1, shape='elementwise', verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='rsqrt', traits=(NATIVE_SCALAR,), recompute=VECTOR),
-    defop('stablehlo.select', ELEMENTWISE, arity=3, operands=3, results=1, host_value=True, shape='elementwise', verify=(_select,), per_axis=False, quant=MOVE, traits=(NATIVE_SCALAR,), recompute=CHEAP),
+    defop('stablehlo.select', ELEMENTWISE, arity=3, operands=3, results=1, host_value=True, shape='elementwise', verify=(_select,), per_axis=False, quant=MOVE, traits=(NATIVE_SCALAR, SCALAR_OPERANDS, CONDITIONAL, SELECTION), recompute=CHEAP),
     defop('stablehlo.shift_left', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', verify=(_elementwise,), elements=INTEGER, same_type=True, per_axis=False),
     defop('stablehlo.shift_right_arithmetic', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', verify=(_elementwise,), elements=INTEGER, same_type=True, per_axis=False),
     defop('stablehlo.shift_right_logical', ELEMENTWISE, arity=2, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape='elementwise', verify=(_elementwise,), elements=INTEGER, same_type=True, per_axis=False),

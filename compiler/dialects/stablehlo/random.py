@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...ir.types import TensorType, is_float, is_integer
 from ..checks import compat_shapes, const_ints, element_of, expect_result, fail, shape_of
-from ..opdef import STRUCTURED, DECOMPOSED, SEQUENTIAL, OWN, defop
+from ..opdef import STRUCTURED, DECOMPOSED, SEQUENTIAL, OWN, EFFECTFUL, defop
 
 
 def _rng(op):
@@ -40,5 +40,5 @@ def _rng_bit_generator(op):
 
 OPS = (
     defop('stablehlo.rng', DECOMPOSED, syntax=OWN, reason='rng_bit_generator (THREE_FRY, a fixed key per op) bits mapped to [a, b) or Box-Muller normals', verify=(_rng,)),
-    defop('stablehlo.rng_bit_generator', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape='rng_bit_generator', verify=(_rng_bit_generator,)),
+    defop('stablehlo.rng_bit_generator', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape='rng_bit_generator', verify=(_rng_bit_generator,), traits=(EFFECTFUL,)),
 )

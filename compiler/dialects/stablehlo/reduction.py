@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...ir.attributes import DenseElementsAttr, StructAttr
 from ...ir.types import TensorType, is_complex, is_float, is_integer
 from ..opdef import (
-    ELEMENTWISE, STRUCTURED, DECOMPOSED, HEAVY, SEQUENTIAL, OWN, NON_NEGATIVE, defop)
+    ELEMENTWISE, STRUCTURED, DECOMPOSED, HEAVY, SEQUENTIAL, OWN, NON_NEGATIVE, REDUCER, PURE_REGIONS, defop)
 from ..checks import (
     S, attr_ints, compat, compat_shapes, compat_type, dims_attr, element_of, expect_result,
     fail, fail_structure, in_range, is_quant, rank_of, shape_of)
@@ -454,10 +454,10 @@ OPS = (
     defop('stablehlo.batch_norm_grad', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False),
     defop('stablehlo.batch_norm_inference', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False),
     defop('stablehlo.batch_norm_training', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False),
-    defop('stablehlo.map', ELEMENTWISE, min_operands=1, regions=1, region_return=True, shape='map', verify=(_map,)),
-    defop('stablehlo.reduce', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, syntax=OWN, shape='reduce', verify=(reduce_regions, _reduce,), per_axis=False, structure=(_reduce_dims,)),
-    defop('stablehlo.reduce_window', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, shape='reduce_window', verify=(reduce_regions, _reduce_window,), per_axis=False),
-    defop('stablehlo.scatter', STRUCTURED, fusion=SEQUENTIAL, regions=1, region_return=True, shape='same_as_first', verify=(reduce_regions, _scatter,), structure=(_check_scatter,)),
-    defop('stablehlo.select_and_scatter', STRUCTURED, fusion=HEAVY, operands=3, results=1, regions=2, region_return=True, shape='same_as_first', verify=(reduce_regions, _select_and_scatter,), per_axis=False),
-    defop('stablehlo.sort', STRUCTURED, fusion=SEQUENTIAL, min_operands=1, regions=1, region_return=True, shape='same_as_first', verify=(_sort,), per_axis=False, structure=(_sort_dims,)),
+    defop('stablehlo.map', ELEMENTWISE, min_operands=1, regions=1, region_return=True, shape='map', verify=(_map,), traits=(PURE_REGIONS,)),
+    defop('stablehlo.reduce', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, syntax=OWN, shape='reduce', verify=(reduce_regions, _reduce,), per_axis=False, structure=(_reduce_dims,), traits=(REDUCER, PURE_REGIONS)),
+    defop('stablehlo.reduce_window', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, shape='reduce_window', verify=(reduce_regions, _reduce_window,), per_axis=False, traits=(REDUCER, PURE_REGIONS)),
+    defop('stablehlo.scatter', STRUCTURED, fusion=SEQUENTIAL, regions=1, region_return=True, shape='same_as_first', verify=(reduce_regions, _scatter,), structure=(_check_scatter,), traits=(PURE_REGIONS,)),
+    defop('stablehlo.select_and_scatter', STRUCTURED, fusion=HEAVY, operands=3, results=1, regions=2, region_return=True, shape='same_as_first', verify=(reduce_regions, _select_and_scatter,), per_axis=False, traits=(PURE_REGIONS,)),
+    defop('stablehlo.sort', STRUCTURED, fusion=SEQUENTIAL, min_operands=1, regions=1, region_return=True, shape='same_as_first', verify=(_sort,), per_axis=False, structure=(_sort_dims,), traits=(PURE_REGIONS,)),
 )
