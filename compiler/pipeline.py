@@ -34,6 +34,7 @@ from .passes import shapes
 from .passes.memory import plan_function
 from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
 from .passes.split_reductions import SplitLargeReductions
+from .passes.split_sorts import SplitLongSorts
 
 
 def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = False,
@@ -46,7 +47,7 @@ def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = Fal
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
     return [ImportGspmd(), DecomposeQuantized(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls({} if custom_kernels is None else custom_kernels),
             *cleanup, *middle, SplitMergedBatch(),
-            SplitLargeReductions(gpu), TagHostValues(), FormDispatchRegions(row_fusion),
+            SplitLargeReductions(gpu), SplitLongSorts(gpu), TagHostValues(), FormDispatchRegions(row_fusion),
             DeadCodeElimination()]
 
 

@@ -181,6 +181,9 @@ def _put(em, out, v, base, stride, j, expr):
 def _sort(kernel, em, wg, outs) -> int:
     """Stable binary-insertion sort of each row, in place in the outputs."""
     op = kernel.root
+    from .gpu_sort import SORTED_HALVES, emit_merge_rows
+    if SORTED_HALVES in op.attributes:          # rows of two sorted halves (passes/split_sorts.py)
+        return emit_merge_rows(kernel, em, wg, outs)
     shape = op.results[0].type.shape
     dim = op.attributes["dimension"].value
     n = shape[dim]

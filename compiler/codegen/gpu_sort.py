@@ -1,0 +1,296 @@
+"""Parallel sort and top_k for the GPU targets.
+
+Sorts: a row of up to ``block_capacity`` elements is sorted by one
+work-group in local / shared memory (bitonic network: every item
+compare-exchanges pairs, one barrier per step).  Ties are broken by the
+element's original position, which makes the comparator a strict total
+order (what the network needs) and the sort stable.  A longer row is split
+by GPU compiles (passes/split_sorts.py) into sorts of blocks and a chain of
+sorts whose operand halves are already sorted, marked ``SORTED_HALVES``:
+such a sort is a merge, and each item places its elements directly (its
+position in its half plus the number of elements of the other half that go
+before it, found by binary search; left before right on ties, so stable):
+one dispatch of many work-groups per doubling.  CPU variants of the same
+module merge each row with two cursors (``emit_merge_rows``).
+
+top_k: one work-group per row; each item keeps the k largest of its strided
+share in private memory, then the work-group merges the lists pairwise in
+local memory, one barrier per level (larger first in total order, the
+earlier index first on ties, as sequential.py's kernel).
+
+Anything else (dynamic shapes, complex elements, short rows, run-time k)
+keeps the sequential kernel (sequential.py): the renderers return None.
+"""
+from __future__ import annotations
+
+from math import prod
+
+from . import scalar
+from .body import BodyEmitter
+from .index_maps import delinearize_decls, linearize
+from .sequential import _at, _greater, _put, _row_plan
+
+SORTED_HALVES = "tvm.sorted_halves"   # attribute: each half of every sorted row is already sorted
+LOCAL_BYTES = 16384     # local memory a sort or top_k work-group may take (OpenCL 1.2 has >= 32 KiB)
+MAX_BLOCK = 2048        # elements a work-group sorts in local memory, at most
+MIN_BLOCK = 64          # shorter rows keep the sequential kernel (several rows per work-group)
+MERGE_WORK = 1024       # elements per work-group in a merge dispatch
+MAX_K = 32              # top_k: longest private list per item
+_WIDE = ("double", "int64_t", "uint64_t")
+
+
+def sort_dim(op) -> int:
+    rank = op.results[0].type.rank
+    d = op.attributes["dimension"].value
+    return d % rank if rank else 0
+
+
+def block_capacity(elements) -> int:
+    """Largest power of two of elements (of these operand types, plus the
+    original position) one work-group sorts in local memory."""
+    per = 4 + sum(8 if scalar.ctype(e) in _WIDE else 4 for e in elements)
+    p = MAX_BLOCK
+    while p > 1 and p * per > LOCAL_BYTES:
+        p //= 2
+    return p
+
+
+def _static(op) -> bool:
+    return all(type(d) is int for v in list(op.operands) + list(op.results) for d in v.type.shape) \
+        and not any(v.type.element.startswith("complex") for v in op.results)
+
+
+def _pairs(first, second) -> list:
+    """Comparator arguments (lhs0, rhs0, lhs1, rhs1, ...)."""
+    return [a for pair in zip(first, second) for a in pair]
+
+
+def _kernel_start(target, kernel, shared):
+    em = BodyEmitter({}, indent=1)
+    params, setup = target.params(kernel, em)
+    out = [target.header(kernel, params)] + [f"  {target.shared_space}{d};" for d in shared]
+    return em, out + setup + target._ids()
+
+
+# -- sort --------------------------------------------------------------------------------------
+def render_sort(target, kernel):
+    """(decls, source, workgroup count) of a parallel sort kernel, or None."""
+    op = kernel.root
+    if not _static(op):
+        return None
+    shape = tuple(op.results[0].type.shape)
+    dim = sort_dim(op)
+    n = shape[dim]
+    if prod(shape) == 0:
+        return None
+    if SORTED_HALVES in op.attributes:
+        return _merge(target, kernel, op, shape, dim)
+    p = 1
+    while p < n:
+        p *= 2
+    if n < MIN_BLOCK or p > block_capacity([r.type.element for r in op.results]):
+        return None
+    return _block_sort(target, kernel, op, shape, dim, p)
+
+
+def _block_sort(target, kernel, op, shape, dim, p):
+    """One work-group per row: a bitonic network over the row padded to
+    ``p`` in local memory (padding sorts last)."""
+    n = shape[dim]
+    cts = [scalar.ctype(r.type.element) for r in op.results]
+    em, out = _kernel_start(target, kernel, [f"{ct} g_s{k}[{p}]" for k, ct in enumerate(cts)]
+                            + [f"int g_si[{p}]"])
+    outer = tuple(d for k, d in enumerate(shape) if k != dim)
+    for d in delinearize_decls("g_wg", outer, "g_q"):
+        em.line(d)
+    q = [f"g_q{k}" for k in range(len(outer))]
+
+    def at(j):
+        return tuple(q[:dim]) + (j,) + tuple(q[dim:])
+    em.open(f"for (int64_t g_t = g_lid; g_t < {p}; g_t += g_lsz)")
+    em.line(f"const int64_t g_j = g_t < {n} ? g_t : {n - 1};")    # padding: a copy of the last element
+    for k, x in enumerate(op.operands):
+        em.line(f"g_s{k}[g_t] = {em.value(x, at('g_j'))};")
+    em.line("g_si[g_t] = (int)g_t;")
+    em.close()
+    em.line(target.barrier)
+    body = op.regions[0].blocks[0]
+    em.open(f"for (int g_size = 2; g_size <= {p}; g_size <<= 1)")
+    em.open("for (int g_str = g_size >> 1; g_str > 0; g_str >>= 1)")
+    em.open(f"for (int g_t = (int)g_lid; g_t < {p // 2}; g_t += (int)g_lsz)")
+    em.line("const int g_a = ((g_t & ~(g_str - 1)) << 1) | (g_t & (g_str - 1)), g_b = g_a + g_str;")
+    em.line("const int g_ia = g_si[g_a], g_ib = g_si[g_b];")
+    xa = [f"g_s{k}[g_a]" for k in range(len(cts))]
+    xb = [f"g_s{k}[g_b]" for k in range(len(cts))]
+    ba, = em.region_call(body, _pairs(xb, xa))
+    ab, = em.region_call(body, _pairs(xa, xb))
+    # b goes first: a real element before padding, by the comparator, or by position on ties
+    em.line(f"const int g_first = g_ib < {n} && (g_ia >= {n} || ({ba}) || (!({ab}) && g_ib < g_ia));")
+    em.open("if (g_first == ((g_a & g_size) == 0))")     # ascending runs where bit g_size is clear
+    for k, ct in enumerate(cts):
+        em.line(f"const {ct} g_x{k} = g_s{k}[g_a]; g_s{k}[g_a] = g_s{k}[g_b]; g_s{k}[g_b] = g_x{k};")
+    em.line("g_si[g_a] = g_ib; g_si[g_b] = g_ia;")
+    em.close()
+    em.close()
+    em.line(target.barrier)
+    em.close()
+    em.close()
+    em.open(f"for (int64_t g_t = g_lid; g_t < {n}; g_t += g_lsz)")
+    for k, r in enumerate(op.results):
+        em.line(f"o{k}[{linearize(at('g_t'), shape)}] = {em.store_expr(r.type.element, f'g_s{k}[g_t]')};")
+    em.close()
+    return em.decls, "\n".join(out + em.lines + ["}"]), prod(outer)
+
+
+def _merge(target, kernel, op, shape, dim):
+    """Each item places elements of rows whose halves are sorted: position
+    in its half plus the count of the other half's elements before it."""
+    n = shape[dim]
+    w = n // 2
+    total = prod(shape)
+    em, out = _kernel_start(target, kernel, [])
+    em.open(f"for (int64_t g_t = g_wg * {MERGE_WORK} + g_lid; "
+            f"g_t < {total} && g_t < (g_wg + 1) * {MERGE_WORK}; g_t += g_lsz)")
+    for d in delinearize_decls("g_t", shape, "g_e"):
+        em.line(d)
+    idx = [f"g_e{k}" for k in range(len(shape))]
+    em.line(f"const int64_t g_h = g_e{dim} >= {w} ? 1 : 0;")
+    em.line(f"const int64_t g_p = g_e{dim} - g_h * {w}, g_o = {w} - g_h * {w};")
+    xs = [em.value(x, idx) for x in op.operands]
+    lo, hi = em.var("int64_t", "0"), em.var("int64_t", str(w))
+    em.open(f"while ({lo} < {hi})")
+    mid = em.tmp("int64_t", f"({lo} + {hi}) >> 1")
+    other = tuple(idx[:dim]) + (f"(g_o + {mid})",) + tuple(idx[dim + 1:])
+    ys = [em.value(x, other) for x in op.operands]
+    body = op.regions[0].blocks[0]
+    yx, = em.region_call(body, _pairs(ys, xs))
+    xy, = em.region_call(body, _pairs(xs, ys))
+    # left elements go after the right half's smaller ones, right elements
+    # after the left half's not-larger ones: stable
+    em.line(f"if (g_h ? !({xy}) : ({yx})) {lo} = {mid} + 1; else {hi} = {mid};")
+    em.close()
+    dest = tuple(idx[:dim]) + (f"(g_p + {lo})",) + tuple(idx[dim + 1:])
+    for k, (r, x) in enumerate(zip(op.results, xs)):
+        em.line(f"o{k}[{linearize(dest, shape)}] = {em.store_expr(r.type.element, x)};")
+    em.close()
+    return em.decls, "\n".join(out + em.lines + ["}"]), -(-total // MERGE_WORK)
+
+
+def emit_merge_rows(kernel, em, wg: str, outs: list) -> int:
+    """Sequential form of a ``SORTED_HALVES`` sort (CPU variants, and GPU
+    ones the parallel merge does not take): two cursors per row."""
+    op = kernel.root
+    shape = op.results[0].type.shape
+    dim = sort_dim(op)
+    n = shape[dim]
+    w = n // 2
+    count, idx, base, stride = _row_plan(em, wg, shape, dim, n if isinstance(n, int) else n * 2)
+    if not count:
+        return 0
+    i, j = em.var("int64_t", "0"), em.var("int64_t", str(w))
+    k = em.fresh("k")
+    em.open(f"for (int64_t {k} = 0; {k} < {n}; ++{k})")
+    li = em.tmp("int64_t", f"{i} < {w} ? {i} : {w - 1}")
+    rj = em.tmp("int64_t", f"{j} < {n} ? {j} : {n - 1}")
+    left = [em.value(x, _at(idx, li)) for x in op.operands]
+    right = [em.value(x, _at(idx, rj)) for x in op.operands]
+    rl, = em.region_call(op.regions[0].blocks[0], _pairs(right, left))
+    take = em.tmp("int", f"{i} >= {w} || ({j} < {n} && ({rl}))")
+    for o, r, a, b in zip(outs, op.results, left, right):
+        _put(em, o, r, base, stride, k, f"({take} ? {b} : {a})")
+    em.line(f"if ({take}) ++{j}; else ++{i};")
+    em.close()
+    em.close()
+    return count
+
+
+# -- top_k -------------------------------------------------------------------------------------
+def render_top_k(target, kernel):
+    """(decls, source, workgroup count) of a work-group-per-row top_k, or None."""
+    op = kernel.root
+    x = op.operands[0]
+    if len(op.operands) != 1 or not _static(op):
+        return None
+    shape = tuple(x.type.shape)
+    n, k = shape[-1], op.results[0].type.shape[-1]
+    el = x.type.element
+    ct = scalar.ctype(el)
+    L = target.local_size_hint
+    item = (8 if ct in _WIDE else 4) + 4
+    if not shape or not 0 < k <= min(n, MAX_K) or n < MIN_BLOCK or L * k * item > LOCAL_BYTES \
+            or prod(shape) == 0:
+        return None
+    vals, inds = op.results
+    it = scalar.ctype(inds.type.element)
+    em, out = _kernel_start(target, kernel, [f"{ct} g_tv[{L * k}]", f"int g_ti[{L * k}]"])
+    for d in delinearize_decls("g_wg", shape[:-1], "g_q"):
+        em.line(d)
+    q = tuple(f"g_q{j}" for j in range(len(shape) - 1))
+    em.line(f"{ct} g_pv[{k}]; int g_pi[{k}]; int g_cnt = 0;")
+
+    def scan(start, step):          # g_pv / g_pi: the k largest of this item's share, largest first
+        em.open(f"for (int64_t g_j = {start}; g_j < {n}; g_j += {step})")
+        v = em.value(x, q + ("g_j",))
+        # an item's indices rise, so on ties the list's earlier entry stays first
+        em.open(f"if (g_cnt < {k} || {_greater(el, v, 'g_pv[g_cnt - 1]')})")
+        em.line(f"int g_s = g_cnt < {k} ? g_cnt : {k - 1};")
+        em.line(f"while (g_s > 0 && {_greater(el, v, 'g_pv[g_s - 1]')}) "
+                "{ g_pv[g_s] = g_pv[g_s - 1]; g_pi[g_s] = g_pi[g_s - 1]; --g_s; }")
+        em.line(f"g_pv[g_s] = {v}; g_pi[g_s] = (int)g_j;")
+        em.line(f"if (g_cnt < {k}) ++g_cnt;")
+        em.close()
+        em.close()
+
+    def store():
+        em.open("if (g_lid == 0)")
+        em.line(f"for (int g_c = 0; g_c < {k}; ++g_c) {{ o0[g_wg * {k} + g_c] = "
+                f"{em.store_expr(vals.type.element, 'g_pv[g_c]')}; "
+                f"o1[g_wg * {k} + g_c] = {em.store_expr(inds.type.element, f'({it})g_pi[g_c]')}; }}")
+        em.close()
+    cpu = target.cpu_device_macro
+    if cpu is not None:
+        # A CPU device runs a work-group's items one after another: there one
+        # item scanning the row is the fast form (PoCL, 32 x 32768, k = 8:
+        # ~1 ms, against 4-8 ms for the private lists and the tree).
+        em.lines.append(f"#ifdef {cpu}")
+        em.open("if (g_lid == 0)")
+        scan("0", "1")
+        em.close()
+        store()
+        em.lines.append("#else")
+    scan("g_lid", "g_lsz")
+    em.line(f"for (int g_c = g_cnt; g_c < {k}; ++g_c) {{ g_pv[g_c] = g_pv[0]; g_pi[g_c] = -1; }}")
+    em.line(f"for (int g_c = 0; g_c < {k}; ++g_c) "
+            f"{{ g_tv[g_lid * {k} + g_c] = g_pv[g_c]; g_ti[g_lid * {k} + g_c] = g_pi[g_c]; }}")
+    em.line(target.barrier)
+    em.line("int64_t g_w = 1;")
+    em.line("while (g_w < g_lsz) g_w <<= 1;")
+    em.open("for (int64_t g_s = g_w >> 1; g_s > 0; g_s >>= 1)")
+    em.open("if (g_lid < g_s && g_lid + g_s < g_lsz)")
+    em.line(f"{ct} g_nv[{k}]; int g_ni[{k}]; int g_ia = 0, g_ib = 0;")
+    em.open(f"for (int g_c = 0; g_c < {k}; ++g_c)")      # g_ia + g_ib == g_c < k: both in range
+    em.line(f"const {ct} g_av = g_pv[g_ia], g_bv = g_tv[(g_lid + g_s) * {k} + g_ib];")
+    em.line(f"const int g_ai = g_pi[g_ia], g_bi = g_ti[(g_lid + g_s) * {k} + g_ib];")
+    em.line(f"const int g_tb = g_bi >= 0 && (g_ai < 0 || {_greater(el, 'g_bv', 'g_av')} "
+            f"|| (!{_greater(el, 'g_av', 'g_bv')} && g_bi < g_ai));")
+    em.line("if (g_tb) { g_nv[g_c] = g_bv; g_ni[g_c] = g_bi; ++g_ib; } "
+            "else { g_nv[g_c] = g_av; g_ni[g_c] = g_ai; ++g_ia; }")
+    em.close()
+    em.line(f"for (int g_c = 0; g_c < {k}; ++g_c) {{ g_pv[g_c] = g_nv[g_c]; g_pi[g_c] = g_ni[g_c]; "
+            f"g_tv[g_lid * {k} + g_c] = g_nv[g_c]; g_ti[g_lid * {k} + g_c] = g_ni[g_c]; }}")
+    em.close()
+    em.line(target.barrier)
+    em.close()
+    store()
+    if cpu is not None:
+        em.lines.append("#endif")
+    return em.decls, "\n".join(out + em.lines + ["}"]), prod(shape[:-1])
+
+
+def render_parallel(target, kernel):
+    """The parallel kernel for a sort / top_k kernel, or None."""
+    if kernel.kind == "sort":
+        return render_sort(target, kernel)
+    if kernel.kind == "top_k":
+        return render_top_k(target, kernel)
+    return None
