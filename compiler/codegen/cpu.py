@@ -13,6 +13,7 @@ from tensorvm.vmfb.model import EntryPoint
 from ..dialects.registry import CONDITIONAL, has
 from ..errors import CompileError
 from . import custom, gemm, native_loop, native_loop_c, scalar, vector_math
+from .c_style import CStyleRenderer, helper_chunks, helper_name, workgroup_tile
 from .cpu_targets import CpuTarget, resolve
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .index_maps import split_inner_loop
@@ -38,36 +39,30 @@ _BRANCH_FREE_MINMAX = {
 _SELECT = re.compile(r"static inline (float|double) (tvm_sel\w+)\(\1 a, \1 c\) \{ return (.*) \? a : c; \}")
 
 
-def _cpu_helpers(helpers: str) -> str:
-    """scalar.HELPERS with the branch-free min/max and the vectorisable
-    exp / tanh / erf (vector_math.py) in place of the libm wrappers."""
-    out = []
-    for line in helpers.splitlines():
-        if any(line.startswith(f"static inline float {n}(") for n in vector_math.NAMES):
-            continue
-        sel = _SELECT.match(line)
-        if sel:          # the same pick as a mask: vectorises without if-conversion
-            t, name, cond = sel.groups()
-            u = "uint32_t" if t == "float" else "uint64_t"
-            out.append(
-                f"static inline {t} {name}({t} a, {t} c) {{ {u} x, y; memcpy(&x, &a, sizeof x); "
+def _cpu_helper(line: str):
+    """The CPU's replacement of a one-line scalar.HELPERS helper: None drops
+    it (vector_math.py's vectorisable exp / tanh / erf take its place), a
+    select or min/max becomes branch-free; ``line`` itself where it stays."""
+    if any(line.startswith(f"static inline float {n}(") for n in vector_math.NAMES):
+        return None
+    sel = _SELECT.match(line)
+    if sel:          # the same pick as a mask: vectorises without if-conversion
+        t, name, cond = sel.groups()
+        u = "uint32_t" if t == "float" else "uint64_t"
+        return (f"static inline {t} {name}({t} a, {t} c) {{ {u} x, y; memcpy(&x, &a, sizeof x); "
                 f"memcpy(&y, &c, sizeof y); const {u} m = ({u})0 - ({u})({cond}); "
                 f"const {u} r = (x & m) | (y & ~m); {t} o; memcpy(&o, &r, sizeof o); return o; }}")
-            continue
-        key = next((k for k in _BRANCH_FREE_MINMAX if line.startswith(k)), None)
-        if key is None:
-            out.append(line)
-            continue
-        t, u, op, nan, _ = _BRANCH_FREE_MINMAX[key]
-        cmp = ">" if op == "max" else "<"
-        keep = "&" if op == "max" else "|"     # equal values: +0 wins max, -0 wins min
-        out.append(
-            f"{key} {u} x, y; memcpy(&x, &a, sizeof x); memcpy(&y, &b, sizeof y); "
+    key = next((k for k in _BRANCH_FREE_MINMAX if line.startswith(k)), None)
+    if key is None:
+        return line
+    t, u, op, nan, _ = _BRANCH_FREE_MINMAX[key]
+    cmp = ">" if op == "max" else "<"
+    keep = "&" if op == "max" else "|"     # equal values: +0 wins max, -0 wins min
+    return (f"{key} {u} x, y; memcpy(&x, &a, sizeof x); memcpy(&y, &b, sizeof y); "
             f"const {u} pick = ({u})0 - ({u})(a {cmp} b), same = ({u})0 - ({u})(a == b), "
             f"bad = ({u})0 - ({u})((a != a) | (b != b)); "
             f"{u} r = (x & pick) | (y & ~pick); r = (r & ~same) | ((x {keep} y) & same); "
             f"r = (r & ~bad) | ({nan} & bad); {t} o; memcpy(&o, &r, sizeof o); return o; }}")
-    return "\n".join(out) + vector_math.C
 
 
 #: Whether ``have`` bytes hold ``bytes`` x the ``n`` dims of ``d`` (each >= 0,
@@ -81,8 +76,6 @@ BINDING_CHECK_C = """static inline int tvm_binding_short(uint64_t have, uint64_t
 }
 """
 
-PROLOGUE = ("#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" + ABI
-            + _cpu_helpers(scalar.HELPERS) + BLEND_C + BINDING_CHECK_C)
 
 #: f16 <-> f32 in integer arithmetic, round to nearest even (NaNs stay quiet
 #: NaNs), for compilers without ``_Float16`` (GCC 12 for riscv64).
@@ -110,12 +103,9 @@ SOFT_F16 = {
 
 
 def prologue(float16: bool = True) -> str:
-    """PROLOGUE, with SOFT_F16's conversions where the compiler has no ``_Float16``."""
-    if float16:
-        return PROLOGUE
-    lines = PROLOGUE.split("\n")
-    return "\n".join(next((v for k, v in SOFT_F16.items() if line.startswith(k)), line)
-                     for line in lines)
+    """The C prologue of CPU kernels, with SOFT_F16's conversions where the
+    compiler has no ``_Float16``."""
+    return CpuRenderer(float16=float16).prologue(True)
 
 
 _FLOAT16: dict = {}
@@ -141,27 +131,6 @@ MR = 4      # rows of a contraction register block
 NT = 256    # columns of a contraction tile (accumulators stay in L1)
 
 
-def _pointer_decls(kernel: Kernel, em: BodyEmitter) -> list[str]:
-    lines = []
-    for k, v in enumerate(kernel.inputs):
-        st = scalar.STORAGE_TYPE.get(v.type.element) or scalar.ctype(v.type.element)
-        em.bindings[v] = f"b{k}"
-        lines.append(f"  const {st}* restrict b{k} = (const {st}*)st->bindings[{k}];")
-    base = len(kernel.inputs)
-    for j, v in enumerate(kernel.outputs):
-        st = scalar.STORAGE_TYPE.get(v.type.element) or scalar.ctype(v.type.element)
-        lines.append(f"  {st}* restrict o{j} = ({st}*)st->bindings[{base + j}];")
-    word = 0
-    for k, v in enumerate(kernel.constants or ()):
-        lines.append(push_constant_decl(f"pc{k}", v.type.element, word))
-        em.bind(v, (), f"pc{k}")
-        word += 2 if v.type.element in ("i64", "ui64", "f64") else 1
-    for sym in kernel.dims:              # shape symbols: i64 push constants
-        lines.append(push_constant_decl(str(sym), "i64", word))
-        word += 2
-    return lines + dynamic_binding_checks(kernel)
-
-
 def dynamic_binding_checks(kernel: Kernel) -> list[str]:
     """C statements returning RC_BINDING_SHORT when a binding with a dynamic
     shape is shorter than that shape at this call's dims (push constants):
@@ -175,127 +144,174 @@ def dynamic_binding_checks(kernel: Kernel) -> list[str]:
     return out
 
 
-def push_constant_decl(name: str, element: str, word: int) -> str:
-    """C declaration of a push constant read from 32-bit words (low word first)."""
-    ct = scalar.ctype(element)
-    w0 = f"st->constants[{word}]"
-    if element in ("i64", "ui64", "f64"):
-        bits = f"(((uint64_t)st->constants[{word + 1}] << 32) | {w0})"
-        if element == "f64":
-            return f"  double {name}; {{ const uint64_t u = {bits}; memcpy(&{name}, &u, 8); }}"
-        return f"  const {ct} {name} = ({ct}){bits};"
-    if element == "f32":
-        return f"  float {name}; {{ const uint32_t u = {w0}; memcpy(&{name}, &u, 4); }}"
-    return f"  const {ct} {name} = ({ct}){w0};"
+class CpuRenderer(CStyleRenderer):
+    """The CPU target of the C-style renderer: kernels are functions of the
+    CPU dispatch ABI (vmfb/cpu_abi.py) that run workgroups [wg_begin,
+    wg_end) one after the other on the calling thread; bindings and push
+    constants come from the dispatch state, selects are blends
+    (cpu_body.py), contractions take gemm.py's micro-kernel, direct
+    convolutions cpu_conv.py's."""
+    name = "cpu"
+    emitter = CpuBodyEmitter
+    kernel_end = ("  return 0;", "}")
 
+    def __init__(self, vector_bytes: int = 32, float16: bool = True):
+        self.vector_bytes, self.float16 = vector_bytes, float16
 
-def render_loop_kernel(kernel: Kernel):
-    """C source of a loop kernel and its workgroup count."""
-    em = CpuBodyEmitter({}, indent=4)
-    head = _pointer_decls(kernel, em)
-    shape = kernel.shape
-    rpw, chunk, chunks, count = workgroup_plan(kernel)
-    out = [kernel_signature(kernel.name) + " {"]
-    out += head
-    if not shape:
-        em.depth = 2
-        vals = [em.value(v, ()) for v in kernel.outputs]
-        stores = [f"o{j}[0] = {em.store_expr(v.type.element, e)};"
+    def prologue(self, needs_f64: bool) -> str:
+        return ("#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" + ABI
+                + self.helpers(needs_f64) + vector_math.C + BLEND_C + BINDING_CHECK_C)
+
+    def helper_overrides(self) -> dict:
+        out = {}
+        for chunk in helper_chunks(scalar.HELPERS):
+            name, line = helper_name(chunk), chunk.split("\n")[0]
+            if name is None:
+                continue
+            soft = next((v for k, v in SOFT_F16.items() if line.startswith(k)), None)
+            new = soft if soft is not None and not self.float16 else _cpu_helper(line)
+            if new != line:
+                out[name] = new
+        return out
+
+    def header(self, kernel, params) -> str:
+        return declarator(kernel.name) + " {"
+
+    def binding(self, k, name, pointer):
+        return [], [f"  {pointer} restrict {name} = ({pointer})st->bindings[{k}];"]
+
+    def constant_word(self, word: int) -> str:
+        return f"st->constants[{word}]"
+
+    def push_constant_decl(self, name: str, element: str, word: int) -> str:
+        # floats from their bit patterns through memcpy (C has no bit cast)
+        if element in ("f32", "f64"):
+            ct, u, n = ("float", "uint32_t", 4) if element == "f32" else ("double", "uint64_t", 8)
+            bits = self.constant_word(word) if n == 4 else \
+                f"(((uint64_t){self.constant_word(word + 1)} << 32) | {self.constant_word(word)})"
+            return f"  {ct} {name}; {{ const {u} u = {bits}; memcpy(&{name}, &u, {n}); }}"
+        return super().push_constant_decl(name, element, word)
+
+    def entry_checks(self, kernel) -> list:
+        return dynamic_binding_checks(kernel)
+
+    def each_workgroup(self) -> list:
+        return ["  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {"]
+
+    def first_item(self) -> list:
+        return ["  if (wg_begin < wg_end) {"]
+
+    def pointer_decls(self, kernel: Kernel, em: BodyEmitter) -> list[str]:
+        """The set-up statements of ``params`` (the CPU has no parameters
+        beyond its ABI's): what gemm.py and cpu_conv.py open kernels with."""
+        return self.params(kernel, em)[1]
+
+    def render_custom(self, kernel):
+        return custom.render_cpu(kernel)
+
+    def render_convolution(self, kernel):
+        from .cpu_conv import render_convolution
+        return render_convolution(kernel, self.vector_bytes, self.pointer_decls)
+
+    def render_contraction(self, kernel):
+        if gemm.applies(kernel):
+            return gemm.render(kernel, self.vector_bytes, self.pointer_decls)
+        return self.render_blocked_contraction(kernel)
+
+    def render_loop(self, kernel: Kernel):
+        """C source of a loop kernel and its workgroup count."""
+        em = self.emitter({}, indent=4)
+        head = [self.header(kernel, ())] + self.pointer_decls(kernel, em)
+        shape = kernel.shape
+        rpw, chunk, chunks, count = workgroup_plan(kernel)
+        if not shape:
+            return self.render_scalar_loop(kernel, em, head, count)
+        out = head
+        rows = 1
+        for d in shape[:-1]:
+            rows *= d
+        inner = shape[-1]
+        if column_reduction(kernel, chunk):
+            return em.decls, "\n".join(out + column_reduction_loops(kernel, em, rpw, chunk, chunks)), count
+        idx = tuple(f"i{k}" for k in range(len(shape)))
+        last = idx[-1]
+        b = split_inner_loop([(op.operands[0].type.shape, op.result.type.shape)
+                              for op in kernel.root.parent.operations if op.name == "stablehlo.reshape"],
+                             inner, chunk) if type(inner) is int and type(chunk) is int else 0
+        if b:
+            em.factors[last] = (f"q{last}", f"p{last}", b)
+        row_lines = em.hoist_out_of((last, f"q{last}", f"p{last}"), 2)    # per-row values
+        vals = [em.value(v, idx) for v in kernel.outputs]
+        stores = [f"o{j}[row * {inner} + i{len(shape) - 1}] = {em.store_expr(v.type.element, e)};"
                   for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
-        out.append("  if (wg_begin < wg_end) {")
-        out += em.lines + ["    " + s for s in stores] + ["  }", "  return 0;", "}"]
+        out += self.each_workgroup()
+        out += ["    " + x for x in workgroup_tile("wg", "", rpw, rows, chunk, chunks, inner)]
+        out.append("    for (int64_t row = r0; row < r1; ++row) {")
+        out += ["      " + s for s in delinearize_decls("row", shape[:-1], "i")]
+        out += ["  " + line for line in row_lines]
+        if b:       # the innermost index as q * b + p: a reshape merging dims reads runs of b
+            out += [f"      for (int64_t q{last} = c0 / {b}; q{last} < c1 / {b}; ++q{last}) {{",
+                    f"      for (int64_t p{last} = 0; p{last} < {b}; ++p{last}) {{",
+                    f"        const int64_t {last} = q{last} * {b} + p{last};"]
+        else:
+            out.append(f"      for (int64_t {last} = c0; {last} < c1; ++{last}) {{")
+        out += ["  " + line for line in em.lines]
+        out += ["        " + s for s in stores]
+        out += ["      }"] * (2 if b else 1) + ["    }", "  }", *self.kernel_end]
         return em.decls, "\n".join(out), count
-    rows = 1
-    for d in shape[:-1]:
-        rows *= d
-    inner = shape[-1]
-    if column_reduction(kernel, chunk):
-        return em.decls, "\n".join(out + column_reduction_loops(kernel, em, rpw, chunk, chunks)), count
-    idx = tuple(f"i{k}" for k in range(len(shape)))
-    last = idx[-1]
-    b = split_inner_loop([(op.operands[0].type.shape, op.result.type.shape)
-                          for op in kernel.root.parent.operations if op.name == "stablehlo.reshape"],
-                         inner, chunk) if type(inner) is int and type(chunk) is int else 0
-    if b:
-        em.factors[last] = (f"q{last}", f"p{last}", b)
-    row_lines = em.hoist_out_of((last, f"q{last}", f"p{last}"), 2)    # per-row values
-    vals = [em.value(v, idx) for v in kernel.outputs]
-    stores = [f"o{j}[row * {inner} + i{len(shape) - 1}] = {em.store_expr(v.type.element, e)};"
-              for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
-    out += [
-        "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
-        f"    const int64_t r0 = (int64_t)(wg / {chunks}) * {rpw};",
-        f"    const int64_t r1 = r0 + {rpw} < {rows} ? r0 + {rpw} : {rows};",
-        f"    const int64_t c0 = (int64_t)(wg % {chunks}) * {chunk};",
-        f"    const int64_t c1 = c0 + {chunk} < {inner} ? c0 + {chunk} : {inner};",
-        "    for (int64_t row = r0; row < r1; ++row) {",
-    ]
-    out += ["      " + s for s in delinearize_decls("row", shape[:-1], "i")]
-    out += ["  " + line for line in row_lines]
-    if b:       # the innermost index as q * b + p: a reshape merging dims reads runs of b
-        out += [f"      for (int64_t q{last} = c0 / {b}; q{last} < c1 / {b}; ++q{last}) {{",
-                f"      for (int64_t p{last} = 0; p{last} < {b}; ++p{last}) {{",
-                f"        const int64_t {last} = q{last} * {b} + p{last};"]
-    else:
-        out.append(f"      for (int64_t {last} = c0; {last} < c1; ++{last}) {{")
-    out += ["  " + line for line in em.lines]
-    out += ["        " + s for s in stores]
-    out += ["      }"] * (2 if b else 1) + ["    }", "  }", "  return 0;", "}"]
-    return em.decls, "\n".join(out), count
 
-
-def render_contraction_kernel(kernel: Kernel):
-    """Register-blocked batched matmul with the elementwise epilogue fused."""
-    c = kernel.contraction
-    em = CpuBodyEmitter({}, indent=5)
-    head = _pointer_decls(kernel, em)
-    ct = scalar.ctype(c.op.result.type.element)
-    lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
-    (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
-    rows = c.B * c.M
-    plan = contraction_plan(c)
-    nt = min(NT, max(1, plan.cols)) if isinstance(plan.cols, int) else NT
-    idx_decls, store = contraction_epilogue(em, kernel, "b", "(m + i)", "(n0 + j)", "acc[i][j]")
-    rn = f"(n0 + j) * {rsn}" if rsn != 1 else "n0 + j"
-    src = [kernel_signature(kernel.name) + " {"]
-    src += head
-    src += [f"  {ct} acc[{MR}][{nt}];"]
-    src += gemm.rectangle_loop(plan, rows, c.N)
-    src += [
-        "    for (int64_t r = r0; r < r1;) {",
-        f"      const int64_t b = r / {c.M}, m = r % {c.M};",
-        f"      int64_t nr = {MR};",
-        "      if (nr > r1 - r) nr = r1 - r;",
-        f"      if (nr > {c.M} - m) nr = {c.M} - m;",
-        f"      const {ct}* restrict lp = {lhs} + {c.batch_offset('lhs', 'b')} + m * {lsm};",
-        f"      for (int64_t n0 = c0; n0 < c1; n0 += {nt}) {{",
-        f"        const int64_t nn = c1 - n0 < {nt} ? c1 - n0 : {nt};",
-        "        for (int64_t i = 0; i < nr; ++i) for (int64_t j = 0; j < nn; ++j) acc[i][j] = 0;",
-        f"        if (nr == {MR}) {{",
-        f"          for (int64_t k = 0; k < {c.K}; ++k) {{",
-        f"            const {ct}* restrict rp = {rhs} + {c.batch_offset('rhs', 'b')} + k * {rsk};",
-    ]
-    src += [f"            const {ct} a{i} = lp[{i} * {lsm} + k * {lsk}];" for i in range(MR)]
-    src += [
-        "            for (int64_t j = 0; j < nn; ++j) {",
-        f"              const {ct} y = rp[{rn}];",
-    ]
-    src += [f"              acc[{i}][j] += a{i} * y;" for i in range(MR)]
-    src += [
-        "            }",
-        "          }",
-        "        } else {",
-        "          for (int64_t i = 0; i < nr; ++i) {",
-        f"            for (int64_t k = 0; k < {c.K}; ++k) {{",
-        f"              const {ct}* restrict rp = {rhs} + {c.batch_offset('rhs', 'b')} + k * {rsk};",
-        f"              const {ct} a = lp[i * {lsm} + k * {lsk}];",
-        f"              for (int64_t j = 0; j < nn; ++j) acc[i][j] += a * rp[{rn}];",
-        "            }",
-        "          }",
-        "        }",
-    ]
-    src += _epilogue_loops(em, idx_decls, store)
-    return em.decls, "\n".join(src), plan.count
+    def render_blocked_contraction(self, kernel: Kernel):
+        """Register-blocked batched matmul with the elementwise epilogue fused."""
+        c = kernel.contraction
+        em = self.emitter({}, indent=5)
+        head = self.pointer_decls(kernel, em)
+        ct = scalar.ctype(c.op.result.type.element)
+        lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
+        (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
+        rows = c.B * c.M
+        plan = contraction_plan(c)
+        nt = min(NT, max(1, plan.cols)) if isinstance(plan.cols, int) else NT
+        idx_decls, store = contraction_epilogue(em, kernel, "b", "(m + i)", "(n0 + j)", "acc[i][j]")
+        rn = f"(n0 + j) * {rsn}" if rsn != 1 else "n0 + j"
+        src = [self.header(kernel, ())]
+        src += head
+        src += [f"  {ct} acc[{MR}][{nt}];"]
+        src += gemm.rectangle_loop(plan, rows, c.N)
+        src += [
+            "    for (int64_t r = r0; r < r1;) {",
+            f"      const int64_t b = r / {c.M}, m = r % {c.M};",
+            f"      int64_t nr = {MR};",
+            "      if (nr > r1 - r) nr = r1 - r;",
+            f"      if (nr > {c.M} - m) nr = {c.M} - m;",
+            f"      const {ct}* restrict lp = {lhs} + {c.batch_offset('lhs', 'b')} + m * {lsm};",
+            f"      for (int64_t n0 = c0; n0 < c1; n0 += {nt}) {{",
+            f"        const int64_t nn = c1 - n0 < {nt} ? c1 - n0 : {nt};",
+            "        for (int64_t i = 0; i < nr; ++i) for (int64_t j = 0; j < nn; ++j) acc[i][j] = 0;",
+            f"        if (nr == {MR}) {{",
+            f"          for (int64_t k = 0; k < {c.K}; ++k) {{",
+            f"            const {ct}* restrict rp = {rhs} + {c.batch_offset('rhs', 'b')} + k * {rsk};",
+        ]
+        src += [f"            const {ct} a{i} = lp[{i} * {lsm} + k * {lsk}];" for i in range(MR)]
+        src += [
+            "            for (int64_t j = 0; j < nn; ++j) {",
+            f"              const {ct} y = rp[{rn}];",
+        ]
+        src += [f"              acc[{i}][j] += a{i} * y;" for i in range(MR)]
+        src += [
+            "            }",
+            "          }",
+            "        } else {",
+            "          for (int64_t i = 0; i < nr; ++i) {",
+            f"            for (int64_t k = 0; k < {c.K}; ++k) {{",
+            f"              const {ct}* restrict rp = {rhs} + {c.batch_offset('rhs', 'b')} + k * {rsk};",
+            f"              const {ct} a = lp[i * {lsm} + k * {lsk}];",
+            f"              for (int64_t j = 0; j < nn; ++j) acc[i][j] += a * rp[{rn}];",
+            "            }",
+            "          }",
+            "        }",
+        ]
+        src += _epilogue_loops(em, idx_decls, store)
+        return em.decls, "\n".join(src), plan.count
 
 
 def _epilogue_loops(em: BodyEmitter, idx_decls, store) -> list[str]:
@@ -307,33 +323,6 @@ def _epilogue_loops(em: BodyEmitter, idx_decls, store) -> list[str]:
     out += ["            " + store, "          }", "        }", "      }", "      r += nr;",
             "    }", "  }", "  return 0;", "}"]
     return out
-
-
-def render_sequential_kernel(kernel: Kernel):
-    """Kernels whose workgroups each run a sequential program (sequential.py)."""
-    from .sequential import emit_sequential
-    em = CpuBodyEmitter({}, indent=2)
-    head = _pointer_decls(kernel, em)
-    count = emit_sequential(kernel, em, "wg", [f"o{j}" for j in range(len(kernel.outputs))])
-    out = [kernel_signature(kernel.name) + " {"]
-    out += head + ["  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {"]
-    out += em.lines + ["  }", "  return 0;", "}"]
-    return em.decls, "\n".join(out), count
-
-
-def render_kernel(kernel: Kernel, vector_bytes: int = 32):
-    if kernel.kind == "custom":
-        return custom.render_cpu(kernel)
-    if kernel.kind not in ("loop", "contraction"):
-        return render_sequential_kernel(kernel)
-    if kernel.convolution is not None:
-        from .cpu_conv import render_convolution
-        return render_convolution(kernel, vector_bytes, _pointer_decls)
-    if gemm.applies(kernel):
-        return gemm.render(kernel, vector_bytes, _pointer_decls)
-    if kernel.contraction is not None:
-        return render_contraction_kernel(kernel)
-    return render_loop_kernel(kernel)
 
 
 # -- building ----------------------------------------------------------------------------
@@ -502,11 +491,11 @@ def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=N
     -> kernel index)."""
     counts, entries = [], []
     target = cpu if isinstance(cpu, CpuTarget) else resolve("host", cpu)
-    vector_bytes = target.vector_bytes
+    renderer = CpuRenderer(target.vector_bytes)
     rendered = []                        # per kernel: (decls, function)
     cc = target.compiler()
     for k in kernels:
-        d, f, n = render_kernel(k, vector_bytes)
+        d, f, n = renderer.render_kernel(k)
         rendered.append((d, "__attribute__((visibility(\"default\")))\n" + if_convert_guard(k, cc) + f))
         counts.append(n)
         entries.append(EntryPoint(k.name, k.num_bindings, k.num_constant_words))

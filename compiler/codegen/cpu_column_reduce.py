@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..ir.attributes import ints
 from . import scalar
 from .body import BodyEmitter, delinearize_decls
+from .c_style import workgroup_tile
 from .kernel import Kernel
 
 # Most accumulators a column reduction keeps per workgroup (a stack array each).
@@ -74,11 +75,6 @@ def column_reduction_loops(kernel: Kernel, em: BodyEmitter, rpw, chunk, chunks) 
         em.line(f"o{j}[row * {inner} + {last}] = {em.store_expr(v.type.element, accs[j] + f'[{last} - c0]')};")
     em.close()
     em.close()
-    head = [
-        "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
-        f"    const int64_t r0 = (int64_t)(wg / {chunks}) * {rpw};",
-        f"    const int64_t r1 = r0 + {rpw} < {rows} ? r0 + {rpw} : {rows};",
-        f"    const int64_t c0 = (int64_t)(wg % {chunks}) * {chunk};",
-        f"    const int64_t c1 = c0 + {chunk} < {inner} ? c0 + {chunk} : {inner};",
-    ]
+    head = ["  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {"]
+    head += ["    " + x for x in workgroup_tile("wg", "", rpw, rows, chunk, chunks, inner)]
     return head + em.lines + ["  }", "  return 0;", "}"]

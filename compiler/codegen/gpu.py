@@ -11,9 +11,10 @@ thread a small register tile plus the fused epilogue; ``_contraction``),
 sequential kinds on one thread.  Dynamic dims arrive as the CPU's i64 push
 constants ``sN``, after the scalar ones.
 
-``GpuTarget`` holds what differs between the C dialects (qualifiers, address
-spaces, index built-ins, prologue, helper overrides); ``opencl.py`` and
-``cuda.py`` subclass it with data.  Kernel parameters are the bindings as
+``GpuTarget`` is the GPU form of c_style.py's one C-style renderer: it
+sets the spellings GPU dialects share and renders the GPU plans; what
+differs between the dialects (qualifiers, address spaces, index built-ins,
+prologue, helper overrides) ``opencl.py`` and ``cuda.py`` set as data.  Kernel parameters are the bindings as
 pointers (inputs const), then -- where ``binding_offsets`` is set -- one
 byte offset per binding (OpenCL cannot offset a cl_mem on the host), then
 the push constants as 32-bit unsigned values.
@@ -23,18 +24,16 @@ from __future__ import annotations
 import re
 
 from . import scalar
+from .c_style import CStyleRenderer, workgroup_tile
 from .grids import GPU_MARKER, GPU_WORK
 from .gpu_reduce import find_tree_reduction, render_tree_reduction
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls, linearize
 from ..ir.symbolic import Dim
 from .kernel import DYNAMIC_GUESS, Kernel, contraction_plan, workgroup_plan
 
-_WIDE = ("i64", "ui64", "f64")     # two words, as kernel.num_constant_words counts
-_HELPER = re.compile(r"^static inline [\w ]+?\b(tvm_\w+)\(")
 
-
-class GpuTarget:
-    """Dialect data for one GPU C flavour; subclasses override attributes."""
+class GpuTarget(CStyleRenderer):
+    """The GPU dialects' common data and plans; subclasses override attributes."""
     name = "gpu"
     format = ""
     kernel_qualifier = "__kernel void"
@@ -55,9 +54,7 @@ class GpuTarget:
     # Defined by the driver when it builds for a CPU device: contractions then
     # take their barrier-free vector form (gpu_gemm.py), others the tiled one.
     cpu_device_macro = None
-
-    def prologue(self, needs_f64: bool) -> str:
-        raise NotImplementedError
+    workgroup = "g_wg"
 
     # -- vectors (per-thread SIMD; widths () where a thread is scalar) ----------------
     def vector_widths(self, ctype: str) -> tuple:
@@ -83,85 +80,20 @@ class GpuTarget:
             lanes = [f"({a} + {b})" for a, b in zip(lanes[::2], lanes[1::2])]
         return lanes[0]
 
-    def helper_overrides(self) -> dict:
-        """Helper name -> replacement line (None drops the helper)."""
-        return {}
+    # -- bindings: pointers (OpenCL: plus byte offsets), then push-constant words -------
+    def binding(self, k, name, pointer):
+        rs = self.restrict
+        if not self.binding_offsets:
+            return [f"{pointer} {rs} {name}"], []
+        cbyte = f"{self.global_space}{'const ' if 'const' in pointer else ''}uint8_t*"
+        return [f"{pointer} {rs} {name}_base"], [
+            f"  {pointer} {rs} {name} = ({pointer})(({cbyte}){name}_base + {name}_off);"]
 
-    def finish(self, source: str, needs_f64: bool) -> str:
-        """Last rewrite of the whole program (e.g. no-fp64 devices)."""
-        return source
+    def binding_tail(self, names) -> list:
+        return [f"{self.offset_type} {name}_off" for name, _ in names] if self.binding_offsets else []
 
-    # -- helpers -------------------------------------------------------------------------
-    def helpers(self, needs_f64: bool) -> str:
-        """scalar.HELPERS with per-target overrides and qualifiers; without
-        f64, the helpers in ``f64_only`` (and what uses them) are left out."""
-        overrides = self.helper_overrides()
-        chunks = []
-        for chunk in _chunks(scalar.HELPERS):
-            m = _HELPER.match(chunk)
-            name = m.group(1) if m else _typedef_name(chunk)
-            if m is not None and name in overrides:
-                chunk = overrides[name]
-                if chunk is None:
-                    continue
-            chunks.append((name, chunk))
-        if not needs_f64:
-            dropped = {n for n, c in chunks if n in self.f64_only}
-            while True:
-                more = {n for n, c in chunks if n and n not in dropped
-                        and any(re.search(rf"\b{d}\b", c) for d in dropped)}
-                if not more:
-                    break
-                dropped |= more
-            chunks = [(n, c) for n, c in chunks if n not in dropped]
-        out = [c.replace("static inline", self.helper_qualifier, 1)
-               if c.startswith("static inline") else c for _, c in chunks]
-        return "\n".join(out) + "\n"
-
-    # -- kernels -------------------------------------------------------------------------
-    def params(self, kernel: Kernel, em: BodyEmitter):
-        """(parameter list, set-up statements) binding pointers b<k> / o<j>
-        and push constants pc<k> (from 32-bit words c<i>)."""
-        gs, rs = self.global_space, self.restrict
-        params, setup, names = [], [], []
-        for k, v in enumerate(kernel.inputs):
-            st = _storage(v)
-            em.bindings[v] = f"b{k}"
-            names.append((f"b{k}", f"{gs}const {st}*"))
-        for j, v in enumerate(kernel.outputs):
-            names.append((f"o{j}", f"{gs}{_storage(v)}*"))
-        for name, ptr in names:
-            if self.binding_offsets:
-                params.append(f"{ptr} {rs} {name}_base")
-                cbyte = f"{gs}const uint8_t*" if "const" in ptr else f"{gs}uint8_t*"
-                setup.append(f"  {ptr} {rs} {name} = ({ptr})(({cbyte}){name}_base + {name}_off);")
-            else:
-                params.append(f"{ptr} {rs} {name}")
-        if self.binding_offsets:
-            params += [f"{self.offset_type} {name}_off" for name, _ in names]
-        word = 0
-        for k, v in enumerate(getattr(kernel, "constants", None) or ()):
-            el = v.type.element
-            setup.append(f"  const {scalar.ctype(el)} pc{k} = {self.push_constant(el, word)};")
-            em.bind(v, (), f"pc{k}")
-            word += 2 if el in _WIDE else 1
-        for sym in kernel.dims:        # shape symbols: i64 push constants, as cpu.py lays them out
-            setup.append(f"  const int64_t {sym} = {self.push_constant('i64', word)};")
-            word += 2
-        params += [f"{self.constant_type} c{i}" for i in range(word)]
-        return params, setup
-
-    def push_constant(self, element: str, word: int) -> str:
-        """Expression for a push constant of ``element`` at 32-bit word ``word``."""
-        w = f"c{word}"
-        if element in _WIDE:
-            bits = f"(((uint64_t)c{word + 1} << 32) | (uint64_t){w})"
-            return self.bitcast_f64(bits) if element == "f64" else f"(({scalar.ctype(element)}){bits})"
-        if element == "f32":
-            return self.bitcast_f32(w)
-        if element in ("f16", "bf16"):
-            return f"tvm_{element}_to_f32((uint16_t){w})"
-        return f"(({scalar.ctype(element)}){w})"
+    def constant_params(self, words: int) -> list:
+        return [f"{self.constant_type} c{i}" for i in range(words)]
 
     def bitcast_f32(self, bits: str) -> str:
         return f"as_float((uint32_t){bits})"
@@ -169,28 +101,31 @@ class GpuTarget:
     def bitcast_f64(self, bits: str) -> str:
         return f"as_double({bits})"
 
-    def header(self, kernel: Kernel, params) -> str:
-        return f"{self.kernel_qualifier} {kernel.name}({', '.join(params)}) {{"
+    def each_workgroup(self) -> list:
+        return self._ids() + ["  if (g_lid == 0) {"]
 
-    def render_kernel(self, kernel: Kernel):
-        """(file-scope declarations, kernel source, workgroup count)."""
-        if kernel.kind == "custom":
-            from .custom import render_gpu
-            return render_gpu(self, kernel)
-        if kernel.kind not in ("loop", "contraction"):
-            return self._sequential(kernel)
-        if kernel.contraction is not None:
-            tiled = self._contraction(kernel)
-            el = kernel.contraction.op.result.type.element
-            if self.cpu_device_macro is None or not self.vector_widths(scalar.ctype(el)):
-                return tiled
-            from .gpu_gemm import render_contraction
-            decls, source, count = render_contraction(self, kernel)
-            return (tiled[0] + [d for d in decls if d not in tiled[0]],
-                    f"#ifdef {self.cpu_device_macro}\n{source}\n#else\n{tiled[1]}\n#endif", count)
-        if kernel.convolution is not None:
-            from .gpu_conv import render_convolution
-            return render_convolution(self, kernel)
+    def first_item(self) -> list:
+        return self._ids() + ["  if (g_wg == 0 && g_lid == 0) {"]
+
+    def render_custom(self, kernel):
+        from .custom import render_gpu
+        return render_gpu(self, kernel)
+
+    def render_contraction(self, kernel):
+        tiled = self._contraction(kernel)
+        el = kernel.contraction.op.result.type.element
+        if self.cpu_device_macro is None or not self.vector_widths(scalar.ctype(el)):
+            return tiled
+        from .gpu_gemm import render_contraction
+        decls, source, count = render_contraction(self, kernel)
+        return (tiled[0] + [d for d in decls if d not in tiled[0]],
+                f"#ifdef {self.cpu_device_macro}\n{source}\n#else\n{tiled[1]}\n#endif", count)
+
+    def render_convolution(self, kernel):
+        from .gpu_conv import render_convolution
+        return render_convolution(self, kernel)
+
+    def render_loop(self, kernel):
         red = find_tree_reduction(kernel)
         tree = render_tree_reduction(self, kernel, red) if red is not None else None
         return tree or self._loop(kernel)
@@ -205,22 +140,15 @@ class GpuTarget:
         params, setup = self.params(kernel, em)
         shape = kernel.shape
         rpw, chunk, chunks, count = workgroup_plan(kernel, GPU_WORK)
-        out = [self.header(kernel, params)] + setup + self._ids()
+        head = [self.header(kernel, params)] + setup
         if not shape:
-            vals = [em.value(v, ()) for v in kernel.outputs]
-            out.append("  if (g_wg == 0 && g_lid == 0) {")
-            out += em.lines
-            out += [f"    o{j}[0] = {em.store_expr(v.type.element, e)};"
-                    for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
-            return em.decls, "\n".join(out + ["  }", "}"]), count
+            return self.render_scalar_loop(kernel, em, head, count)
         rows, inner, last = _prod(shape[:-1]), shape[-1], len(shape) - 1
         idx = tuple(f"i{k}" for k in range(len(shape)))
         vals = [em.value(v, idx) for v in kernel.outputs]
+        out = head + self._ids()
+        out += ["  " + x for x in workgroup_tile("g_wg", "g_", rpw, rows, chunk, chunks, inner)]
         out += [
-            f"  const int64_t g_r0 = (g_wg / {chunks}) * {rpw};",
-            f"  const int64_t g_r1 = g_r0 + {rpw} < {rows} ? g_r0 + {rpw} : {rows};",
-            f"  const int64_t g_c0 = (g_wg % {chunks}) * {chunk};",
-            f"  const int64_t g_c1 = g_c0 + {chunk} < {inner} ? g_c0 + {chunk} : {inner};",
             # whole rows: the width is a constant, so no division per element
             f"  const int64_t g_w = {inner if chunks == 1 else 'g_c1 - g_c0'};",
             "  const int64_t g_n = g_r1 > g_r0 && g_w > 0 ? (g_r1 - g_r0) * g_w : 0;",
@@ -371,26 +299,14 @@ class GpuTarget:
         out += ["    " + d for d in decls] + em.lines + ["    " + store, "  }"]
         return em.decls, out
 
-    def _sequential(self, kernel: Kernel):
-        from .sequential import emit_sequential
-        em = BodyEmitter({}, indent=2)
-        params, setup = self.params(kernel, em)
-        count = emit_sequential(kernel, em, "g_wg", [f"o{j}" for j in range(len(kernel.outputs))])
-        out = [self.header(kernel, params)] + setup + self._ids()
-        out += ["  if (g_lid == 0) {"] + em.lines + ["  }", "}"]
-        return em.decls, "\n".join(out), count
-
     # -- whole program ---------------------------------------------------------------------
     def render_program(self, kernels: list):
         """(source, workgroup counts, needs_f64) for all kernels of a module."""
         needs_f64 = any(_uses_f64(k) for k in kernels)
-        decls, funcs, counts = [], [], []
-        for k in kernels:
-            d, f, n = self.render_kernel(k)
-            decls += [x for x in (y.replace("static const ", self.table_prefix, 1) for y in d)
-                      if x not in decls]       # (a custom kernel called twice: its source once)
-            funcs.append(f)
-            counts.append(n)
+        rendered = [self.render_kernel(k) for k in kernels]
+        decls = self.program_decls(d for d, _, _ in rendered)
+        funcs = [f for _, f, _ in rendered]
+        counts = [n for _, _, n in rendered]
         funcs.append(f"{self.kernel_qualifier} {GPU_MARKER}(void) {{}}")   # grids.py
         source = (self.prologue(needs_f64) + self.helpers(needs_f64) + "\n".join(decls)
                   + "\n\n" + "\n\n".join(funcs) + "\n")
@@ -457,28 +373,6 @@ def _register_tiling(c, rpw, cols, threads: int):
                     best = (key, (tx, ty, rm, rn))
         tx *= 2
     return best[1]
-
-
-def _chunks(text: str) -> list:
-    """Top-level items of C helper text: each starts at a ``static inline``
-    or ``typedef`` line and runs to the next one."""
-    out = []
-    for line in text.splitlines():
-        if line.startswith(("static inline", "typedef")) or not out:
-            out.append(line)
-        else:
-            out[-1] += "\n" + line
-    return out
-
-
-def _typedef_name(chunk: str):
-    m = re.match(r"typedef\b.*?(\w+)\s*;\s*$", chunk.split("\n")[0])
-    return m.group(1) if m and chunk.startswith("typedef") else None
-
-
-def _storage(v) -> str:
-    el = v.type.element
-    return scalar.STORAGE_TYPE.get(el) or scalar.ctype(el)
 
 
 def _prod(dims) -> int:
