@@ -111,6 +111,10 @@ class GpuTarget(CStyleRenderer):
         from .custom import render_gpu
         return render_gpu(self, kernel)
 
+    def render_sequential(self, kernel):
+        from .gpu_sort import render_parallel
+        return render_parallel(self, kernel) or super().render_sequential(kernel)
+
     def render_contraction(self, kernel):
         tiled = self._contraction(kernel)
         el = kernel.contraction.op.result.type.element
