@@ -288,9 +288,12 @@ def render_top_k(target, kernel):
 
 
 def render_parallel(target, kernel):
-    """The parallel kernel for a sort / top_k kernel, or None."""
+    """The parallel kernel for a sort / top_k / scatter kernel, or None."""
     if kernel.kind == "sort":
         return render_sort(target, kernel)
     if kernel.kind == "top_k":
         return render_top_k(target, kernel)
+    if kernel.kind == "scatter":
+        from .gpu_scatter import render_scatter
+        return render_scatter(target, kernel)
     return None

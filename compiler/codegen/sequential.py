@@ -70,7 +70,32 @@ def copy_in(em, outs, results, sources) -> None:
 def _scatter(kernel, em, wg, outs) -> int:
     op = kernel.root
     n = len(op.results)
-    operands, indices, updates = op.operands[:n], op.operands[n], op.operands[n + 1:]
+    operands, updates = op.operands[:n], op.operands[n + 1:]
+    shape = op.results[0].type.shape
+    if any(d == 0 for d in shape):
+        return 0
+    em.open(f"if ({wg} == 0)")
+    copy_in(em, outs, op.results, operands)
+    ushape = updates[0].type.shape
+    uidx = loops(em, ushape, "u")
+    full, cond = scatter_target(em, op, uidx)
+    em.open(f"if ({cond})")
+    cur = [load(em, o, r, full) for o, r in zip(outs, op.results)]
+    upd = [em.value(u, uidx) for u in updates]
+    new = em.region_call(op.regions[0].blocks[0], cur + upd)
+    for o, r, v in zip(outs, op.results, new):
+        store(em, o, r, full, v)
+    em.close()
+    close(em, len(ushape))
+    em.close()
+    return 1
+
+
+def scatter_target(em, op, uidx):
+    """(operand multi-index, in-bounds condition) of the update element at
+    ``uidx`` of scatter ``op`` (C expressions; the condition "1" when static)."""
+    n = len(op.results)
+    indices = op.operands[n]
     dn = op.attr("scatter_dimension_numbers").fields
     uwd = tuple(dn.get("update_window_dims", ()))
     inserted = tuple(dn.get("inserted_window_dims", ()))
@@ -80,13 +105,7 @@ def _scatter(kernel, em, wg, outs) -> int:
     ivd = dn.get("index_vector_dim", 0)
     shape = op.results[0].type.shape
     rank = len(shape)
-    if any(d == 0 for d in shape):
-        return 0
-    em.open(f"if ({wg} == 0)")
-    copy_in(em, outs, op.results, operands)
-    ushape = updates[0].type.shape
-    uidx = loops(em, ushape, "u")
-    scatter_dims = [d for d in range(len(ushape)) if d not in uwd]
+    scatter_dims = [d for d in range(len(uidx)) if d not in uwd]
     sidx = [uidx[d] for d in scatter_dims]
     irank = indices.type.rank
 
@@ -106,16 +125,7 @@ def _scatter(kernel, em, wg, outs) -> int:
     full = [em.tmp("int64_t", e) for e in full]
     conds = [f"{e} >= 0 && {e} < {shape[d]}" for d, e in enumerate(full)
              if not (e.isdigit() and int(e) < shape[d])]
-    em.open(f"if ({' && '.join(conds) or '1'})")
-    cur = [load(em, o, r, full) for o, r in zip(outs, op.results)]
-    upd = [em.value(u, uidx) for u in updates]
-    new = em.region_call(op.regions[0].blocks[0], cur + upd)
-    for o, r, v in zip(outs, op.results, new):
-        store(em, o, r, full, v)
-    em.close()
-    close(em, len(ushape))
-    em.close()
-    return 1
+    return full, " && ".join(conds) or "1"
 
 
 def _add(a: str, b: str) -> str:

@@ -1,0 +1,136 @@
+"""Parallel sort, top_k and scatter on the GPU targets (codegen/gpu_sort.py,
+gpu_scatter.py, passes/split_sorts.py): checked on PoCL against numpy, with
+the launch shapes the command buffers record; the CUDA form must pass ptxas."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tensorvm import compiler, runtime
+from tensorvm.compiler.api import CompileOptions, compile_text
+from tensorvm.compiler.codegen import cuda as cuda_codegen
+from tensorvm.hal.loaders import opencl_c
+from test_gpu_kernels import launches  # noqa: F401  (the fixture: launch shapes)
+
+N = 1 << 20
+PAIRS = f"""func.func @main(%x: tensor<{N}xf32>, %i: tensor<{N}xi32>) -> (tensor<{N}xf32>, tensor<{N}xi32>) {{
+  %0:2 = "stablehlo.sort"(%x, %i) ({{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %r = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }}) {{dimension = 0 : i64, is_stable = true}} : (tensor<{N}xf32>, tensor<{N}xi32>) -> (tensor<{N}xf32>, tensor<{N}xi32>)
+  return %0#0, %0#1 : tensor<{N}xf32>, tensor<{N}xi32>
+}}"""
+# descending, along a middle dim of 5000 = 1250 * 4 (blocks of 1250, two
+# merges), the operand negated on the way in (a fused producer)
+MIDDLE = """func.func @main(%x: tensor<3x5000x2xi32>) -> tensor<3x5000x2xi32> {
+  %n = stablehlo.negate %x : tensor<3x5000x2xi32>
+  %0 = "stablehlo.sort"(%n) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %r = stablehlo.compare GT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = false} : (tensor<3x5000x2xi32>) -> tensor<3x5000x2xi32>
+  return %0 : tensor<3x5000x2xi32>
+}"""
+
+
+def scatter(el: str, combiner: str, unique: bool) -> str:
+    """Rows of ``g`` combined into rows ``i`` of ``x`` (an embedding gradient's shape)."""
+    return f"""func.func @main(%x: tensor<300x40x{el}>, %i: tensor<2000x1xi32>, %g: tensor<2000x40x{el}>) -> tensor<300x40x{el}> {{
+  %s = "stablehlo.scatter"(%x, %i, %g) ({{
+    ^bb0(%a: tensor<{el}>, %b: tensor<{el}>):
+      %c = stablehlo.{combiner} %a, %b : tensor<{el}>
+      stablehlo.return %c : tensor<{el}>
+  }}) {{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+        inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>,
+        unique_indices = {str(unique).lower()}}}
+     : (tensor<300x40x{el}>, tensor<2000x1xi32>, tensor<2000x40x{el}>) -> tensor<300x40x{el}>
+  return %s : tensor<300x40x{el}>
+}}"""
+
+
+TOP_K = """func.func @main(%x: tensor<32x32768xf32>) -> (tensor<32x8xf32>, tensor<32x8xi32>) {
+  %0:2 = chlo.top_k(%x, k = 8) : tensor<32x32768xf32> -> (tensor<32x8xf32>, tensor<32x8xi32>)
+  return %0#0, %0#1 : tensor<32x8xf32>, tensor<32x8xi32>
+}"""
+
+
+def test_sort_of_2_20_pairs_runs_on_many_work_groups_and_is_stable(launches):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(N).astype(np.float32)
+    x[::5] = np.round(x[::5]) + 0.5                 # many ties (none at zero: -0 < +0 in total order)
+    x[7], x[11] = np.nan, -np.inf
+    i = np.arange(N, dtype=np.int32)
+    order = np.argsort(x, kind="stable")            # numpy puts NaN last, as TOTALORDER does here
+    data = compiler.compile_str(PAIRS, targets=["cpu", "opencl"])
+    for device in ("opencl", "local-task"):          # one module: block sorts and merges on both
+        launches.clear()
+        v, p = runtime.load_module(data, device=device).main(x, i)
+        np.testing.assert_array_equal(np.asarray(p), order)
+        np.testing.assert_array_equal(np.asarray(v), x[order])
+        if device == "opencl":
+            # 1024 blocks of 1024 sorted in local memory, then 10 merges of 1024 work-groups
+            assert [w[0] for _, w in launches] == [1024] * 11
+
+
+def test_descending_sort_along_a_middle_dim(launches):
+    x = np.random.default_rng(1).integers(-50, 50, (3, 5000, 2), dtype=np.int32)
+    r = compile_text(MIDDLE, CompileOptions(targets=["cpu", "opencl"], keep_source=True))
+    assert "g_si[g_a]" in r.stats["opencl_source"]               # the bitonic block kernel
+    for device in ("opencl", "local-task"):
+        launches.clear()
+        out = runtime.load_module(r.vmfb, device=device).main(x)
+        np.testing.assert_array_equal(np.asarray(out), -np.sort(x, axis=1))
+        if device == "opencl":
+            assert [w[0] for _, w in launches] == [3 * 4 * 2, 30, 30]   # rows of blocks; merges
+
+
+@pytest.mark.parametrize("gpu_form", [True, False], ids=["work_group_tree", "cpu_device_form"])
+def test_top_k_over_rows_on_work_groups(launches, monkeypatch, gpu_form):
+    monkeypatch.setattr(opencl_c, "CPU_FORMS", not gpu_form)    # the GPU form on PoCL too
+    x = np.round(np.random.default_rng(2).standard_normal((32, 32768)), 1).astype(np.float32)
+    x[3, 100], x[4, 9] = np.nan, np.inf
+    r = compile_text(TOP_K, CompileOptions(targets=["opencl"], keep_source=True))
+    assert "g_tv[g_lid * 8 + g_c]" in r.stats["opencl_source"]
+    v, p = runtime.load_module(r.vmfb, device="opencl").main(x)
+    order = np.argsort(-x, axis=1, kind="stable")[:, :8]         # NaN first: the largest in total order
+    nan = np.isnan(x[3]).nonzero()[0]
+    order[3] = np.concatenate([nan, np.argsort(-x[3], kind="stable")[:8 - len(nan)]])
+    np.testing.assert_array_equal(np.asarray(p), order)
+    np.testing.assert_array_equal(np.asarray(v), np.take_along_axis(x, order, 1))
+    assert [w[0] for _, w in launches] == [32]
+
+
+@pytest.mark.parametrize("el,combiner,unique,mark", [
+    ("f32", "add", False, "atomic_cmpxchg"), ("i32", "add", False, "atomic_add("),
+    ("f32", "multiply", True, "g_u = g_lid"), ("i32", "maximum", False, None)],
+    ids=["f32_add_atomic", "i32_add_atomic", "unique_multiply", "max_sequential"])
+def test_scatter_on_one_work_group_of_items(launches, el, combiner, unique, mark):
+    rng = np.random.default_rng(3)
+    ids = rng.integers(-5, 305, (2000, 1)).astype(np.int32)     # duplicates; some out of bounds
+    if unique:
+        ids[:, 0] = rng.permutation(2000)[:2000] - 1700          # distinct: 300 in bounds
+    x, g = (rng.integers(-9, 9, s).astype(el.replace("f", "float").replace("i", "int"))
+            for s in ((300, 40), (2000, 40)))
+    ref = x.copy()
+    ok = (ids[:, 0] >= 0) & (ids[:, 0] < 300)
+    {"add": np.add, "multiply": np.multiply, "maximum": np.maximum}[combiner].at(ref, ids[ok, 0], g[ok])
+    r = compile_text(scatter(el, combiner, unique), CompileOptions(targets=["opencl"], keep_source=True))
+    src = r.stats["opencl_source"]
+    assert (mark in src) if mark else "g_u = g_lid" not in src      # else the sequential kernel
+    out = runtime.load_module(r.vmfb, device="opencl").main(x, ids, g)
+    np.testing.assert_array_equal(np.asarray(out), ref)          # small integers: exact in any order
+    assert [w[0] for _, w in launches] == [1]
+
+
+def test_parallel_kernels_pass_ptxas():
+    """compile_ptx runs ptxas over the PTX: a rejected kernel is a CompileError;
+    each text's sort / top_k takes its work-group kernel on CUDA too."""
+    why = cuda_codegen.have_toolchain()
+    if why is not None:
+        pytest.skip(f"no CUDA toolchain: {why}")
+    for text, mark in ((PAIRS, "g_si[g_a]"), (MIDDLE, "g_si[g_a]"), (TOP_K, "g_tv[g_lid * 8 + g_c]"),
+                       (scatter("f32", "add", False), "atomicAdd((float*)"),
+                       (scatter("i32", "add", False), "atomicAdd((int*)")):
+        source = compile_text(text, CompileOptions(targets=["cuda"], keep_source=True)).stats["cuda_source"]
+        assert mark in source and "__syncthreads();" in source
