@@ -6,13 +6,15 @@ the compiler's C and the loader's byte layout made from the same table, and
 a compiled module whose entry points and imports the runtime runs."""
 import cffi
 import numpy as np
+import pytest
 
 from tensorvm import runtime
 from tensorvm.compiler.api import CompileOptions, compile_text
-from tensorvm.compiler.codegen import cpu, native_loop_c
+from tensorvm.compiler.codegen import cpu, native_loop_c, vm_host
 from tensorvm.hal.drivers import cpu_program
 from tensorvm.hal.loaders import cpu_c
-from tensorvm.vmfb import cpu_abi
+from tensorvm.runtime.modules import hal as hal_module
+from tensorvm.vmfb import cpu_abi, hal_imports
 
 ADD = """
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -85,3 +87,34 @@ def test_return_codes_are_declared_once():
     assert cpu_program.RC_BINDING_SHORT == cpu_abi.RC_BINDING_SHORT
     assert native_loop_c.RC_CANCELLED in cpu_abi.STOP_CODES
     assert native_loop_c.RC_TIMED_OUT in cpu_abi.STOP_CODES
+
+
+def test_hal_import_signatures_are_one_table():
+    """The compiler's import table is vmfb's table, and the runtime's hal
+    module binds exactly its names with its calling-convention objects."""
+    assert vm_host.HAL_IMPORTS is hal_imports.SIGNATURES
+    assert list(hal_module.FUNCTIONS) == list(hal_imports.SIGNATURES)
+    for name, (conv, fn) in hal_module.FUNCTIONS.items():
+        assert conv is hal_imports.SIGNATURES[name] and callable(fn)
+    assert hal_module.HalModule().functions() == hal_module.FUNCTIONS
+
+
+def test_compiled_imports_are_the_declared_lines():
+    """Each hal import of a compiled module carries the declared convention."""
+    res = compile_text(ADD, CompileOptions(targets=["cpu"], keep_source=True))
+    hal = [i for i in res.module.imports if i.module == "hal"]
+    assert hal
+    for imp in hal:
+        assert imp.signature == hal_imports.SIGNATURES[imp.name]
+        assert hal_imports.import_line(imp.name) in res.stats["vm_assembly"]
+
+
+def test_a_hal_module_missing_a_declared_function_is_refused():
+    impls = {n: fn for n, (_, fn) in hal_module.FUNCTIONS.items()}
+    del impls["fence.signal"]
+    with pytest.raises(ValueError, match=r"missing \['fence.signal'\]"):
+        hal_imports.bind(impls)
+    impls["fence.signal"] = impls["fence.create"]
+    impls["fence.extra"] = impls["fence.create"]
+    with pytest.raises(ValueError, match=r"undeclared \['fence.extra'\]"):
+        hal_imports.bind(impls)

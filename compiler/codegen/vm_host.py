@@ -30,7 +30,7 @@ import re
 
 import numpy as np
 
-from tensorvm.vmfb import element_types, host_transfers
+from tensorvm.vmfb import element_types, hal_imports, host_transfers
 from tensorvm.vmfb.model import ExecutableDef, ExecutableVariant, ModuleDef, RodataDef
 from tensorvm.vmfb.payload import Pieces
 
@@ -41,41 +41,9 @@ from .donation import aliases
 from .grids import VariantCounts, count_register, gpu_flag
 from .host_constants import HostConstantPool
 
-# hal module imports used by generated code: name -> calling convention.
-HAL_IMPORTS = {
-    "device.get": "->r",
-    "executable.load": "rr->r",
-    "allocator.allocate": "rI->r",
-    "allocator.import": "rr->r",
-    "buffer_view.assert": "rri*I->",
-    "buffer_view.buffer": "r->r",
-    "buffer_view.create": "rIIi*I->r",
-    "command_buffer.create": "r->r",
-    "command_buffer.dispatch": "rriiii*i*r*I->",
-    "command_buffer.barrier": "r->",
-    "command_buffer.copy": "rrIrII->",
-    "command_buffer.finalize": "r->",
-    "fence.create": "r->r",
-    "fence.await": "i*r->i",
-    "device.queue.execute": "rrr*r->",
-    "buffer_view.dim": "ri->I",
-    "buffer.load.i32": "rI->i",
-    "buffer.load.i64": "rI->I",
-    "command_buffer.dispatch.indirect": "rriiii*i*r*i*I->",
-    "command_buffer.copy.indirect": "rriIriII->",
-    "device.queue.execute.indirect": "rrrr*r->",
-    "fence.signal": "r->",
-    "buffer_view.checked_buffer": "rri*I->r",
-    "buffer_view.check_args": "r*r->",
-    "device.queue.execute.indirect.wait": "rri*r->",
-    "executable.has_entry": "rr->i",
-    "invocation.bounds": "r->r",
-    "channel.get": "->r",
-    "channel.replica_id": "r->i",
-    "channel.partition_id": "r->i",
-    "channel.collective": "riii*I*I*r*r->",
-    **host_transfers.SIGNATURES,
-}
+#: hal module functions generated code may import: name -> calling
+#: convention (vmfb/hal_imports.py, the declaration the runtime binds too).
+HAL_IMPORTS = hal_imports.SIGNATURES
 
 ASYNC_SUFFIX = "$async"
 
@@ -95,19 +63,6 @@ def host_call_imports(functions) -> dict:
                 out[op.attributes[HOST_CALL_ATTR].value] = \
                     "r" * len(op.operands) + "->" + "r" * len(op.results)
     return out
-
-
-def _asm_signature(conv: str) -> str:
-    args, results = conv.split("->")
-    items, i = [], 0
-    while i < len(args):
-        if args[i] == "*":
-            items.append("*" + args[i + 1])
-            i += 2
-        else:
-            items.append(args[i])
-            i += 1
-    return f"({', '.join(items)}) -> ({', '.join(results)})"
 
 
 def _quote(s: str) -> str:
@@ -226,7 +181,7 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         mdef.executables.append(ExecutableDef("kernels", [ExecutableVariant(fmt, target, entries, data)]))
 
     header = [f"module @{name}"]
-    text = [f"import @{HOST_CALL_MODULE}.{n}{_asm_signature(c)}"
+    text = [f"import @{HOST_CALL_MODULE}.{n}{hal_imports.asm_signature(c)}"
             for n, c in host_call_imports(functions).items()]
     # Device state as ref-global initializers (vmfb 1.3): the context calls
     # these imports at registration, with no __init function to decode,
@@ -269,8 +224,7 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     # Only the HAL functions the code calls are imported: every import is
     # checked, linked and bound at each load.
     called = set(_HAL_CALL.findall("\n".join(text)))
-    header += [f"import @hal.{n}{_asm_signature(c)}" for n, c in HAL_IMPORTS.items()
-               if n in called]
+    header += [hal_imports.import_line(n) for n in HAL_IMPORTS if n in called]
     return mdef, "\n".join(header + text) + "\n", reflections
 
 

@@ -22,7 +22,7 @@ from tensorvm.runtime.errors import InvalidArgumentError
 from tensorvm.runtime.vm.interpreter import current_invocation
 from tensorvm.runtime.vm.native import NativeModule, Suspend
 from tensorvm.runtime.vm.rodata import LazyRodata
-from tensorvm.vmfb import element_types, host_transfers
+from tensorvm.vmfb import element_types, hal_imports, host_transfers
 from tensorvm.vmfb.cpu_abi import BOUNDS_DEADLINE, BOUNDS_MEASURE, BOUNDS_WORDS
 
 
@@ -619,44 +619,46 @@ def host_queue_pop(state, queue, handle, views):
     return Suspend(done, -1 if t is None else int(t * 1000) + 5000, then)
 
 
-FUNCTIONS = {
-    "device.get": ("->r", device_get),
-    "executable.load": ("rr->r", executable_load),
-    "executable.has_entry": ("rr->i", executable_has_entry),
-    "invocation.bounds": ("r->r", invocation_bounds),
-    "allocator.allocate": ("rI->r", allocator_allocate),
-    "allocator.import": ("rr->r", allocator_import),
-    "buffer_view.assert": ("rri*I->", buffer_view_assert),
-    "buffer_view.buffer": ("r->r", buffer_view_buffer),
-    "buffer_view.checked_buffer": ("rri*I->r", buffer_view_checked_buffer),
-    "buffer_view.check_args": ("r*r->", buffer_view_check_args),
-    "buffer_view.dim": ("ri->I", buffer_view_dim),
-    "buffer_view.create": ("rIIi*I->r", buffer_view_create),
-    "command_buffer.create": ("r->r", command_buffer_create),
-    "command_buffer.dispatch": ("rriiii*i*r*I->", command_buffer_dispatch),
-    "command_buffer.barrier": ("r->", command_buffer_barrier),
-    "command_buffer.fill": ("rrIIii->", command_buffer_fill),
-    "command_buffer.copy": ("rrIrII->", command_buffer_copy),
-    "command_buffer.finalize": ("r->", command_buffer_finalize),
-    "fence.create": ("r->r", fence_create),
-    "fence.await": ("i*r->i", fence_await),
-    "device.queue.execute": ("rrr*r->", queue_execute),
-    "command_buffer.dispatch.indirect": ("rriiii*i*r*i*I->", command_buffer_dispatch_indirect),
-    "command_buffer.copy.indirect": ("rriIriII->", command_buffer_copy_indirect),
-    "device.queue.execute.indirect": ("rrrr*r->", queue_execute_indirect),
-    "device.queue.execute.indirect.wait": ("rri*r->", queue_execute_indirect_wait),
-    "fence.signal": ("r->", fence_signal),
-    "device.queue.alloca": ("rrrI->r", queue_alloca),
-    "device.queue.dealloca": ("rrrr->", queue_dealloca),
-    "buffer.load.i32": ("rI->i", buffer_load_i32),
-    "buffer.load.i64": ("rI->I", buffer_load_i64),
-    "channel.get": ("->r", channel_get),
-    "channel.replica_id": ("r->i", channel_replica_id),
-    "channel.partition_id": ("r->i", channel_partition_id),
-    "channel.collective": ("riii*I*I*r*r->", channel_collective),
-    host_transfers.PUSH: (host_transfers.SIGNATURES[host_transfers.PUSH], host_queue_push),
-    host_transfers.POP: (host_transfers.SIGNATURES[host_transfers.POP], host_queue_pop),
-}
+#: name -> (calling convention, implementation); the conventions are the
+#: ones compiled code imports (vmfb/hal_imports.py declares them).
+FUNCTIONS = hal_imports.bind({
+    "device.get": device_get,
+    "executable.load": executable_load,
+    "executable.has_entry": executable_has_entry,
+    "invocation.bounds": invocation_bounds,
+    "allocator.allocate": allocator_allocate,
+    "allocator.import": allocator_import,
+    "buffer_view.assert": buffer_view_assert,
+    "buffer_view.buffer": buffer_view_buffer,
+    "buffer_view.checked_buffer": buffer_view_checked_buffer,
+    "buffer_view.check_args": buffer_view_check_args,
+    "buffer_view.dim": buffer_view_dim,
+    "buffer_view.create": buffer_view_create,
+    "command_buffer.create": command_buffer_create,
+    "command_buffer.dispatch": command_buffer_dispatch,
+    "command_buffer.barrier": command_buffer_barrier,
+    "command_buffer.fill": command_buffer_fill,
+    "command_buffer.copy": command_buffer_copy,
+    "command_buffer.finalize": command_buffer_finalize,
+    "fence.create": fence_create,
+    "fence.await": fence_await,
+    "device.queue.execute": queue_execute,
+    "command_buffer.dispatch.indirect": command_buffer_dispatch_indirect,
+    "command_buffer.copy.indirect": command_buffer_copy_indirect,
+    "device.queue.execute.indirect": queue_execute_indirect,
+    "device.queue.execute.indirect.wait": queue_execute_indirect_wait,
+    "fence.signal": fence_signal,
+    "device.queue.alloca": queue_alloca,
+    "device.queue.dealloca": queue_dealloca,
+    "buffer.load.i32": buffer_load_i32,
+    "buffer.load.i64": buffer_load_i64,
+    "channel.get": channel_get,
+    "channel.replica_id": channel_replica_id,
+    "channel.partition_id": channel_partition_id,
+    "channel.collective": channel_collective,
+    host_transfers.PUSH: host_queue_push,
+    host_transfers.POP: host_queue_pop,
+})
 
 
 class HalModule(NativeModule):
