@@ -27,7 +27,7 @@ A native loop is bounded like the VM loop it replaces: its last binding is
 the call's bounds (``hal.call_bounds``: a stop word that ``cancel()`` sets
 and the call's deadline in CLOCK_MONOTONIC ns, 0 = none), read every
 iteration of every loop (the clock every ``CLOCK_EVERY``); a stopped loop
-returns ``RC_CANCELLED`` / ``RC_TIMED_OUT``.
+returns ``RC_CANCELLED`` / ``RC_TIMED_OUT`` (vmfb/cpu_abi.py).
 
 A loop qualifies when every value inside it is a static-shape device value or
 a host scalar of a supported type, and every op is a static dispatch, a
@@ -59,9 +59,6 @@ STORAGE = {"i1": "uint8_t", "i32": "int32_t", "i64": "int64_t", "ui32": "uint32_
 ALIGN = 64
 #: Iterations between two reads of the clock (the stop word is read every one).
 CLOCK_EVERY = 16
-#: Return codes of a loop stopped by its call's bounds: the runtime turns
-#: them into CallCancelledError / CallTimeoutError (hal/loaders/cpu_c.py).
-RC_CANCELLED, RC_TIMED_OUT = -2, -3
 
 
 @dataclass
