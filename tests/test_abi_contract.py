@@ -118,3 +118,38 @@ def test_a_hal_module_missing_a_declared_function_is_refused():
     impls["fence.extra"] = impls["fence.create"]
     with pytest.raises(ValueError, match=r"undeclared \['fence.extra'\]"):
         hal_imports.bind(impls)
+
+
+def test_packet_runner_entry_and_state_agree_end_to_end(tmp_path):
+    """An entry point written with the compiler's declarator and the packet
+    runner's C, built by the system compiler, run through the loader's
+    function-pointer type on the loader's state and vmfb's packet layout:
+    the kernel sees the grid, bindings and workgroup range it was given."""
+    import ctypes
+    import shutil
+    import subprocess
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    src = ("#include <stdint.h>\n" + cpu_abi.STATE_C + cpu_abi.declarator("probe") + " {\n"
+           "  uint64_t* out = (uint64_t*)st->bindings[0];\n"
+           "  out[0] = wg_begin; out[1] = wg_end; out[2] = st->workgroup_count[1];\n"
+           "  out[3] = st->binding_lengths[0]; out[4] = st->constants[0];\n"
+           "  return wg_end == 99 ? -7 : 0;\n}\n" + cpu_abi.PACKET_RUNNER_C)
+    (tmp_path / "p.c").write_text(src)
+    so = tmp_path / "p.so"
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", str(tmp_path / "p.c"), "-o", str(so)], check=True)
+    lib = ctypes.CDLL(str(so))
+    ffi = cpu_c.ffi
+    out = ffi.new("uint64_t[]", 5)
+    addrs = ffi.new("uintptr_t[]", [int(ffi.cast("uintptr_t", out))])
+    lens, consts = ffi.new("uint64_t[]", [40]), ffi.new("uint32_t[]", [123])
+    state = cpu_c.new_state(addrs, lens, consts, (8, 6, 1))
+    entry = ctypes.cast(lib.probe, ctypes.c_void_p).value
+    runner = ffi.cast(cpu_c.RUNNER_TYPE, ctypes.cast(lib.tvm_run_packets, ctypes.c_void_p).value)
+    words = cpu_abi.packet(entry, int(ffi.cast("uintptr_t", state)), 2, 5)
+    failed = ffi.new("uintptr_t[]", 1)
+    assert runner(ffi.new("uintptr_t[]", words), 1, failed) == 0
+    assert list(out) == [2, 5, 6, 40, 123]
+    words += cpu_abi.packet(entry, int(ffi.cast("uintptr_t", state)), 0, 99)
+    assert runner(ffi.new("uintptr_t[]", words), 2, failed) == -7 and failed[0] == 1

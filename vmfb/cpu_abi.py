@@ -97,15 +97,26 @@ RC_OK, RC_CANCELLED, RC_TIMED_OUT, RC_BINDING_SHORT = 0, -2, -3, -4
 STOP_CODES = {RC_CANCELLED: "cancelled", RC_TIMED_OUT: "timed out"}
 
 PACKET_RUNNER = "tvm_run_packets"
-PACKET_WORDS = 4
+#: A packet's words, in order: the entry point, its state, its workgroup range.
+PACKET_FIELDS = ("entry", "state", "wg_begin", "wg_end")
+PACKET_WORDS = len(PACKET_FIELDS)
 PACKET_PARAMS = (("const uintptr_t*", "p"), ("uintptr_t", "n"), ("uintptr_t*", "failed"))
+_AT = {f: i for i, f in enumerate(PACKET_FIELDS)}
+
+
+def packet(entry: int, state: int, wg_begin: int, wg_end: int) -> list:
+    """One packet's words (addresses as integers) in ``PACKET_FIELDS`` order."""
+    words = dict(entry=entry, state=state, wg_begin=wg_begin, wg_end=wg_end)
+    return [words[f] for f in PACKET_FIELDS]
+
 
 PACKET_RUNNER_C = f"""
 __attribute__((visibility("default")))
 {declarator(PACKET_RUNNER, "int", PACKET_PARAMS)} {{
   typedef {pointer_type().replace("(*)", "(*tvm_entry_t)")};
   for (uintptr_t i = 0; i < n; ++i, p += {PACKET_WORDS}) {{
-    const int rc = ((tvm_entry_t)p[0])((const void*)p[1], (uint32_t)p[2], (uint32_t)p[3]);
+    const int rc = ((tvm_entry_t)p[{_AT["entry"]}])(
+        (const void*)p[{_AT["state"]}], (uint32_t)p[{_AT["wg_begin"]}], (uint32_t)p[{_AT["wg_end"]}]);
     if (rc) {{ *failed = i; return rc; }}
   }}
   return 0;

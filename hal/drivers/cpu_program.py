@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from tensorvm.vmfb.cpu_abi import LOOP_STATS_FIELDS, RC_BINDING_SHORT, STOP_CODES
+from tensorvm.vmfb.cpu_abi import LOOP_STATS_FIELDS, RC_BINDING_SHORT, STOP_CODES, packet
 
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import DispatchStoppedError, HalError
@@ -212,7 +212,8 @@ class PacketBatch:
         self.packets = packets
         words = []
         for p in packets:
-            words += [int(ffi.cast(_UINTPTR, p.fn)), int(ffi.cast(_UINTPTR, p.state)), 0, p.total]
+            words += packet(int(ffi.cast(_UINTPTR, p.fn)), int(ffi.cast(_UINTPTR, p.state)),
+                            0, p.total)
         self.words = ffi.new(_UINTPTR_ARRAY, words)
         self.address = int(ffi.cast(_UINTPTR, self.words))
         self.count = len(packets)
