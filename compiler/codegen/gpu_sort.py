@@ -7,11 +7,11 @@ element's original position, which makes the comparator a strict total
 order (what the network needs) and the sort stable.  A longer row is split
 by GPU compiles (passes/split_sorts.py) into sorts of blocks and a chain of
 sorts whose operand halves are already sorted, marked ``SORTED_HALVES``:
-such a sort is a merge, and each item places its elements directly (its
-position in its half plus the number of elements of the other half that go
-before it, found by binary search; left before right on ties, so stable):
-one dispatch of many work-groups per doubling.  CPU variants of the same
-module merge each row with two cursors (``emit_merge_rows``).
+such a sort is a merge, one dispatch of many work-groups per doubling.
+Each item writes a run of ``MERGE_RUN`` positions: a binary search on the
+diagonal finds how many left elements precede the run (merge path), then
+two cursors merge it (left before right on ties, so stable).  CPU variants
+of the same module merge each row with two cursors (``emit_merge_rows``).
 
 top_k: one work-group per row; each item keeps the k largest of its strided
 share in private memory, then the work-group merges the lists pairwise in
@@ -35,6 +35,7 @@ LOCAL_BYTES = 16384     # local memory a sort or top_k work-group may take (Open
 MAX_BLOCK = 2048        # elements a work-group sorts in local memory, at most
 MIN_BLOCK = 64          # shorter rows keep the sequential kernel (several rows per work-group)
 MERGE_WORK = 1024       # elements per work-group in a merge dispatch
+MERGE_RUN = 8           # consecutive elements an item merges
 MAX_K = 32              # top_k: longest private list per item
 _WIDE = ("double", "int64_t", "uint64_t")
 
@@ -143,37 +144,60 @@ def _block_sort(target, kernel, op, shape, dim, p):
 
 
 def _merge(target, kernel, op, shape, dim):
-    """Each item places elements of rows whose halves are sorted: position
-    in its half plus the count of the other half's elements before it."""
+    """Merge path: each item writes ``MERGE_RUN`` consecutive positions of a
+    row whose halves are sorted; where its run starts it finds by binary
+    search on the diagonal (how many left elements precede that position),
+    then it merges the run with two cursors."""
     n = shape[dim]
     w = n // 2
-    total = prod(shape)
+    outer = tuple(d for k, d in enumerate(shape) if k != dim)
+    per_row = -(-n // MERGE_RUN)
+    runs, per_group = prod(outer) * per_row, MERGE_WORK // MERGE_RUN
     em, out = _kernel_start(target, kernel, [])
-    em.open(f"for (int64_t g_t = g_wg * {MERGE_WORK} + g_lid; "
-            f"g_t < {total} && g_t < (g_wg + 1) * {MERGE_WORK}; g_t += g_lsz)")
-    for d in delinearize_decls("g_t", shape, "g_e"):
+    em.open(f"for (int64_t g_t = g_wg * {per_group} + g_lid; "
+            f"g_t < {runs} && g_t < (g_wg + 1) * {per_group}; g_t += g_lsz)")
+    em.line(f"const int64_t g_row = g_t / {per_row}, g_d = (g_t % {per_row}) * {MERGE_RUN};")
+    for d in delinearize_decls("g_row", outer, "g_q"):
         em.line(d)
-    idx = [f"g_e{k}" for k in range(len(shape))]
-    em.line(f"const int64_t g_h = g_e{dim} >= {w} ? 1 : 0;")
-    em.line(f"const int64_t g_p = g_e{dim} - g_h * {w}, g_o = {w} - g_h * {w};")
-    xs = [em.value(x, idx) for x in op.operands]
-    lo, hi = em.var("int64_t", "0"), em.var("int64_t", str(w))
+    q = [f"g_q{k}" for k in range(len(outer))]
+
+    def at(j):
+        return tuple(q[:dim]) + (j,) + tuple(q[dim:])
+    # left elements [0, a) and right ones [w, w + g_d - a) fill positions [0, g_d):
+    # a is the first left index whose element goes after the right one facing it
+    lo = em.var("int64_t", f"g_d > {w} ? g_d - {w} : 0")
+    hi = em.var("int64_t", f"g_d < {w} ? g_d : {w}")
     em.open(f"while ({lo} < {hi})")
     mid = em.tmp("int64_t", f"({lo} + {hi}) >> 1")
-    other = tuple(idx[:dim]) + (f"(g_o + {mid})",) + tuple(idx[dim + 1:])
-    ys = [em.value(x, other) for x in op.operands]
-    body = op.regions[0].blocks[0]
-    yx, = em.region_call(body, _pairs(ys, xs))
-    xy, = em.region_call(body, _pairs(xs, ys))
-    # left elements go after the right half's smaller ones, right elements
-    # after the left half's not-larger ones: stable
-    em.line(f"if (g_h ? !({xy}) : ({yx})) {lo} = {mid} + 1; else {hi} = {mid};")
+    left = [em.value(x, at(mid)) for x in op.operands]
+    right = [em.value(x, at(f"({w - 1} + g_d - {mid})")) for x in op.operands]
+    first, = em.region_call(op.regions[0].blocks[0], _pairs(right, left))
+    em.line(f"if (!({first})) {lo} = {mid} + 1; else {hi} = {mid};")
     em.close()
-    dest = tuple(idx[:dim]) + (f"(g_p + {lo})",) + tuple(idx[dim + 1:])
-    for k, (r, x) in enumerate(zip(op.results, xs)):
-        em.line(f"o{k}[{linearize(dest, shape)}] = {em.store_expr(r.type.element, x)};")
+    i, j = em.var("int64_t", lo), em.var("int64_t", f"{w} + g_d - {lo}")
+    k = em.fresh("k")
+    em.open(f"for (int64_t {k} = g_d; {k} < g_d + {MERGE_RUN} && {k} < {n}; ++{k})")
+    _merge_step(em, op, at, i, j, w, n,
+                lambda r, e, v: em.line(f"o{r}[{linearize(at(k), shape)}] = {em.store_expr(e, v)};"))
     em.close()
-    return em.decls, "\n".join(out + em.lines + ["}"]), -(-total // MERGE_WORK)
+    em.close()
+    return em.decls, "\n".join(out + em.lines + ["}"]), -(-runs // per_group)
+
+
+def _merge_step(em, op, at, i: str, j: str, w: int, n: int, write) -> None:
+    """One output of a two-cursor merge of a row's halves (left cursor ``i``
+    in [0, w), right ``j`` in [w, n)): the right element goes first only if
+    it sorts strictly before the left one (stable); ``write(result index,
+    element type, value)`` stores it."""
+    li = em.tmp("int64_t", f"{i} < {w} ? {i} : {w - 1}")
+    rj = em.tmp("int64_t", f"{j} < {n} ? {j} : {n - 1}")
+    left = [em.value(x, at(li)) for x in op.operands]
+    right = [em.value(x, at(rj)) for x in op.operands]
+    rl, = em.region_call(op.regions[0].blocks[0], _pairs(right, left))
+    take = em.tmp("int", f"{i} >= {w} || ({j} < {n} && ({rl}))")
+    for r, (res, a, b) in enumerate(zip(op.results, left, right)):
+        write(r, res.type.element, f"({take} ? {b} : {a})")
+    em.line(f"if ({take}) ++{j}; else ++{i};")
 
 
 def emit_merge_rows(kernel, em, wg: str, outs: list) -> int:
@@ -190,15 +214,8 @@ def emit_merge_rows(kernel, em, wg: str, outs: list) -> int:
     i, j = em.var("int64_t", "0"), em.var("int64_t", str(w))
     k = em.fresh("k")
     em.open(f"for (int64_t {k} = 0; {k} < {n}; ++{k})")
-    li = em.tmp("int64_t", f"{i} < {w} ? {i} : {w - 1}")
-    rj = em.tmp("int64_t", f"{j} < {n} ? {j} : {n - 1}")
-    left = [em.value(x, _at(idx, li)) for x in op.operands]
-    right = [em.value(x, _at(idx, rj)) for x in op.operands]
-    rl, = em.region_call(op.regions[0].blocks[0], _pairs(right, left))
-    take = em.tmp("int", f"{i} >= {w} || ({j} < {n} && ({rl}))")
-    for o, r, a, b in zip(outs, op.results, left, right):
-        _put(em, o, r, base, stride, k, f"({take} ? {b} : {a})")
-    em.line(f"if ({take}) ++{j}; else ++{i};")
+    _merge_step(em, op, lambda e: _at(idx, e), i, j, w, n,
+                lambda r, e, v: _put(em, outs[r], op.results[r], base, stride, k, v))
     em.close()
     em.close()
     return count
