@@ -257,3 +257,26 @@ def test_widened_sum_is_kept():
     """An add body is not an order-only reduction: the f64 sum stays."""
     _, counts = _simplified(WIDENED_MAXPOOL.replace("stablehlo.maximum", "stablehlo.add"))
     assert counts["narrowed order reduction"] == 0
+
+
+def test_returned_unit_dim_broadcast_is_a_reshape():
+    """A returned broadcast_in_dim that only adds unit dims (GPT-2's
+    ``logits[None]``) becomes a reshape, an alias of the product's buffer,
+    not a copy dispatch; one that expands, or reorders dims, stays."""
+    text = """
+    func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %v: tensor<6xf32>)
+        -> (tensor<1x4x6xf32>, tensor<3x6xf32>, tensor<6x4x1xf32>) {
+      %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+      %r = stablehlo.broadcast_in_dim %d, dims = [1, 2] : (tensor<4x6xf32>) -> tensor<1x4x6xf32>
+      %e = stablehlo.broadcast_in_dim %v, dims = [1] : (tensor<6xf32>) -> tensor<3x6xf32>
+      %t = stablehlo.broadcast_in_dim %d, dims = [1, 0] : (tensor<4x6xf32>) -> tensor<6x4x1xf32>
+      return %r, %e, %t : tensor<1x4x6xf32>, tensor<3x6xf32>, tensor<6x4x1xf32>
+    }"""
+    ops, counts = _simplified(text)
+    assert ops == ["dot_general", "reshape", "broadcast_in_dim", "broadcast_in_dim", "return"]
+    assert counts["returned relabel"] == 1
+    rng = np.random.default_rng(3)
+    a, b, v = (rng.standard_normal(s, np.float32) for s in ((4, 8), (8, 6), (6,)))
+    got = _check_same_bits(text, a, b, v)
+    np.testing.assert_allclose(got[0], (a @ b)[None], rtol=1e-5)
+    np.testing.assert_array_equal(got[2], (a @ b).T[:, :, None])
