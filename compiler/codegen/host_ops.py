@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dialects.registry import OPS
+from ..dialects.registry import OPS, ORDER_PICK, has
 from ..errors import UnsupportedOpError
 from ..ir.attributes import ints
 from ..ir.types import bit_width, is_float, is_unsigned
@@ -20,11 +20,10 @@ _BANK = {"i1": "i32", "i8": "i32", "i16": "i32", "i32": "i32", "ui8": "i32", "ui
 
 def emit_host_op(g, op):
     from .host_program import Host
-    name = op.short_name
     t = op.result.type
     el = t.element
     bank = _BANK[el]
-    handler = _HANDLERS.get(name)
+    handler = _handler(op.name)
     if handler is None:
         raise UnsupportedOpError(op.name, "in host code", op.location)
     regs = handler(g, op, el, bank)
@@ -37,7 +36,7 @@ def _vals(g, v):
     return g.env[v].regs
 
 
-def _constant(g, op, el, bank):
+def _op_constant(g, op, el, bank):
     arr = np.asarray(op.attributes["value"].array).reshape(-1)
     out = []
     for x in arr:
@@ -64,11 +63,11 @@ def _index_map(src_shape, dst_shape, fn):
     return out
 
 
-def _reshape(g, op, el, bank):
+def _op_reshape(g, op, el, bank):
     return list(_vals(g, op.operands[0]))
 
 
-def _broadcast(g, op, el, bank):
+def _op_broadcast_in_dim(g, op, el, bank):
     x = op.operands[0]
     dims = ints(op.attr("broadcast_dimensions"))
     regs = _vals(g, x)
@@ -78,7 +77,7 @@ def _broadcast(g, op, el, bank):
     return [regs[i] for i in m]
 
 
-def _slice(g, op, el, bank):
+def _op_slice(g, op, el, bank):
     x = op.operands[0]
     start = ints(op.attr("start_indices"))
     strides = ints(op.attr("strides")) or (1,) * len(start)
@@ -88,13 +87,13 @@ def _slice(g, op, el, bank):
     return [regs[i] for i in m]
 
 
-def _concatenate(g, op, el, bank):
+def _op_concatenate(g, op, el, bank):
     d = ints(op.attr("dimension"))[0]
     parts = [np.array(_vals(g, v), dtype=object).reshape(v.type.shape) for v in op.operands]
     return list(np.concatenate(parts, axis=d).reshape(-1))
 
 
-def _convert(g, op, el, bank):
+def _op_convert(g, op, el, bank):
     src = op.operands[0].type.element
     sb = _BANK[src]
     out = []
@@ -152,16 +151,17 @@ def _binary(g, op, el, bank):
             out.append(g.binop(f"{_FLOAT_BIN[name]}.{bank}", x, y, bank))
             continue
         u = is_unsigned(el)
-        if name in _INT_BIN:
+        sym = OPS[op.name].c_infix
+        if name in _INT_BIN and not name.startswith("shift"):
             r = g.binop(f"{_INT_BIN[name]}.{bank}", x, y, bank)
-        elif name in ("maximum", "minimum"):
+        elif has(op.name, ORDER_PICK):
             r = g.binop(f"{name[:3]}.{'u' if u else 's'}.{bank}", x, y, bank)
-        elif name in ("divide", "remainder"):
+        elif sym in ("/", "%"):
             zero = g.const(bank, 0)
             isz = g.binop(f"cmp.eq.{bank}", y, zero, "i32")
             safe = g.new(bank)
             g.op_line(f"{safe} = select.{bank} {isz}, {g.const(bank, 1)}, {y}")
-            kind = "div" if name == "divide" else "rem"
+            kind = "div" if sym == "/" else "rem"
             q = g.binop(f"{kind}.{'u' if u else 's'}.{bank}", x, safe, bank)
             r = g.new(bank)
             g.op_line(f"{r} = select.{bank} {isz}, {g.const(bank, -1) if kind == 'div' else x}, {q}")
@@ -169,9 +169,7 @@ def _binary(g, op, el, bank):
             width = 64 if bank == "i64" else 32
             w = bit_width(el)
             big = g.binop(f"cmp.ge.u.{bank}", y, g.const(bank, w), "i32")
-            mn = {"shift_left": "shl", "shift_right_logical": "shr.u",
-                  "shift_right_arithmetic": "shr.s"}[name]
-            sh = g.binop(f"{mn}.{bank}", x, y, bank)
+            sh = g.binop(f"{_INT_BIN[name]}.{bank}", x, y, bank)
             if name == "shift_right_arithmetic":
                 fill = g.binop(f"shr.s.{bank}", x, g.const(bank, width - 1), bank)
             else:
@@ -190,8 +188,8 @@ def _unary(g, op, el, bank):
     for x in _vals(g, op.operands[0]):
         if name == "not":
             r = g.binop(f"xor.{bank}", x, g.const(bank, 1 if el == "i1" else -1), bank)
-        elif name in ("negate", "abs"):
-            mn = "neg" if name == "negate" else "abs"
+        elif OPS[op.name].host_unary is not None:
+            mn = OPS[op.name].host_unary
             r = g.new(bank)
             g.op_line(f"{r} = {mn}.{bank} {x}")
         else:
@@ -203,7 +201,7 @@ def _unary(g, op, el, bank):
 _CMP = {"EQ": "eq", "NE": "ne", "LT": "lt", "LE": "le", "GT": "gt", "GE": "ge"}
 
 
-def _compare(g, op, el, bank):
+def _op_compare(g, op, el, bank):
     a, b = op.operands
     src = a.type.element
     sb = _BANK[src]
@@ -218,7 +216,7 @@ def _compare(g, op, el, bank):
     return [g.binop(f"cmp.{d}.{sb}", x, y, "i32") for x, y in zip(_vals(g, a), _vals(g, b))]
 
 
-def _select(g, op, el, bank):
+def _op_select(g, op, el, bank):
     p, a, b = op.operands
     ps = _vals(g, p)
     out = []
@@ -229,7 +227,7 @@ def _select(g, op, el, bank):
     return out
 
 
-def _clamp(g, op, el, bank):
+def _op_clamp(g, op, el, bank):
     lo, x, hi = (_vals(g, v) for v in op.operands)
     out = []
     for k, v in enumerate(x):
@@ -245,7 +243,7 @@ def _clamp(g, op, el, bank):
     return out
 
 
-def _get_dimension_size(g, op, el, bank):
+def _op_get_dimension_size(g, op, el, bank):
     x = op.operands[0]
     d = ints(op.attr("dimension"))[0]
     size = g.dims_of(x)[d] if hasattr(g, "dims_of") else x.type.shape[d]
@@ -257,25 +255,27 @@ def _get_dimension_size(g, op, el, bank):
     return [r if bank == "i64" else g._bits(r, "trunc.i64.i32", "i32")]
 
 
-_HANDLERS = {
-    "constant": _constant, "reshape": _reshape, "broadcast_in_dim": _broadcast,
-    "slice": _slice, "concatenate": _concatenate, "convert": _convert,
-    "compare": _compare, "select": _select, "clamp": _clamp,
-    "get_dimension_size": _get_dimension_size,
-    "not": _unary, "negate": _unary, "abs": _unary,
-}
-
-
-def _channel_id(g, op, el, bank):
+def _op_channel_id(g, op, el, bank):
     from .collectives import emit_id
     return emit_id(g, op).regs
 
 
-_HANDLERS["replica_id"] = _HANDLERS["partition_id"] = _channel_id
-# the other ops the registry marks host_value are plain elementwise ones
+_op_replica_id = _op_partition_id = _op_channel_id
+
+
+def _handler(full_name: str):
+    """The emitter of host op ``full_name``: ``_op_<name>`` of this module,
+    else ``_unary`` for ``not`` and the ops declaring ``host_unary``, else
+    ``_binary`` for the other binary ops the registry marks ``host_value``."""
+    name, d = full_name.removeprefix("stablehlo."), OPS.get(full_name)
+    fn = globals().get(f"_op_{name}")
+    if fn is None and d is not None and (d.host_unary or name == "not"):
+        fn = _unary
+    if fn is None and d is not None and d.host_value and d.arity == 2:
+        fn = _binary
+    return fn
+
+
 for _d in OPS.values():
-    _n = _d.name.removeprefix("stablehlo.")
-    if _d.host_value and _n not in _HANDLERS:
-        if _d.arity != 2:
-            raise RuntimeError(f"registry: {_d.name} is a host-value op without a host lowering")
-        _HANDLERS[_n] = _binary
+    if _d.host_value and _handler(_d.name) is None:
+        raise RuntimeError(f"registry: {_d.name} is a host-value op without a host lowering")

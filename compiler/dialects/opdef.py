@@ -57,6 +57,8 @@ Fields:
 - ``host_binary``: ``(integer, float)`` VM mnemonics (``add``, ``max`` ...;
   None where the element kind has none) of a binary op computed in host code
   (codegen/host_ops.py).
+- ``host_unary``: the VM mnemonic of a unary op on integers in host code
+  (``neg``, ``abs``).
 - ``commutative``: a commutative binary op; the pretty ``reduce ... applies OP``
   form may name it (frontend/region_forms.py).
 - ``keywords``: the ``key = value`` items of its pretty form, as
@@ -125,6 +127,9 @@ Fields:
   with them as attributes (passes/canonicalize.py).
 - ``broadcasts``: a CHLO ``broadcast_*`` op's elementwise op, applied after
   broadcasting its operands to one shape (passes/decompose.py).
+- ``rewrite``: for a ``decomposed`` op, ``"module:function"``: the function
+  of ``compiler/passes/<module>.py`` that rewrites it (``fn(op)`` returns
+  the replacing values; passes/decompose.py ``decompose`` calls it).
 - ``c_fn``: the C function computing it on real (floating-point) elements:
   a math.h name (``sqrt``; ``sqrtf`` on float) or, starting ``tvm_``, a
   helper of codegen/special_c.py evaluated in double.
@@ -182,6 +187,7 @@ class OpDef:
     quant: Optional[str] = None
     complex_fn: Optional[str] = None
     host_binary: Optional[tuple] = None
+    host_unary: Optional[str] = None
     commutative: bool = False
     keywords: tuple = ()
     syntax: str = PRETTY
@@ -202,6 +208,7 @@ class OpDef:
     shape_operands: tuple = ()
     static_form: Optional[tuple] = None
     broadcasts: Optional[str] = None
+    rewrite: Optional[str] = None
 
     def __post_init__(self):
         object.__setattr__(self, "traits", frozenset(self.traits))

@@ -18,22 +18,17 @@ emits are final (the pass does not revisit them).
 """
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
+from ..dialects.registry import OPS
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, EnumAttr, IntAttr
 from ..ir.types import TensorType
 from .op_builder import Builder, replace
 
-# chlo.broadcast_<x> -> the elementwise op it broadcasts
-BROADCAST_OPS = {
-    **{f"chlo.broadcast_{n}": f"stablehlo.{n}" for n in (
-        "add", "and", "atan2", "compare", "complex", "divide", "maximum", "minimum", "multiply",
-        "or", "power", "remainder", "select", "shift_left", "shift_right_arithmetic",
-        "shift_right_logical", "subtract", "xor")},
-    "chlo.broadcast_next_after": "chlo.next_after",
-    "chlo.broadcast_polygamma": "chlo.polygamma",
-    "chlo.broadcast_zeta": "chlo.zeta",
-}
+# chlo.broadcast_<x> -> the elementwise op it broadcasts (each declaration's ``broadcasts``)
+BROADCAST_OPS = {n: d.broadcasts for n, d in OPS.items() if d.broadcasts}
 
 
 def _tensor(b, v, what):
@@ -180,26 +175,19 @@ def _constant_like(op) -> list:
     return [broadcast_to(b, b.scalar(out_t.element, scalar), out_t.shape, (), shape_value)]
 
 
-DECOMPOSITIONS = {
-    **{n: _broadcast_elementwise for n in BROADCAST_OPS},
-    "chlo.is_inf": _is_inf, "chlo.is_pos_inf": _is_inf, "chlo.is_neg_inf": _is_inf,
-    "chlo.constant": _constant, "chlo.constant_like": _constant_like,
-}
-
-from .decompose_einsum import DECOMPOSITIONS as _EINSUM  # noqa: E402
-from .decompose_norm import DECOMPOSITIONS as _NORM  # noqa: E402
-from .decompose_rng import DECOMPOSITIONS as _RNG  # noqa: E402
-from .decompose_host import DECOMPOSITIONS as _HOST  # noqa: E402
-
-DECOMPOSITIONS.update(_EINSUM)
-DECOMPOSITIONS.update(_NORM)
-DECOMPOSITIONS.update(_RNG)
-DECOMPOSITIONS.update(_HOST)
+def rewrite_of(name: str):
+    """The function rewriting op ``name``: its declaration's ``rewrite``
+    (``"module:function"`` of a module of this package), or None."""
+    d = OPS.get(name)
+    if d is None or d.rewrite is None:
+        return None
+    module, fn = d.rewrite.split(":")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), fn)
 
 
 def decompose(op) -> bool:
     """Rewrite ``op`` when it has a decomposition here; True when it had."""
-    fn = DECOMPOSITIONS.get(op.name)
+    fn = rewrite_of(op.name)
     if fn is None:
         return False
     replace(op, fn(op))

@@ -135,7 +135,3 @@ def _torch_index_select(op) -> list:
         "slice_sizes": DenseArrayAttr("i64", sizes),
         "indices_are_sorted": BoolAttr(False)})
     return [g]
-
-
-DECOMPOSITIONS = {"stablehlo.einsum": _einsum, "stablehlo.unary_einsum": _einsum,
-                  "stablehlo.torch_index_select": _torch_index_select}

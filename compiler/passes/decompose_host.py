@@ -122,7 +122,3 @@ def _set_dimension_size(op) -> list:
     ones = b.const(TensorType((rank,), "i64"), 1)
     res_t = TensorType(out_t.shape, out_t.element)      # the bound is not needed past here
     return [b.op("stablehlo.real_dynamic_slice", [x, zeros, lim, ones], res_t)]
-
-
-DECOMPOSITIONS = {"stablehlo.cross-replica-sum": _cross_replica_sum,
-                  "stablehlo.set_dimension_size": _set_dimension_size}

@@ -108,8 +108,3 @@ def _grad(op) -> list:
     grad_scale = n.sum(b.binary("multiply", grad_out, normalized))
     grad_offset = n.sum(grad_out)
     return [grad_operand, grad_scale, grad_offset]
-
-
-DECOMPOSITIONS = {"stablehlo.batch_norm_inference": _inference,
-                  "stablehlo.batch_norm_training": _training,
-                  "stablehlo.batch_norm_grad": _grad}

@@ -130,6 +130,3 @@ def _rng(op) -> list:
     z = b.binary("multiply", radius, b.unary("cosine", angle))
     mu, sigma = full(lo, fel), full(hi, fel)
     return [b.convert(b.binary("add", mu, b.binary("multiply", sigma, z)), el)]
-
-
-DECOMPOSITIONS = {"stablehlo.rng": _rng}

@@ -31,6 +31,7 @@ import math
 
 import numpy as np
 
+from ..dialects.registry import VIEW, with_trait
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, StructAttr
 from ..ir.core import Operation
 from ..ir.types import TensorType, is_float, numpy_dtype
@@ -137,7 +138,8 @@ def split_merged_batch(dot) -> bool:
     return True
 
 
-_RELABEL = ("stablehlo.reshape", "stablehlo.transpose", "stablehlo.broadcast_in_dim")
+# reshapes, transposes and broadcasts: the ops the registry declares views
+_RELABEL = with_trait(VIEW)
 
 
 def _operand_scale(v):

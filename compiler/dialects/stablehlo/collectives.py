@@ -215,7 +215,7 @@ OPS = (
     defop('stablehlo.collective_permute', HOST, verify=(_collective_permute,), per_axis=False),
     defop('stablehlo.collective_reduce', HOST, verify=(_dynamic_root,)),
     defop('stablehlo.create_token', HOST),
-    defop('stablehlo.cross-replica-sum', DECOMPOSED, reason='all_reduce with an add body over its replica_groups'),
+    defop('stablehlo.cross-replica-sum', DECOMPOSED, reason='all_reduce with an add body over its replica_groups', rewrite='decompose_host:_cross_replica_sum'),
     defop('stablehlo.infeed', HOST, verify=(_token_results,), traits=(EFFECTFUL,)),
     defop('stablehlo.outfeed', HOST, traits=(EFFECTFUL,)),
     defop('stablehlo.partition_id', HOST, host_value=True),

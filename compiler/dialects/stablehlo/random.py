@@ -39,6 +39,6 @@ def _rng_bit_generator(op):
 
 
 OPS = (
-    defop('stablehlo.rng', DECOMPOSED, syntax=OWN, reason='rng_bit_generator (THREE_FRY, a fixed key per op) bits mapped to [a, b) or Box-Muller normals', verify=(_rng,)),
+    defop('stablehlo.rng', DECOMPOSED, syntax=OWN, reason='rng_bit_generator (THREE_FRY, a fixed key per op) bits mapped to [a, b) or Box-Muller normals', verify=(_rng,), rewrite='decompose_rng:_rng'),
     defop('stablehlo.rng_bit_generator', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape='rng_bit_generator', verify=(_rng_bit_generator,), traits=(EFFECTFUL,)),
 )

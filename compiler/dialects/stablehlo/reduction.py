@@ -451,9 +451,9 @@ def _sort_dims(v, op, func):
 
 
 OPS = (
-    defop('stablehlo.batch_norm_grad', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False),
-    defop('stablehlo.batch_norm_inference', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False),
-    defop('stablehlo.batch_norm_training', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False),
+    defop('stablehlo.batch_norm_grad', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False, rewrite='decompose_norm:_grad'),
+    defop('stablehlo.batch_norm_inference', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False, rewrite='decompose_norm:_inference'),
+    defop('stablehlo.batch_norm_training', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False, rewrite='decompose_norm:_training'),
     defop('stablehlo.map', ELEMENTWISE, min_operands=1, regions=1, region_return=True, shape='map', verify=(_map,), traits=(PURE_REGIONS,)),
     defop('stablehlo.reduce', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, syntax=OWN, shape='reduce', verify=(reduce_regions, _reduce,), per_axis=False, structure=(_reduce_dims,), traits=(REDUCER, PURE_REGIONS)),
     defop('stablehlo.reduce_window', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, shape='reduce_window', verify=(reduce_regions, _reduce_window,), per_axis=False, traits=(REDUCER, PURE_REGIONS)),
