@@ -96,7 +96,25 @@ def _chlo_scan(op):
 _CHLO_BROADCAST = ('broadcast_in_dim of the operands (numpy-style or along broadcast_dimensions), '
                    'then the elementwise op')
 
+
+def _broadcasting(target, verify=(_chlo_same_element,), unranked=ANY):
+    """The declaration of ``chlo.broadcast_<target's name>``: ``target`` after
+    its operands are broadcast to one shape (passes/decompose.py)."""
+    return defop('chlo.broadcast_' + target.split('.', 1)[1], DECOMPOSED, reason=_CHLO_BROADCAST,
+                 unranked=unranked, verify=verify, broadcasts=target,
+                 rewrite='decompose:_broadcast_elementwise')
+
+
 OPS = (
+    *(_broadcasting(t) for t in (
+        'stablehlo.add', 'stablehlo.and', 'stablehlo.atan2', 'stablehlo.divide',
+        'stablehlo.maximum', 'stablehlo.minimum', 'stablehlo.multiply', 'chlo.next_after',
+        'stablehlo.or', 'chlo.polygamma', 'stablehlo.power', 'stablehlo.remainder',
+        'stablehlo.shift_left', 'stablehlo.shift_right_arithmetic',
+        'stablehlo.shift_right_logical', 'stablehlo.subtract', 'stablehlo.xor', 'chlo.zeta')),
+    _broadcasting('stablehlo.compare', verify=()),
+    _broadcasting('stablehlo.complex', verify=()),
+    _broadcasting('stablehlo.select', verify=(), unranked=(1, 2)),
     defop('chlo._asin_acos_kernel', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, verify=(_chlo_asin_acos_kernel,), complex_fn='asin_acos_kernel'),
     defop('chlo.acos', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='acos', complex_fn='acos', recompute=SCALAR_CALL),
     defop('chlo.acosh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='acosh', complex_fn='acosh', recompute=SCALAR_CALL),
@@ -105,27 +123,6 @@ OPS = (
     defop('chlo.atan', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='atan', complex_fn='atan', recompute=SCALAR_CALL),
     defop('chlo.atanh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='atanh', complex_fn='atanh', recompute=SCALAR_CALL),
     defop('chlo.bessel_i1e', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='tvm_bessel_i1e', recompute=SCALAR_CALL),
-    defop('chlo.broadcast_add', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.add', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_and', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.and', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_atan2', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.atan2', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_compare', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, broadcasts='stablehlo.compare', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_complex', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, broadcasts='stablehlo.complex', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_divide', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.divide', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_maximum', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.maximum', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_minimum', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.minimum', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_multiply', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.multiply', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_next_after', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='chlo.next_after', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_or', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.or', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_polygamma', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='chlo.polygamma', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_power', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.power', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_remainder', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.remainder', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_select', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=(1, 2), broadcasts='stablehlo.select', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_shift_left', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.shift_left', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_shift_right_arithmetic', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.shift_right_arithmetic', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_shift_right_logical', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.shift_right_logical', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_subtract', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.subtract', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_xor', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='stablehlo.xor', rewrite='decompose:_broadcast_elementwise'),
-    defop('chlo.broadcast_zeta', DECOMPOSED, reason=_CHLO_BROADCAST, unranked=ANY, verify=(_chlo_same_element,), broadcasts='chlo.zeta', rewrite='decompose:_broadcast_elementwise'),
     defop('chlo.conj', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, complex_fn='conj'),
     defop('chlo.constant', DECOMPOSED, reason='stablehlo.constant', rewrite='decompose:_constant'),
     defop('chlo.constant_like', DECOMPOSED, reason='a splat stablehlo.constant in the shape of its operand', unranked=ANY, verify=(_chlo_constant_like,), rewrite='decompose:_constant_like'),
