@@ -101,6 +101,17 @@ def test_top_k_over_rows_on_work_groups(launches, monkeypatch, gpu_form):
     assert [w[0] for _, w in launches] == [32]
 
 
+def test_top_k_of_one_long_row_is_split_over_work_groups(launches):
+    text = TOP_K.replace("32x32768", "1x1048576").replace("32x8", "1x8")
+    x = np.round(np.random.default_rng(4).standard_normal((1, 1 << 20)), 2).astype(np.float32)
+    v, p = runtime.load_module(compiler.compile_str(text, targets=["opencl"]), device="opencl").main(x)
+    order = np.argsort(-x, axis=1, kind="stable")[:, :8]        # ties: the earlier index first
+    np.testing.assert_array_equal(np.asarray(p), order)
+    np.testing.assert_array_equal(np.asarray(v), np.take_along_axis(x, order, 1))
+    # 32 parts of 32768, then the 256 candidates sorted by one work-group and cut to 8
+    assert [w[0] for _, w in launches] == [32, 1, 1, 1]
+
+
 @pytest.mark.parametrize("el,combiner,unique,mark", [
     ("f32", "add", False, "atomic_cmpxchg"), ("i32", "add", False, "atomic_add("),
     ("f32", "multiply", True, "g_u = g_lid"), ("i32", "maximum", False, None)],
