@@ -20,6 +20,7 @@ from ..ir.attributes import DenseElementsAttr, ints
 from . import scalar, special_c
 from .lane_reduce import emit_lane_reduction, nested_row_reductions
 from .index_maps import delinearize, delinearize_decls, linearize, reshape_index  # noqa: F401
+from .kernel import store_view
 
 #: Ops whose operands are all read at the result's own index (no broadcast or
 #: remapping): the ones _prefetch walks iteratively.
@@ -543,8 +544,17 @@ def contraction_epilogue(em: "BodyEmitter", kernel, b: str, row: str, col: str, 
 def fused_store(em: "BodyEmitter", kernel, result, idx, acc: str) -> str:
     """Store statement of the kernel's output at ``idx`` with the heavy op's
     ``result`` there taken as the C expression ``acc`` (its epilogue pulled
-    through ``em``)."""
+    through ``em``; a transposing output stores at permuted places)."""
     em.bind(result, idx, acc)
     out_v = kernel.outputs[0]
-    val = em.value(out_v, idx)
-    return f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
+    src, view = store_view(out_v)
+    if view is None:
+        at = linearize(idx, out_v.type.shape)
+    else:
+        mid = idx
+        if view.mid is not None:
+            tmp = lambda e: em.tmp("int64_t", e)
+            mid = reshape_index(idx, view.mid, src.type.shape, tmp) or \
+                delinearize(tmp(linearize(idx, src.type.shape)), view.mid)
+        at = linearize([mid[p] for p in view.perm], view.shape)
+    return f"o0[{at}] = {em.store_expr(out_v.type.element, em.value(src, idx))};"

@@ -27,7 +27,7 @@ from . import scalar
 from .c_style import CStyleRenderer, workgroup_tile
 from .grids import GPU_MARKER, GPU_WORK
 from .gpu_reduce import find_tree_reduction, render_tree_reduction
-from .body import BodyEmitter, contraction_epilogue, delinearize_decls, linearize
+from .body import BodyEmitter, contraction_epilogue, delinearize_decls, fused_store
 from ..ir.symbolic import Dim
 from .kernel import DYNAMIC_GUESS, Kernel, contraction_plan, workgroup_plan
 
@@ -282,10 +282,7 @@ class GpuTarget(CStyleRenderer):
         decls = (delinearize_decls("g_b", bsz, "e", 0) + delinearize_decls("g_m", msz, "e", len(bsz))
                  + delinearize_decls("g_nc", nsz, "e", len(bsz) + len(msz)))
         idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
-        em.bind(c.op.result, idx, "g_acc")
-        out_v = kernel.outputs[0]
-        val = em.value(out_v, idx)
-        store = f"o0[{linearize(idx, out_v.type.shape)}] = {em.store_expr(out_v.type.element, val)};"
+        store = fused_store(em, kernel, c.op.result, idx, "g_acc")
         gs = self.global_space
         out = [
             *_workgroup_block(plan, rows, c.N),

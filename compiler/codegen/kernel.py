@@ -198,11 +198,35 @@ def epilogue_root(root, name):
     return op
 
 
+class StoreView(NamedTuple):
+    """How a transposing kernel output is stored (``store_view``)."""
+    perm: tuple           # the transpose's permutation
+    shape: tuple          # the output's shape
+    mid: tuple | None     # the shape a reshape gives the value first, or None
+
+
+def store_view(v):
+    """(value, StoreView or None): a kernel output ``v`` that is a transpose
+    (of a single-use reshape) of ``value`` is stored as ``value``'s elements
+    at permuted places: a heavy op's result written in its consumer's layout
+    (attention's head merge, passes/dispatch.py); else (v, None)."""
+    op = v.defining_op
+    if op is None or op.name != "stablehlo.transpose":
+        return v, None
+    src, mid = op.operands[0], None
+    r = src.defining_op
+    if r is not None and r.name == "stablehlo.reshape" and len(src.uses) == 1:
+        src, mid = r.operands[0], tuple(src.type.shape)
+    return src, StoreView(tuple(ints(op.attr("permutation"))), tuple(v.type.shape), mid)
+
+
 def _find_contraction(root, captured) -> Contraction | None:
-    """The dot_general reached from ``root`` through same-shape elementwise
-    ops, if its operands are captured buffers (or transposes of them) and its
-    layout is strided."""
-    dot = epilogue_root(root, "stablehlo.dot_general")
+    """The dot_general reached from ``root`` (or the value a transposing
+    root stores, ``store_view``) through same-shape elementwise ops, if its
+    operands are captured buffers (or transposes of them) and its layout is
+    strided."""
+    src = store_view(root.results[0])[0].defining_op if len(root.results) == 1 else root
+    dot = epilogue_root(src, "stablehlo.dot_general") if src is not None else None
     if dot is None:
         return None
     lhs, rhs = dot.operands

@@ -180,6 +180,12 @@ class FormDispatchRegions(Pass):
                 continue
             epilogue = (op.name in shlo.ELEMENTWISE and len(op.results) == 1
                         and all(v.type.shape == op.result.type.shape for v in heavy_in))
+            if _stores_transposed(op):
+                mat.update(op.results)          # the heavy op's dispatch stores it permuted
+                continue
+            if _feeds_stored_transpose(op):
+                tainted.update(op.results)
+                continue
             if not epilogue:
                 mat.update(heavy_in)
                 continue
@@ -200,7 +206,8 @@ class FormDispatchRegions(Pass):
             return False
         user = r.uses[0][0]
         return (user.name in shlo.ELEMENTWISE and len(user.results) == 1
-                and user.result.type.shape == r.type.shape)
+                and user.result.type.shape == r.type.shape) \
+            or _stores_transposed(user) or _feeds_stored_transpose(user)
 
     @staticmethod
     def _is_root(op, mat) -> bool:
@@ -294,6 +301,39 @@ class FormDispatchRegions(Pass):
 
 
 _STRIDED_OPERANDS = registry.with_trait(registry.STRIDED)
+
+
+def _feeds_stored_transpose(op) -> bool:
+    """A reshape whose one reader is a ``_stores_transposed`` transpose."""
+    if op.name != "stablehlo.reshape" or len(op.result.uses) != 1:
+        return False
+    return _stores_transposed(op.result.uses[0][0])
+
+
+def _stores_transposed(op) -> bool:
+    """Transpose ``op`` of a dot_general's result (or of its epilogue, or a
+    reshape of either) that
+    the product's dispatch stores directly in the transposed layout
+    (codegen/kernel.py ``store_view``): attention's head merge before the
+    output projection, which would otherwise be a copy dispatch.  Only when
+    the last dim stays last (rows are still stored contiguously), the value
+    transposed has no other reader, and not every reader of the transpose
+    is a dot_general (those read it through permuted strides anyway)."""
+    if op.name != "stablehlo.transpose" or op.result.type.element not in ("f32", "f64"):
+        return False
+    from ..codegen.kernel import epilogue_root, store_view
+    perm = tuple(ints(op.attr("permutation")))
+    if not perm or perm[-1] != len(perm) - 1 or perm == tuple(range(len(perm))):
+        return False
+    src, view = store_view(op.result)
+    if len(src.uses) != 1 or not src.type.is_static or len(op.operands[0].uses) != 1 \
+            or (view.mid is not None and src.type.shape[-1] != view.mid[-1]):
+        return False
+    users = [u for u, _ in op.result.uses]
+    if users and all(u.name == "stablehlo.dot_general" for u in users):
+        return False
+    prod = src.defining_op
+    return prod is not None and epilogue_root(prod, "stablehlo.dot_general") is not None
 
 
 def _strided_source(op, value, block):
