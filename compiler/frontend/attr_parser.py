@@ -342,7 +342,7 @@ class AttrParserMixin(TypeParserMixin):
             v = getattr(v, "value", v)
             if isinstance(v, int) and v <= 0:
                 raise self.error(f"{label} must be positive", tok)
-        from ..ir.op_constraints import dot_algorithm_error
+        from ..dialects.stablehlo.contraction import dot_algorithm_error
         problem = dot_algorithm_error(fields)
         if problem is not None:
             raise self.error(problem, tok)

@@ -2,7 +2,7 @@
 ``"<in>,<in>-><out>"`` in letters, at most one ``...`` per term (the dims no
 letter names, right-aligned, as in numpy); without ``->`` the output is
 numpy's implicit one (the ``...`` dims, then the letters seen once, sorted).
-Read by the verifier (ir/op_constraints.py) and the decomposition
+Read by the verifier (dialects/stablehlo/contraction.py) and the decomposition
 (passes/decompose_einsum.py)."""
 from __future__ import annotations
 

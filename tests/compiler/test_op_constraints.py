@@ -1,4 +1,4 @@
-"""The spec's per-op constraints in the verifier (ir/op_constraints.py):
+"""The spec's per-op constraints in the verifier (the rules declared on each op, dialects/):
 errors are CompileErrors located at the op; dynamic dims stay accepted."""
 import pytest
 
