@@ -2,13 +2,16 @@
 
 A workgroup range covers rectangles of the (B*M) x N output (consecutive
 workgroups of a column block merge, see ``rectangle_loop``).  Each
-rectangle is cut into MB x NB blocks; per KC slice of K the block packs A
-as [MR-row panel][k][MR] and B as [NR-column panel][k][NR] (zero padded,
-so edge tiles run the same micro-kernel and any operand strides -- a
-transposed lhs or rhs -- cost only the packing), and an MR x NR micro-kernel
-(GCC vector extensions: the same C builds for AVX2, AVX-512 or NEON; MR and
+rectangle is cut into MC x NB blocks; per KC slice of K the block packs B
+as [NR-column panel][k][NR] once and sweeps its MB-row blocks of A over it
+(BLIS's loop order: B is packed once per MC rows, not per MB rows); A rows
+with unit K stride are read in place, others packed as [MR-row
+panel][k][MR] (zero padded, so edge tiles run the same micro-kernel and any
+operand strides -- a transposed lhs or rhs -- cost only the packing); an
+MR x NR micro-kernel (GCC vector extensions: the same C builds for AVX2,
+AVX-512 or NEON; MR and
 NR per vector width, ``_TILES``) adds each tile's product into a per-thread
-MB x NB accumulator, which the fused epilogue reads when K is done.  The
+MC x NB accumulator, which the fused epilogue reads when K is done.  The
 micro-kernel is a function of its own, its accumulators and B vectors in
 registers (benchmarks/gemm_roofline.py: 0.9-1.0 of OpenBLAS on one Zen 4
 core for BERT-base's shapes).  Products with few rows per batch (a GEMV)
@@ -30,7 +33,9 @@ from .cpu_body import CpuBodyEmitter
 from .kernel import Kernel, contraction_plan
 
 KC = 256      # K slice packed per step (a B micro-panel stays in L1, the block in L2)
-MB = 128      # rows of a packed block
+MB = 128      # rows of a packed block (A's panels)
+MC = 1024     # rows one packed B panel serves, MC / MB blocks of A in turn (the
+              # accumulator block: 1 MiB; 2048^3 at 91 -> 101 GFLOP/s with 128)
 NB = 256      # columns of a packed block (f32; f64 uses half)
 GEMV_ROWS = 4  # fewer rows per batch than this: the unpacked row kernel
 DIRECT_B_ROWS = 64  # up to this many rows per batch: B read in place, not packed
@@ -94,6 +99,7 @@ class _Shape:
         self.nr = self.nv * self.vl
         self.nb = (NB if item == 4 else NB // 2) // self.nr * self.nr     # whole panels
         self.mb = MB // self.mr * self.mr
+        self.mc = MC // self.mb * self.mb          # rows per B panel: whole A blocks
         self.vt = f"tvm_v{self.vl}{'f' if ct == 'float' else 'd'}"
         self.vu = self.vt + "_u"      # the same vector at any element alignment
         self.tag = f"{'f32' if item == 4 else 'f64'}_{self.mr}x{self.nv}v{self.vl}"
@@ -177,7 +183,7 @@ class _Shape:
         """File-scope declarations (deduplicated per executable): the vector
         types, the thread-local scratch and the micro-kernels called."""
         ct, vt, vb = self.ct, self.vt, self.vb
-        size = MB * KC + KC * NB + MB * NB     # the f32 block sizes bound f64's too
+        size = MB * KC + KC * NB + MC * NB     # the f32 block sizes bound f64's too
         return [f"typedef {ct} {vt} __attribute__((vector_size({vb})));",
                 f"typedef {ct} {self.vu} __attribute__((vector_size({vb}), "
                 f"aligned({4 if ct == 'float' else 8}), may_alias));",
@@ -216,8 +222,8 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     if isinstance(gemv, str):
         src.append(f"  const int gemv = {gemv};")
     src += rectangle_loop(plan, rows, c.N)
-    cap = ({True: "1", False: str(sh.mb)}[gemv] if isinstance(gemv, bool)
-           else f"(gemv ? 1 : {sh.mb})")
+    cap = ({True: "1", False: str(sh.mc)}[gemv] if isinstance(gemv, bool)
+           else f"(gemv ? 1 : {sh.mc})")
     src += [
         "    for (int64_t r = r0; r < r1;) {",
         f"      const int64_t b = r / {c.M}, m0 = r % {c.M};",
@@ -251,9 +257,9 @@ def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool) -> list[str]:
     read directly (``fa`` / ``fb``) are passed in place with their strides,
     the rest from the packed panels."""
     (_, lsm, lsk), (_, rsk, _) = c.lhs_strides, c.rhs_strides
-    a_pk, a_dir = ("ap + ip * kc", 1, sh.mr), (f"la + ip * {lsm} + k0 * {lsk}", lsm, lsk)
+    a_pk, a_dir = ("ap + ip * kc", 1, sh.mr), (f"sa + ip * {lsm} + k0 * {lsk}", lsm, lsk)
     b_pk, b_dir = ("bp + jp * kc", sh.nr), (f"lb + k0 * {rsk} + n0 + jp", rsk)
-    tail = f"cc + ip * {sh.nb} + jp, k0 == 0);"
+    tail = f"cc + (sm0 + ip) * {sh.nb} + jp, k0 == 0);"
     out = []
     for fa, fb in ((True, True), (True, False), (False, True)):
         if (fa and not direct_a) or (fb and not direct_b):
@@ -277,7 +283,7 @@ def _packed_block(c, sh: _Shape) -> list[str]:
                              f"({c.M}) <= {DIRECT_B_ROWS}")
     pack_b_when = ("" if direct_b is False else f"jn < {nr}" if direct_b is True
                    else f"jn < {nr} || !({direct_b})")
-    direct_a = c.N <= 2 * nr
+    direct_a = c.N <= 2 * nr or lsk == 1
     if c.K == 0:
         return [f"        for (int64_t i = 0; i < mb * {sh.nb}; ++i) cc[i] = 0;"]
     # pack loops run along the operand's unit-stride dimension
@@ -314,13 +320,13 @@ def _packed_block(c, sh: _Shape) -> list[str]:
         pack_a = [
             f"            {ct}* restrict d = ap + ip * kc;",
             f"            if (in == {mr}) {{",
-            f"              const {ct}* restrict s = la + ip * {lsm} + k0;",
+            f"              const {ct}* restrict s = sa + ip * {lsm} + k0;",
             "              for (int64_t k = 0; k < kc; ++k) {",
             *[f"                d[k * {mr} + {i}] = s[{i * lsm} + k];" for i in range(mr)],
             "              }",
             "            } else {",
             "            for (int64_t i = 0; i < in; ++i) {",
-            f"              const {ct}* restrict s = la + (ip + i) * {lsm} + k0;",
+            f"              const {ct}* restrict s = sa + (ip + i) * {lsm} + k0;",
             f"              for (int64_t k = 0; k < kc; ++k) d[k * {mr} + i] = s[k];",
             "            }",
             f"            for (int64_t i = in; i < {mr}; ++i) for (int64_t k = 0; k < kc; ++k) d[k * {mr} + i] = 0;",
@@ -329,7 +335,7 @@ def _packed_block(c, sh: _Shape) -> list[str]:
     else:
         pack_a = [
             "            for (int64_t k = 0; k < kc; ++k) {",
-            f"              const {ct}* restrict s = la + ip * {lsm} + (k0 + k) * {lsk};",
+            f"              const {ct}* restrict s = sa + ip * {lsm} + (k0 + k) * {lsk};",
             f"              {ct}* restrict d = ap + ip * kc + k * {mr};",
             f"              for (int64_t i = 0; i < {mr}; ++i) d[i] = i < in ? s[i * {lsm}] : 0;",
             "            }",
@@ -341,16 +347,22 @@ def _packed_block(c, sh: _Shape) -> list[str]:
         f"            const int64_t jn = nb - jp < {nr} ? nb - jp : {nr};",
         *([f"            if ({pack_b_when}) {{", *pack_b, "            }"] if pack_b_when else pack_b),
         "          }",
-        f"          for (int64_t ip = 0; ip < mb; ip += {mr}) {{",
-        f"            const int64_t in = mb - ip < {mr} ? mb - ip : {mr};",
+        # the B panel serves every MB-row block of A in the mb rows (BLIS's
+        # loop order: B packed once per MC rows, not once per A block)
+        f"          for (int64_t sm0 = 0; sm0 < mb; sm0 += {sh.mb}) {{",
+        f"          const int64_t sb = mb - sm0 < {sh.mb} ? mb - sm0 : {sh.mb};",
+        f"          const {ct}* restrict sa = la + sm0 * {lsm};",
+        f"          for (int64_t ip = 0; ip < sb; ip += {mr}) {{",
+        f"            const int64_t in = sb - ip < {mr} ? sb - ip : {mr};",
         *([f"            if (in < {mr}) {{", *pack_a, "            }"] if direct_a else pack_a),
         "          }",
         f"          for (int64_t jp = 0; jp < nb; jp += {nr}) {{",
         f"            const int fb = {direct_b if isinstance(direct_b, str) else int(direct_b)} && nb - jp >= {nr};",
-        f"            for (int64_t ip = 0; ip < mb; ip += {mr}) {{",
-        f"              const int fa = {int(direct_a)} && mb - ip >= {mr};",
+        f"            for (int64_t ip = 0; ip < sb; ip += {mr}) {{",
+        f"              const int fa = {int(direct_a)} && sb - ip >= {mr};",
         *_micro_calls(sh, c, direct_a, direct_b is not False),
         "            }",
+        "          }",
         "          }",
         "        }",
     ]

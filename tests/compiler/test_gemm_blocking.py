@@ -1,0 +1,82 @@
+"""The packed GEMM's large-M loop order (codegen/gemm.py): one packed B panel
+serves up to MC rows, swept MB rows of A at a time, A read in place when its
+K stride is 1 and packed otherwise.  Shapes cross every block edge: more
+rows than MC, a last MB block and a last MR tile that are partial, K over
+two KC slices, N not a whole number of NR panels."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tensorvm import runtime
+from tensorvm.compiler.codegen import gemm
+from tvm_testing import compiled
+
+DEVICES = ["local-sync", "local-task://3"]      # one thread; workers splitting the rows
+
+
+def _text(lhs_shape, rhs_shape, out_shape, dims, dt):
+    t = lambda s: f"tensor<{'x'.join(map(str, s))}x{dt}>"  # noqa: E731
+    return (f"func.func @main(%a: {t(lhs_shape)}, %b: {t(rhs_shape)}, %c: {t(out_shape[-1:])}) -> {t(out_shape)} {{\n"
+            f"  %0 = stablehlo.dot_general %a, %b, {dims} : ({t(lhs_shape)}, {t(rhs_shape)}) -> {t(out_shape)}\n"
+            f"  %1 = stablehlo.broadcast_in_dim %c, dims = [{len(out_shape) - 1}] : "
+            f"({t(out_shape[-1:])}) -> {t(out_shape)}\n"
+            f"  %2 = stablehlo.add %0, %1 : {t(out_shape)}\n"
+            f"  return %2 : {t(out_shape)}\n}}")
+
+
+M_BIG = gemm.MC + gemm.MB + 13      # a full MC sweep, then a partial one
+
+
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+@pytest.mark.parametrize("lhs_t", [False, True], ids=["a_rows", "a_kmajor"])
+def test_more_rows_than_one_b_panel_serves(lhs_t, dt):
+    """M > MC: B is packed once per MC rows; a K-major A (lhs_t) is packed,
+    a row-major one read in place; the bias epilogue reads the accumulator
+    block of every swept MB block."""
+    m, k, n = M_BIG, 300, 70
+    npdt = np.float32 if dt == "f32" else np.float64
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((k, m) if lhs_t else (m, k)).astype(npdt)
+    b = rng.standard_normal((k, n)).astype(npdt)
+    c = rng.standard_normal(n).astype(npdt)
+    text = _text(a.shape, b.shape, (m, n), f"contracting_dims = [{0 if lhs_t else 1}] x [0]", dt)
+    want = (a.T if lhs_t else a) @ b + c
+    tol = dict(rtol=1e-4, atol=1e-4 * np.sqrt(k)) if dt == "f32" else dict(rtol=1e-10, atol=1e-10)
+    for device in DEVICES:
+        got = runtime.load_module(compiled(text), device=device).main(a, b, c)
+        np.testing.assert_allclose(np.asarray(got), want, **tol)
+
+
+def test_batched_rows_do_not_cross_batches():
+    """A batch of products, each with more rows than MB: a swept block stops
+    at its batch's last row (B differs per batch)."""
+    bt, m, k, n = 3, 2 * gemm.MB + 5, 40, 33
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal((bt, m, k)).astype(np.float32)
+    b = rng.standard_normal((bt, k, n)).astype(np.float32)
+    c = rng.standard_normal(n).astype(np.float32)
+    text = _text(a.shape, b.shape, (bt, m, n),
+                 "batching_dims = [0] x [0], contracting_dims = [2] x [1]", "f32")
+    for device in DEVICES:
+        got = runtime.load_module(compiled(text), device=device).main(a, b, c)
+        np.testing.assert_allclose(np.asarray(got), a @ b + c, rtol=1e-4, atol=1e-3)
+
+
+def test_rows_are_independent_of_how_many_there_are():
+    """Each output row's bits do not depend on M (from GEMV_ROWS rows up):
+    the same sums in the same order whether a row is read in place, in a
+    partial tile or a full one -- what lets a batcher's merged call answer
+    every request with a single call's bits."""
+    k, n = 300, 70
+    rng = np.random.default_rng(13)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    c = rng.standard_normal(n).astype(np.float32)
+    a = rng.standard_normal((M_BIG, k)).astype(np.float32)
+    outs = {}
+    for m in (gemm.GEMV_ROWS, 37, M_BIG):
+        mod = runtime.load_module(compiled(_text((m, k), b.shape, (m, n), "contracting_dims = [1] x [0]", "f32")),
+                                  device="local-sync")
+        outs[m] = np.asarray(mod.main(a[:m], b, c))
+    for m, out in outs.items():
+        np.testing.assert_array_equal(out, outs[M_BIG][:m])
