@@ -7,7 +7,9 @@ submitter), runs the command buffers and settles the signal fence.
 Inside a command buffer, the ops between two execution barriers form a
 segment and may run concurrently.  A dispatch with at least
 ``inline_threshold`` workgroups is cut into ``min(workers, count)``
-contiguous ranges (one native call each); smaller dispatches, fills, copies
+contiguous ranges (one native call each; a long one into up to
+``PIECES_PER_WORKER`` times as many, taken by whichever thread is free);
+smaller dispatches, fills, copies
 and updates are one item each.  A segment of one item runs on the queue
 thread (a hand-off costs more than a tiny job); otherwise the queue thread
 and up to ``workers - 1`` pool threads take items from a shared
@@ -53,6 +55,14 @@ SPLIT_GAIN = 0.85
 # after this many whole runs: one slow split run (a cold worker, another
 # process on the cores) must not keep it on one thread for good.
 SPLIT_RETRY = 16
+# A long dispatch is cut into up to this many ranges per worker, each at
+# least PIECE_S of one thread's work: threads take ranges until none are
+# left, so a worker whose core another process holds takes fewer of them
+# instead of the whole call waiting for its half (two halves on a 2-core
+# machine shared with other work made the split run no faster than a whole
+# one, and the dispatch then stayed on one thread).
+PIECES_PER_WORKER = 4
+PIECE_S = 0.5e-3
 _clock = time.perf_counter
 _POLL_S = 0.25      # how often a blocked queue thread checks for close()
 
@@ -64,6 +74,13 @@ def _ranges(total: int, parts: int):
         n = q + (1 if i < r else 0)
         yield start, start + n
         start += n
+
+
+def _pieces(solo, workers: int) -> int:
+    """Ranges per worker for a dispatch whose whole run took ``solo`` seconds."""
+    if solo is None:
+        return 1
+    return max(1, min(PIECES_PER_WORKER, int(solo / (PIECE_S * workers))))
 
 
 class _Queue:
@@ -122,7 +139,8 @@ class _Queue:
                             split is None or split < SPLIT_GAIN * solo or rec[3] >= SPLIT_RETRY))):
                     if split_s:
                         rec[3] = 0
-                    items.extend((op, r) for r in _ranges(op.total, min(self.workers, op.total)))
+                    parts = self.workers * _pieces(solo, self.workers) if split_s else self.workers
+                    items.extend((op, r) for r in _ranges(op.total, min(parts, op.total)))
                     split_one = op if len(seg) == 1 else None
                     continue
                 if long_enough:

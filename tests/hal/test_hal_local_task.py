@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import tensorvm.hal as hal
+from tensorvm.hal.drivers.local_task import PIECES_PER_WORKER
 from hal_kernels import ENTRIES, compile_so, have_cc
 
 pytestmark = pytest.mark.skipif(not have_cc(), reason="no C compiler for the test kernels")
@@ -44,15 +45,21 @@ def _record_tids(d, exe, workgroups, runs=1, entry="record_tid"):
     return np.frombuffer(tids.read(), np.int64), (per_run[0] if runs == 1 else per_run)
 
 
-@pytest.mark.parametrize("split_us,expected", [(60.0, [1, 4, 1, 1]), (1e9, [1, 1, 1, 1]),
+# a split of record_tid_slow (a 20 ms whole run): PIECES_PER_WORKER ranges per worker
+_SLOW_SPLIT = 4 * PIECES_PER_WORKER
+
+
+@pytest.mark.parametrize("split_us,expected", [(60.0, [1, _SLOW_SPLIT, 1, 1]), (1e9, [1, 1, 1, 1]),
                                                (0, [4, 4, 4, 4])])
 def test_dispatches_split_only_while_it_pays(split_us, expected):
     """A dispatch runs whole on its first submission; the next splits it over
-    the workers only if that run took at least ``split_us``; after that it
-    stays split only if the split run was faster.  record_tid_slow sleeps
-    20 ms per native call, however many workgroups: splitting does not pay
-    (20 ms, not 2: a busy machine's scheduling jitter stays far below the
-    15% a split must gain).  ``split_us=0`` splits always."""
+    the workers only if that run took at least ``split_us`` (a long run into
+    several ranges per worker, taken by whichever thread is free); after
+    that it stays split only if the split run was faster.  record_tid_slow
+    sleeps 20 ms per native call, however many workgroups: splitting does
+    not pay (20 ms, not 2: a busy machine's scheduling jitter stays far
+    below the 15% a split must gain).  ``split_us=0`` splits always, into
+    one range per worker."""
     with hal.create_device("local-task://4", split_us=split_us) as d:
         _, calls = _record_tids(d, _load(d), 64, runs=4, entry="record_tid_slow")
         assert calls == expected
@@ -65,7 +72,7 @@ def test_splitting_is_tried_again_after_whole_runs():
     from tensorvm.hal.drivers.local_task import SPLIT_RETRY
     with hal.create_device("local-task://4", split_us=60.0) as d:
         _, calls = _record_tids(d, _load(d), 64, runs=SPLIT_RETRY + 4, entry="record_tid_slow")
-    assert calls == [1, 4] + [1] * SPLIT_RETRY + [4, 1]
+    assert calls == [1, _SLOW_SPLIT] + [1] * SPLIT_RETRY + [_SLOW_SPLIT, 1]
 
 
 def test_workgroups_spread_over_workers_one_call_each(dev4):
