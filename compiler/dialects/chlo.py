@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..ir.types import TensorType, is_complex, is_integer
 from .opdef import ELEMENTWISE, STRUCTURED, DECOMPOSED, SEQUENTIAL, OWN, ANY, NON_NEGATIVE, SCALAR_CALL, defop
 from .checks import attr_ints, compat_type, element_of, fail, shape_of
+from .dims import dims_elementwise
 from .quant_checks import element_kind
 
 
@@ -105,6 +106,17 @@ def _broadcasting(target, verify=(_chlo_same_element,), unranked=ANY):
                  rewrite='decompose:_broadcast_elementwise')
 
 
+# -- shape rules (opdef ``shape``; dialects/dims.py) ----------------------------------------
+
+def _dims_top_k(S, op):
+    """The operand's dims with k (attribute, or dynamic_top_k's host operand) last."""
+    x = S.dims(op.operands[0])
+    k = S.element(op.operands[1], 0) if len(op.operands) > 1 else \
+        getattr(op.attributes.get("k"), "value", None)
+    d = x[:-1] + (k,)
+    return [d, d]
+
+
 OPS = (
     *(_broadcasting(t) for t in (
         'stablehlo.add', 'stablehlo.and', 'stablehlo.atan2', 'stablehlo.divide',
@@ -115,34 +127,34 @@ OPS = (
     _broadcasting('stablehlo.compare', verify=()),
     _broadcasting('stablehlo.complex', verify=()),
     _broadcasting('stablehlo.select', verify=(), unranked=(1, 2)),
-    defop('chlo._asin_acos_kernel', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, verify=(_chlo_asin_acos_kernel,), complex_fn='asin_acos_kernel'),
-    defop('chlo.acos', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='acos', complex_fn='acos', recompute=SCALAR_CALL),
-    defop('chlo.acosh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='acosh', complex_fn='acosh', recompute=SCALAR_CALL),
-    defop('chlo.asin', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='asin', complex_fn='asin', recompute=SCALAR_CALL),
-    defop('chlo.asinh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='asinh', complex_fn='asinh', recompute=SCALAR_CALL),
-    defop('chlo.atan', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='atan', complex_fn='atan', recompute=SCALAR_CALL),
-    defop('chlo.atanh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='atanh', complex_fn='atanh', recompute=SCALAR_CALL),
-    defop('chlo.bessel_i1e', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='tvm_bessel_i1e', recompute=SCALAR_CALL),
-    defop('chlo.conj', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, complex_fn='conj'),
+    defop('chlo._asin_acos_kernel', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, verify=(_chlo_asin_acos_kernel,), complex_fn='asin_acos_kernel'),
+    defop('chlo.acos', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='acos', complex_fn='acos', recompute=SCALAR_CALL),
+    defop('chlo.acosh', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='acosh', complex_fn='acosh', recompute=SCALAR_CALL),
+    defop('chlo.asin', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='asin', complex_fn='asin', recompute=SCALAR_CALL),
+    defop('chlo.asinh', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='asinh', complex_fn='asinh', recompute=SCALAR_CALL),
+    defop('chlo.atan', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='atan', complex_fn='atan', recompute=SCALAR_CALL),
+    defop('chlo.atanh', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='atanh', complex_fn='atanh', recompute=SCALAR_CALL),
+    defop('chlo.bessel_i1e', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='tvm_bessel_i1e', recompute=SCALAR_CALL),
+    defop('chlo.conj', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, complex_fn='conj'),
     defop('chlo.constant', DECOMPOSED, reason='stablehlo.constant', rewrite='decompose:_constant'),
     defop('chlo.constant_like', DECOMPOSED, reason='a splat stablehlo.constant in the shape of its operand', unranked=ANY, verify=(_chlo_constant_like,), rewrite='decompose:_constant_like'),
-    defop('chlo.cosh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='cosh', complex_fn='cosh', recompute=SCALAR_CALL),
-    defop('chlo.digamma', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='tvm_digamma', recompute=SCALAR_CALL),
-    defop('chlo.erf', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='erf'),
-    defop('chlo.erf_inv', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='tvm_erf_inv', recompute=SCALAR_CALL),
-    defop('chlo.erfc', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='erfc', recompute=SCALAR_CALL),
+    defop('chlo.cosh', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='cosh', complex_fn='cosh', recompute=SCALAR_CALL),
+    defop('chlo.digamma', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='tvm_digamma', recompute=SCALAR_CALL),
+    defop('chlo.erf', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='erf'),
+    defop('chlo.erf_inv', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='tvm_erf_inv', recompute=SCALAR_CALL),
+    defop('chlo.erfc', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='erfc', recompute=SCALAR_CALL),
     defop('chlo.is_inf', DECOMPOSED, reason='compare of abs(x) with +inf', unranked=ANY, rewrite='decompose:_is_inf'),
     defop('chlo.is_neg_inf', DECOMPOSED, reason='compare with -inf', unranked=ANY, rewrite='decompose:_is_inf'),
     defop('chlo.is_pos_inf', DECOMPOSED, reason='compare with +inf', unranked=ANY, rewrite='decompose:_is_inf'),
-    defop('chlo.lgamma', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='lgamma', recompute=SCALAR_CALL),
+    defop('chlo.lgamma', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='lgamma', recompute=SCALAR_CALL),
     defop('chlo.mulhi', DECOMPOSED, reason='integer multiply of the widened halves', verify=(_chlo_mulhi,)),
-    defop('chlo.next_after', ELEMENTWISE, arity=2, shape='elementwise', unranked=ANY, c_fn='nextafter'),
-    defop('chlo.polygamma', ELEMENTWISE, arity=2, shape='elementwise', unranked=ANY, c_fn='tvm_polygamma', recompute=SCALAR_CALL),
+    defop('chlo.next_after', ELEMENTWISE, arity=2, shape=dims_elementwise, unranked=ANY, c_fn='nextafter'),
+    defop('chlo.polygamma', ELEMENTWISE, arity=2, shape=dims_elementwise, unranked=ANY, c_fn='tvm_polygamma', recompute=SCALAR_CALL),
     defop('chlo.ragged_dot', DECOMPOSED, reason='masked dot_general per group', unranked=(0, 1)),
     defop('chlo.scan', DECOMPOSED, syntax=OWN, reason='a stablehlo.while over the scan dimension', int_attrs=(('dimension', 64, NON_NEGATIVE), ('scan_dim_size', 64, NON_NEGATIVE),), unranked=ANY, verify=(_chlo_scan,)),
-    defop('chlo.sinh', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='sinh', complex_fn='sinh', recompute=SCALAR_CALL),
-    defop('chlo.square', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY),
-    defop('chlo.tan', ELEMENTWISE, arity=1, shape='elementwise', unranked=ANY, c_fn='tan', recompute=SCALAR_CALL),
-    defop('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape='top_k', keywords=(('k', 'k', 'int'),), unranked=ANY, verify=(_chlo_top_k,)),
-    defop('chlo.zeta', ELEMENTWISE, arity=2, shape='elementwise', unranked=ANY, c_fn='tvm_zeta', recompute=SCALAR_CALL),
+    defop('chlo.sinh', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='sinh', complex_fn='sinh', recompute=SCALAR_CALL),
+    defop('chlo.square', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY),
+    defop('chlo.tan', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='tan', recompute=SCALAR_CALL),
+    defop('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape=_dims_top_k, keywords=(('k', 'k', 'int'),), unranked=ANY, verify=(_chlo_top_k,)),
+    defop('chlo.zeta', ELEMENTWISE, arity=2, shape=dims_elementwise, unranked=ANY, c_fn='tvm_zeta', recompute=SCALAR_CALL),
 )

@@ -71,8 +71,10 @@ Fields:
   region_forms.py and ir/printer.py; the generic form always parses).
 - ``host_value``: small results of this op may be computed on the host
   (passes/host_values.py).
-- ``shape``: the name of its rule in passes/shape_rules.py (None: the generic
-  rule, which keeps the declared result types).
+- ``shape``: its result-dims rule ``rule(S, op)`` for the symbolic shape
+  analysis (passes/shapes.py), beside the op in its family module or shared
+  in dialects/dims.py (``dims_elementwise``, ``dims_same_as_first``,
+  ``dims_declared``, ``dims_from_operand(i)``); None: ``dims_generic``.
 - ``fold``: ``(numpy ufunc name, "float" | "int" | "float+int")``: constant
   operands of these element kinds fold exactly (passes/fold.py).
 - ``int_attrs``: the dialect's constrained integer attributes
@@ -192,7 +194,7 @@ class OpDef:
     keywords: tuple = ()
     syntax: str = PRETTY
     host_value: bool = False
-    shape: Optional[str] = None
+    shape: Optional[object] = None
     fold: Optional[tuple] = None
     reason: str = ""
     int_attrs: tuple = ()
@@ -214,6 +216,8 @@ class OpDef:
         object.__setattr__(self, "traits", frozenset(self.traits))
         if self.recompute not in (None, CHEAP, VECTOR, SCALAR_CALL):
             raise ValueError(f"{self.name}: recompute is cheap, vector, scalar_call or None")
+        if self.shape is not None and not callable(self.shape):
+            raise ValueError(f"{self.name}: shape is a rule(S, op)")
         if self.noop is not None and not callable(self.noop):
             raise ValueError(f"{self.name}: noop is a rule(op) -> bool")
 

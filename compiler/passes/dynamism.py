@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dialects.stablehlo.reduction import SHAPE_OPERANDS_ATTR, window_operands
 from ..errors import UnsupportedOpError
 from ..ir.attributes import (BoolAttr, DenseArrayAttr, DenseElementsAttr, DictAttr,
                              IntAttr, SymbolRefAttr)
 from ..ir.core import Block, Operation, Region
 from ..ir.types import TensorType
 
-SHAPE_OPERANDS_ATTR = "tvm.shape_operands"
 TARGETS = ("stablehlo.dynamic_reduce_window", "stablehlo.dynamic_rng_bit_generator",
            "stablehlo.dynamic_top_k", "stablehlo.dynamic_approx_top_k", "ApproxTopK")
 _WINDOW = ("window_dimensions", "window_strides", "base_dilations", "window_dilations")
@@ -114,14 +114,6 @@ def _reduce_window(op, module, target):
     new = _insert(op, "stablehlo.reduce_window", operands, [r.type for r in op.results], attrs,
                   [_body(op, module, target)])
     _replace(op, new.results)
-
-
-def window_operands(op):
-    """(window dims, strides, base dilations, window dilations, padding) operands
-    of a reduce_window that carries them as values, else None."""
-    if op.name != "stablehlo.reduce_window" or SHAPE_OPERANDS_ATTR not in op.attributes:
-        return None
-    return tuple(op.operands[len(op.results) * 2:])
 
 
 # -- rng_bit_generator ------------------------------------------------------------------------

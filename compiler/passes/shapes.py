@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dialects.dims import dims_generic, tensor
 from ..dialects.registry import ALIAS, OPS, ORDER_PICK, has
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseElementsAttr, ints
 from ..ir.symbolic import Dim, cdiv, make, shape_product
 from ..ir.types import TensorType
-from . import shape_rules
 
 # Operand positions that only carry shapes / window parameters (read on the
 # host): each op's declared ``shape_operands``.
@@ -184,7 +184,7 @@ class Shapes:
             self.run_op(op)
 
     def run_op(self, op) -> None:
-        rule = shape_rules.RULES.get(op.name, shape_rules.generic)
+        rule = RULES.get(op.name, dims_generic)
         inferred = rule(self, op)
         for r, inf in zip(op.results, inferred or [None] * len(op.results)):
             if not isinstance(r.type, TensorType):
@@ -236,6 +236,19 @@ def bind_dispatch(dispatch, S: Shapes) -> None:
     if syms:
         dispatch.attributes["tvm.dims"] = tuple(sorted(syms, key=lambda x: x.args[0]))
 
+
+
+def _dispatch_dims(S, op):
+    """tvm.dispatch (ours): its region's yielded dims."""
+    b = op.regions[0].blocks[0]
+    S.bind_block_args(b, [S.dims(v) if tensor(v) else () for v in op.operands])
+    S.run_block(b)
+    return [S.dims(v) for v in b.terminator.operands]
+
+
+# each op's result-dims rule: its declaration's ``shape`` (dialects/dims.py)
+RULES = {d.name: d.shape for d in OPS.values() if d.shape is not None}
+RULES["tvm.dispatch"] = _dispatch_dims
 
 _REGISTRY: dict = {}
 

@@ -33,7 +33,6 @@ KNOWN = {
     ('frontend/op_forms.py', 'NAME_ALIASES = {"return": "func.return", "call": "func.call"}'),
     ('frontend/op_forms.py', 'SPECIAL = {'),
     ('frontend/op_forms.py', 'ZERO_RESULT_OPS = frozenset(("func.return", "stablehlo.return", "chlo.return", "sdy.return",'),
-    ('passes/shape_rules.py', '_BY_NAME = {"broadcast_in_dim": broadcast_in_dim, "shape_operand_0": from_shape_operand(0),'),
 }
 
 

@@ -2,14 +2,17 @@
 and their spec rules, quantized forms and dot algorithms."""
 from __future__ import annotations
 
-from ...ir.attributes import DenseElementsAttr, StructAttr
+from ...ir.attributes import DenseElementsAttr, StructAttr, ints
+from ...ir.symbolic import make
 from ...ir.types import is_complex
 from ...ir import einsum_config
 from ..opdef import STRUCTURED, DECOMPOSED, HEAVY, OWN, POSITIVE, STRIDED, defop
 from ..checks import (
     S, attr_ints, compat, component, element_of, expect_result, fail, fail_structure, in_range,
     is_quant, op_shapes, rank_of, shape_of)
+from ..dims import attr_or
 from ..quant_checks import quant_params
+from .movement import padded_size
 
 
 def _fft(op):
@@ -343,11 +346,58 @@ def _dot_general_dims(v, op, func):
     _dot_dims(op, dn)
 
 
+# -- shape rules (opdef ``shape``; dialects/dims.py) ----------------------------------------
+
+def _dims_dot_general(S, op):
+    lhs, rhs = (S.dims(v) for v in op.operands)
+    dn = op.attr("dot_dimension_numbers").fields
+    lb, rb = dn.get("lhs_batching_dimensions", ()), dn.get("rhs_batching_dimensions", ())
+    lc, rc = dn.get("lhs_contracting_dimensions", ()), dn.get("rhs_contracting_dimensions", ())
+    for a, b in list(zip(lb, rb)) + list(zip(lc, rc)):
+        S.unify(lhs[a], rhs[b])
+    lhs, rhs = (S.dims(v) for v in op.operands)
+    out = [lhs[d] for d in lb]
+    out += [lhs[d] for d in range(len(lhs)) if d not in lb and d not in lc]
+    out += [rhs[d] for d in range(len(rhs)) if d not in rb and d not in rc]
+    return [tuple(out)]
+
+
+def _dims_dot(S, op):
+    lhs, rhs = (S.dims(v) for v in op.operands)
+    S.unify(lhs[-1], rhs[0])
+    return [tuple(lhs[:-1]) + tuple(rhs[1:])]
+
+
+def _dims_convolution(S, op):
+    lhs, rhs = (S.dims(v) for v in op.operands[:2])
+    dn = op.attr("dimension_numbers").fields
+    lsp, ksp, osp = (tuple(dn[k]) for k in ("input_spatial_dimensions",
+                                           "kernel_spatial_dimensions", "output_spatial_dimensions"))
+    ns = len(lsp)
+    if op.name == "stablehlo.dynamic_conv":
+        pads = S.elements(op.operands[2])
+        S.params[op] = {"padding": pads}
+    else:
+        pads = ints(op.attr("padding")) if op.attr("padding") is not None else (0,) * (2 * ns)
+        pads = pads or (0,) * (2 * ns)
+    strides, ldil, rdil = (attr_or(op, n, ns, 1) for n in ("window_strides", "lhs_dilation",
+                                                       "rhs_dilation"))
+    gb = getattr(op.attributes.get("batch_group_count"), "value", 1)
+    out = [None] * op.result.type.rank
+    out[dn["output_batch_dimension"]] = make("/", lhs[dn["input_batch_dimension"]], gb)
+    out[dn["output_feature_dimension"]] = rhs[dn["kernel_output_feature_dimension"]]
+    for s in range(ns):
+        span = padded_size(lhs[lsp[s]], pads[2 * s], pads[2 * s + 1], ldil[s] - 1)
+        w = make("+", make("*", make("-", rhs[ksp[s]], 1), rdil[s]), 1)
+        out[osp[s]] = make("+", make("/", make("-", span, w), strides[s]), 1)
+    return [tuple(out)]
+
+
 OPS = (
-    defop('stablehlo.convolution', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape='convolution', int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,), traits=(STRIDED,)),
-    defop('stablehlo.dot', DECOMPOSED, operands=2, results=1, syntax=OWN, shape='dot', reason='rewritten as dot_general', verify=(_dot,)),
-    defop('stablehlo.dot_general', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape='dot_general', verify=(_dot_general_all,), structure=(_dot_general_dims,), traits=(STRIDED,)),
-    defop('stablehlo.dynamic_conv', STRUCTURED, fusion=HEAVY, syntax=OWN, shape='convolution', int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,), shape_operands=(2,), static_form=('stablehlo.convolution', 2, ((2, 'padding'),))),
+    defop('stablehlo.convolution', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape=_dims_convolution, int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,), traits=(STRIDED,)),
+    defop('stablehlo.dot', DECOMPOSED, operands=2, results=1, syntax=OWN, shape=_dims_dot, reason='rewritten as dot_general', verify=(_dot,)),
+    defop('stablehlo.dot_general', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape=_dims_dot_general, verify=(_dot_general_all,), structure=(_dot_general_dims,), traits=(STRIDED,)),
+    defop('stablehlo.dynamic_conv', STRUCTURED, fusion=HEAVY, syntax=OWN, shape=_dims_convolution, int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,), shape_operands=(2,), static_form=('stablehlo.convolution', 2, ((2, 'padding'),))),
     defop('stablehlo.einsum', DECOMPOSED, keywords=(('config', 'einsum_config', 'string'),), reason='diagonal select + reduce, dot_general, transpose', verify=(_einsum,), rewrite='decompose_einsum:_einsum'),
     defop('stablehlo.fft', STRUCTURED, fusion=HEAVY, syntax=OWN, keywords=(('length', 'fft_length', 'dims'),), verify=(_fft,)),
     defop('stablehlo.unary_einsum', DECOMPOSED, keywords=(('config', 'einsum_config', 'string'),), reason='diagonal select + reduce, transpose', verify=(_einsum,), rewrite='decompose_einsum:_einsum'),

@@ -3,9 +3,11 @@ async wrappers, with their spec rules."""
 from __future__ import annotations
 
 from ...ir.attributes import DenseElementsAttr, StructAttr, ints
+from ...errors import UnsupportedOpError
 from ...ir.types import TensorType
 from ..opdef import HOST, DECOMPOSED, OWN, ANY, NON_NEGATIVE, CARRY, LOOP, BRANCH, EFFECTFUL, defop
 from ..checks import S, attr_ints, compat_type, compat_types, fail, symbol_ref
+from ..dims import tensor
 
 
 def _get_tuple_element(op):
@@ -203,16 +205,54 @@ def _async_done(op):
                      f"'{', '.join(str(r.type) for r in op.results)}'")
 
 
+# -- shape rules (opdef ``shape``; dialects/dims.py) ----------------------------------------
+
+def _dims_while(S, op):
+    init = [S.dims(v) if tensor(v) else () for v in op.operands]
+    for region in op.regions:
+        b = region.blocks[0]
+        S.bind_block_args(b, init)
+        S.run_block(b)
+    body_ret = op.regions[1].blocks[0].terminator
+    for v, d in zip(body_ret.operands, init):
+        if tensor(v) and S.dims(v) != tuple(S.resolve(x) for x in d):
+            got = S.dims(v)
+            for a, b in zip(got, d):
+                S.unify(a, b)
+            if S.dims(v) != tuple(S.resolve(x) for x in d):
+                raise UnsupportedOpError(op.name, "with dynamic dims: a loop-carried value "
+                                         "changes shape between iterations", op.location)
+    return [tuple(S.resolve(x) for x in d) for d in init]
+
+
+def _dims_branches(S, op):
+    outs = None
+    for region in op.regions:
+        b = region.blocks[0]
+        S.run_block(b)
+        got = [S.dims(v) if tensor(v) else () for v in b.terminator.operands]
+        if outs is None:
+            outs = got
+            continue
+        for r, x, y in zip(op.results, outs, got):
+            for k, (a, c) in enumerate(zip(x, y)):
+                S.unify(a, c)
+                if tensor(r) and r.type.shape[k] is None and S.resolve(a) != S.resolve(c):
+                    raise UnsupportedOpError(op.name, "with dynamic dims: branches yield "
+                                             "different shapes", op.location)
+    return [tuple(S.resolve(x) for x in d) for d in outs]
+
+
 OPS = (
     defop('stablehlo.async_done', DECOMPOSED, reason='forwards the values of the computation of its async_start', verify=(_async_done,)),
     defop('stablehlo.async_start', DECOMPOSED, reason='its called computation inlined in place (scheduling follows data flow)', verify=(_async_start,)),
-    defop('stablehlo.case', HOST, region_return=True, shape='branches', verify=(_branches,), quant=CARRY, traits=(BRANCH,)),
+    defop('stablehlo.case', HOST, region_return=True, shape=_dims_branches, verify=(_branches,), quant=CARRY, traits=(BRANCH,)),
     defop('stablehlo.composite', DECOMPOSED, syntax=OWN, reason='inlined as a call of its decomposition', verify=(_composite,)),
     defop('stablehlo.custom_call', HOST, syntax=OWN, unranked=ANY, verify=(_custom_call,), traits=(EFFECTFUL,)),
     defop('stablehlo.get_tuple_element', HOST, syntax=OWN, int_attrs=(('index', 32, NON_NEGATIVE),), verify=(_get_tuple_element,), quant=CARRY),
-    defop('stablehlo.if', HOST, regions=2, region_return=True, shape='branches', verify=(_branches,), quant=CARRY, traits=(BRANCH,)),
+    defop('stablehlo.if', HOST, regions=2, region_return=True, shape=_dims_branches, verify=(_branches,), quant=CARRY, traits=(BRANCH,)),
     defop('stablehlo.optimization_barrier', DECOMPOSED, reason='forwarded: its operands', per_axis=False, quant=CARRY),
     defop('stablehlo.return', HOST, terminator=True, quant=CARRY),
     defop('stablehlo.tuple', HOST, quant=CARRY),
-    defop('stablehlo.while', HOST, regions=2, region_return=True, syntax=OWN, shape='while', verify=(_while,), quant=CARRY, traits=(LOOP,)),
+    defop('stablehlo.while', HOST, regions=2, region_return=True, syntax=OWN, shape=_dims_while, verify=(_while,), quant=CARRY, traits=(LOOP,)),
 )

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..opdef import STRUCTURED, SEQUENTIAL, defop
 from ..checks import compat, compat_shapes, expect_result, fail, shape_of
+from ..dims import dims_same_as_first
 
 
 def _triangular_solve(op):
@@ -43,6 +44,6 @@ def _cholesky(op):
 
 
 OPS = (
-    defop('stablehlo.cholesky', STRUCTURED, fusion=SEQUENTIAL, shape='same_as_first', verify=(_cholesky,), per_axis=False),
-    defop('stablehlo.triangular_solve', STRUCTURED, fusion=SEQUENTIAL, shape='same_as_first', verify=(_triangular_solve,)),
+    defop('stablehlo.cholesky', STRUCTURED, fusion=SEQUENTIAL, shape=dims_same_as_first, verify=(_cholesky,), per_axis=False),
+    defop('stablehlo.triangular_solve', STRUCTURED, fusion=SEQUENTIAL, shape=dims_same_as_first, verify=(_triangular_solve,)),
 )

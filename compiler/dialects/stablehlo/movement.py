@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from ...ir.attributes import DenseElementsAttr, StructAttr, ints
 from ...ir.types import TensorType
-from ...ir.symbolic import make
+from ...ir.symbolic import Dim, cdiv, make, shape_product
 from ..opdef import (
     STRUCTURED, HOST, DECOMPOSED, INDEX_REMAP, CONSTANT, KEEPS_ELEMENT, OWN, NON_NEGATIVE, MOVE,
     ALIAS, VIEW, BROADCAST, NATIVE_SCALAR, CHEAP, defop)
 from ..checks import (
     S, always, attr_ints, bounds_of, compat, compat_shapes, const_ints, dims_attr, element_of,
     expect_result, fail, fail_structure, in_range, is_quant, op_shapes, rank_of, shape_of)
+from ..dims import dims_declared, dims_from_operand, dims_same_as_first
 from ..quant_checks import keeps_quant
 
 
@@ -96,7 +97,7 @@ def _slice(op):
 def padded_size(d, lo, hi, interior):
     """One dim of pad's result, ``lo + d + (d - 1) * interior + hi`` with no
     interior padding in an empty dim: ints, symbolic dims (ir/symbolic.py) or
-    None for unknown.  The verifier and shape inference (passes/shape_rules.py)
+    None for unknown.  The verifier and shape inference (its shape rule below)
     both read it."""
     if d is None:
         return None
@@ -546,27 +547,130 @@ def _noop_concatenate(op):
     return len(op.operands) == 1
 
 
+# -- shape rules (opdef ``shape``; dialects/dims.py) ----------------------------------------
+
+def _dims_broadcast_in_dim(S, op):
+    x = op.operands[0]
+    xd = S.dims(x)
+    out = [None] * op.result.type.rank
+    for k, d in enumerate(ints(op.attr("broadcast_dimensions"))):
+        if not (isinstance(xd[k], int) and xd[k] == 1):
+            out[d] = xd[k]
+    return [tuple(out)]
+
+
+def _dims_reshape(S, op):
+    src = S.dims(op.operands[0])
+    out = op.result.type.shape
+    if all(d is not None for d in out):
+        return None
+    a = [d for d in src if not (isinstance(d, int) and d == 1)]
+    b = [k for k, d in enumerate(out) if d != 1]
+    if len(a) == len(b) and all(out[k] is None or not isinstance(a[i], Dim) or True
+                                for i, k in enumerate(b)):
+        res = list(out)
+        ok = True
+        for i, k in enumerate(b):
+            if out[k] is None:
+                res[k] = a[i]
+            elif isinstance(a[i], int) and a[i] != out[k]:
+                ok = False
+        if ok:
+            return [tuple(res)]
+    unknown = [k for k, d in enumerate(out) if d is None]
+    if len(unknown) != 1:
+        return None
+    known = 1
+    for d in out:
+        if d is not None:
+            known *= d
+    total = shape_product(src)
+    res = list(out)
+    res[unknown[0]] = make("/", total, known) if known else 0
+    return [tuple(res)]
+
+
+def _dims_transpose(S, op):
+    d = S.dims(op.operands[0])
+    return [tuple(d[p] for p in ints(op.attr("permutation")))]
+
+
+def _dims_concatenate(S, op):
+    dim = ints(op.attr("dimension"))[0]
+    parts = [S.dims(v) for v in op.operands]
+    for p in parts[1:]:
+        for k, (a, b) in enumerate(zip(parts[0], p)):
+            if k != dim:
+                S.unify(a, b)
+    parts = [S.dims(v) for v in op.operands]
+    out = list(parts[0])
+    out[dim] = 0
+    for p in parts:
+        out[dim] = make("+", out[dim], p[dim])
+    return [tuple(out)]
+
+
+def _dims_pad(S, op):
+    x = S.dims(op.operands[0])
+    lo, hi, interior = (ints(op.attr(n)) for n in ("edge_padding_low", "edge_padding_high",
+                                                     "interior_padding"))
+    return [tuple(padded_size(d, lo[k], hi[k], interior[k]) for k, d in enumerate(x))]
+
+
+def _dims_dynamic_pad(S, op):
+    x = S.dims(op.operands[0])
+    lo, hi, interior = (S.elements(op.operands[i]) for i in (2, 3, 4))
+    S.params[op] = {"low": lo, "high": hi, "interior": interior}
+    return [tuple(padded_size(d, lo[k], hi[k], interior[k]) for k, d in enumerate(x))]
+
+
+def _dims_real_dynamic_slice(S, op):
+    start, limit, strides = (S.elements(op.operands[i]) for i in (1, 2, 3))
+    S.params[op] = {"start": start, "strides": strides}
+    return [tuple(cdiv(make("-", limit[k], start[k]), strides[k]) for k in range(len(start)))]
+
+
+def _dims_gather(S, op):
+    x, idx = op.operands[:2]
+    dn = op.attr("dimension_numbers").fields
+    offset_dims = tuple(dn.get("offset_dims", ()))
+    collapsed = set(dn.get("collapsed_slice_dims", ())) | set(dn.get("operand_batching_dims", ()))
+    ivd = dn.get("index_vector_dim", 0)
+    if op.name == "stablehlo.dynamic_gather":
+        sizes = S.elements(op.operands[2])
+        S.params[op] = {"slice_sizes": sizes}
+    else:
+        sizes = ints(op.attr("slice_sizes"))
+    idims = S.dims(idx)
+    batch = [d for k, d in enumerate(idims) if k != ivd]
+    window = [s for k, s in enumerate(sizes) if k not in collapsed]
+    out, bi, wi = [], iter(batch), iter(window)
+    for k in range(op.result.type.rank):
+        out.append(next(wi) if k in offset_dims else next(bi))
+    return [tuple(out)]
+
+
 OPS = (
     defop('stablehlo.broadcast', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, keywords=(('sizes', 'broadcast_sizes', 'dims'),), verify=(_broadcast,), quant=MOVE, traits=(BROADCAST,)),
-    defop('stablehlo.broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='broadcast_in_dim', keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _broadcast_in_dim,), structure=(_broadcast_in_dim_dims,), quant=MOVE, traits=(VIEW, BROADCAST, NATIVE_SCALAR), noop=_noop_broadcast_in_dim, recompute=CHEAP),
-    defop('stablehlo.concatenate', STRUCTURED, fusion=INDEX_REMAP, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape='concatenate', keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_concatenate,), structure=(_concatenate_dims,), quant=MOVE, noop=_noop_concatenate),
-    defop('stablehlo.constant', STRUCTURED, fusion=CONSTANT, operands=0, results=1, syntax=OWN, host_value=True, shape='nothing', structure=(_check_constant,), traits=(NATIVE_SCALAR,)),
-    defop('stablehlo.dynamic_broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1', keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _dynamic_broadcast_in_dim,), quant=MOVE, traits=(BROADCAST,), shape_operands=(1,)),
-    defop('stablehlo.dynamic_gather', STRUCTURED, fusion=INDEX_REMAP, shape='gather', verify=(_gather,), shape_operands=(2,), static_form=('stablehlo.gather', 2, ((2, 'slice_sizes'),))),
-    defop('stablehlo.dynamic_iota', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, shape='shape_operand_0', keywords=(('dim', 'iota_dimension', 'int'),), int_attrs=(('iota_dimension', 64, NON_NEGATIVE),), verify=(_dynamic_iota,), shape_operands=(0,)),
-    defop('stablehlo.dynamic_pad', STRUCTURED, fusion=INDEX_REMAP, min_operands=5, shape='dynamic_pad', verify=(_dynamic_pad,), quant=MOVE, shape_operands=(2, 3, 4), static_form=('stablehlo.pad', 2, ((2, 'edge_padding_low'), (3, 'edge_padding_high'), (4, 'interior_padding')))),
-    defop('stablehlo.dynamic_reshape', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='shape_operand_1', verify=(_dynamic_reshape,), quant=MOVE, traits=(ALIAS,), shape_operands=(1,)),
-    defop('stablehlo.dynamic_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, types=KEEPS_ELEMENT, shape='nothing', keywords=(('sizes', 'slice_sizes', 'dims'),), verify=(_dynamic_slice,), per_axis=False, structure=(_dynamic_slice_dims,), quant=MOVE),
-    defop('stablehlo.dynamic_update_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape='same_as_first', verify=(_dynamic_update_slice,), per_axis=False, structure=(_dynamic_update_slice_dims,), quant=MOVE),
-    defop('stablehlo.gather', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, shape='gather', verify=(_gather,), structure=(_gather_numbers,), quant=MOVE),
-    defop('stablehlo.get_dimension_size', HOST, operands=1, results=1, host_value=True, shape='nothing', keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_get_dimension_size,), quant=MOVE),
-    defop('stablehlo.iota', STRUCTURED, fusion=INDEX_REMAP, operands=0, results=1, shape='nothing', keywords=(('dim', 'iota_dimension', 'int'),), int_attrs=(('iota_dimension', 64, NON_NEGATIVE),), verify=(_iota,), structure=(_iota_dims,)),
-    defop('stablehlo.pad', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, min_operands=2, types=KEEPS_ELEMENT, shape='pad', keywords=(('low', 'edge_padding_low', 'dims'), ('high', 'edge_padding_high', 'dims'), ('interior', 'interior_padding', 'dims')), verify=(_pad,), per_axis=False, quant=MOVE, noop=_noop_pad),
-    defop('stablehlo.real_dynamic_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=4, shape='real_dynamic_slice', quant=MOVE, shape_operands=(1, 2, 3)),
-    defop('stablehlo.reshape', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, host_value=True, shape='reshape', verify=(keeps_quant, _reshape,), quant=MOVE, traits=(ALIAS, VIEW, NATIVE_SCALAR), noop=always, recompute=CHEAP),
-    defop('stablehlo.reverse', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='same_as_first', keywords=(('dims', 'dimensions', 'dims'),), verify=(_reverse,), per_axis=False, quant=MOVE, noop=_noop_reverse),
+    defop('stablehlo.broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape=_dims_broadcast_in_dim, keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _broadcast_in_dim,), structure=(_broadcast_in_dim_dims,), quant=MOVE, traits=(VIEW, BROADCAST, NATIVE_SCALAR), noop=_noop_broadcast_in_dim, recompute=CHEAP),
+    defop('stablehlo.concatenate', STRUCTURED, fusion=INDEX_REMAP, results=1, min_operands=1, types=KEEPS_ELEMENT, host_value=True, shape=_dims_concatenate, keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_concatenate,), structure=(_concatenate_dims,), quant=MOVE, noop=_noop_concatenate),
+    defop('stablehlo.constant', STRUCTURED, fusion=CONSTANT, operands=0, results=1, syntax=OWN, host_value=True, shape=dims_declared, structure=(_check_constant,), traits=(NATIVE_SCALAR,)),
+    defop('stablehlo.dynamic_broadcast_in_dim', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape=dims_from_operand(1), keywords=(('dims', 'broadcast_dimensions', 'dims'),), verify=(keeps_quant, _dynamic_broadcast_in_dim,), quant=MOVE, traits=(BROADCAST,), shape_operands=(1,)),
+    defop('stablehlo.dynamic_gather', STRUCTURED, fusion=INDEX_REMAP, shape=_dims_gather, verify=(_gather,), shape_operands=(2,), static_form=('stablehlo.gather', 2, ((2, 'slice_sizes'),))),
+    defop('stablehlo.dynamic_iota', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, shape=dims_from_operand(0), keywords=(('dim', 'iota_dimension', 'int'),), int_attrs=(('iota_dimension', 64, NON_NEGATIVE),), verify=(_dynamic_iota,), shape_operands=(0,)),
+    defop('stablehlo.dynamic_pad', STRUCTURED, fusion=INDEX_REMAP, min_operands=5, shape=_dims_dynamic_pad, verify=(_dynamic_pad,), quant=MOVE, shape_operands=(2, 3, 4), static_form=('stablehlo.pad', 2, ((2, 'edge_padding_low'), (3, 'edge_padding_high'), (4, 'interior_padding')))),
+    defop('stablehlo.dynamic_reshape', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape=dims_from_operand(1), verify=(_dynamic_reshape,), quant=MOVE, traits=(ALIAS,), shape_operands=(1,)),
+    defop('stablehlo.dynamic_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=1, types=KEEPS_ELEMENT, shape=dims_declared, keywords=(('sizes', 'slice_sizes', 'dims'),), verify=(_dynamic_slice,), per_axis=False, structure=(_dynamic_slice_dims,), quant=MOVE),
+    defop('stablehlo.dynamic_update_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=2, types=KEEPS_ELEMENT, shape=dims_same_as_first, verify=(_dynamic_update_slice,), per_axis=False, structure=(_dynamic_update_slice_dims,), quant=MOVE),
+    defop('stablehlo.gather', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, shape=_dims_gather, verify=(_gather,), structure=(_gather_numbers,), quant=MOVE),
+    defop('stablehlo.get_dimension_size', HOST, operands=1, results=1, host_value=True, shape=dims_declared, keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_get_dimension_size,), quant=MOVE),
+    defop('stablehlo.iota', STRUCTURED, fusion=INDEX_REMAP, operands=0, results=1, shape=dims_declared, keywords=(('dim', 'iota_dimension', 'int'),), int_attrs=(('iota_dimension', 64, NON_NEGATIVE),), verify=(_iota,), structure=(_iota_dims,)),
+    defop('stablehlo.pad', STRUCTURED, fusion=INDEX_REMAP, operands=2, results=1, min_operands=2, types=KEEPS_ELEMENT, shape=_dims_pad, keywords=(('low', 'edge_padding_low', 'dims'), ('high', 'edge_padding_high', 'dims'), ('interior', 'interior_padding', 'dims')), verify=(_pad,), per_axis=False, quant=MOVE, noop=_noop_pad),
+    defop('stablehlo.real_dynamic_slice', STRUCTURED, fusion=INDEX_REMAP, min_operands=4, shape=_dims_real_dynamic_slice, quant=MOVE, shape_operands=(1, 2, 3)),
+    defop('stablehlo.reshape', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, types=KEEPS_ELEMENT, host_value=True, shape=_dims_reshape, verify=(keeps_quant, _reshape,), quant=MOVE, traits=(ALIAS, VIEW, NATIVE_SCALAR), noop=always, recompute=CHEAP),
+    defop('stablehlo.reverse', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape=dims_same_as_first, keywords=(('dims', 'dimensions', 'dims'),), verify=(_reverse,), per_axis=False, quant=MOVE, noop=_noop_reverse),
     defop('stablehlo.set_dimension_size', DECOMPOSED, syntax=OWN, reason='a static dim set to its own size forwards the operand; a dynamic or bounded result dim is a real_dynamic_slice of the first size elements', keywords=(('dim', 'dimension', 'int'),), int_attrs=(('dimension', 64, NON_NEGATIVE),), verify=(_set_dimension_size,), rewrite='decompose_host:_set_dimension_size'),
-    defop('stablehlo.slice', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, syntax=OWN, host_value=True, shape='nothing', verify=(_slice,), per_axis=False, structure=(_slice_dims,), quant=MOVE, noop=always, recompute=CHEAP),
+    defop('stablehlo.slice', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, syntax=OWN, host_value=True, shape=dims_declared, verify=(_slice,), per_axis=False, structure=(_slice_dims,), quant=MOVE, noop=always, recompute=CHEAP),
     defop('stablehlo.torch_index_select', DECOMPOSED, reason='gather of size-1 slices along dim, batch_dims as gather batching dims', verify=(_torch_index_select,), rewrite='decompose_einsum:_torch_index_select'),
-    defop('stablehlo.transpose', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape='transpose', keywords=(('dims', 'permutation', 'dims'),), verify=(keeps_quant, _transpose,), structure=(_transpose_dims,), quant=MOVE, traits=(VIEW,), noop=_noop_transpose, recompute=CHEAP),
+    defop('stablehlo.transpose', STRUCTURED, fusion=INDEX_REMAP, operands=1, results=1, min_operands=1, types=KEEPS_ELEMENT, shape=_dims_transpose, keywords=(('dims', 'permutation', 'dims'),), verify=(keeps_quant, _transpose,), structure=(_transpose_dims,), quant=MOVE, traits=(VIEW,), noop=_noop_transpose, recompute=CHEAP),
 )

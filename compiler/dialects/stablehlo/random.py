@@ -38,7 +38,16 @@ def _rng_bit_generator(op):
                      f"'{x}' and '{r}'")
 
 
+# -- shape rules (opdef ``shape``; dialects/dims.py) ----------------------------------------
+
+def _dims_rng_bit_generator(S, op):
+    """A dynamic_rng_bit_generator's output shape comes from its host operand."""
+    if len(op.operands) < 2:
+        return None
+    return [S.dims(op.operands[0]), S.elements(op.operands[1])]
+
+
 OPS = (
     defop('stablehlo.rng', DECOMPOSED, syntax=OWN, reason='rng_bit_generator (THREE_FRY, a fixed key per op) bits mapped to [a, b) or Box-Muller normals', verify=(_rng,), rewrite='decompose_rng:_rng'),
-    defop('stablehlo.rng_bit_generator', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape='rng_bit_generator', verify=(_rng_bit_generator,), traits=(EFFECTFUL,)),
+    defop('stablehlo.rng_bit_generator', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape=_dims_rng_bit_generator, verify=(_rng_bit_generator,), traits=(EFFECTFUL,)),
 )

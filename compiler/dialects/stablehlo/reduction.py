@@ -3,14 +3,17 @@ reduce_window, select_and_scatter, scatter, sort, map) and batch norm, with
 the typing of their regions."""
 from __future__ import annotations
 
-from ...ir.attributes import DenseElementsAttr, StructAttr
+from ...ir.attributes import DenseElementsAttr, StructAttr, ints
+from ...ir.symbolic import make
 from ...ir.types import TensorType, is_complex, is_float, is_integer
 from ..opdef import (
     ELEMENTWISE, STRUCTURED, DECOMPOSED, HEAVY, SEQUENTIAL, OWN, NON_NEGATIVE, REDUCER, PURE_REGIONS, defop)
 from ..checks import (
     S, attr_ints, compat, compat_shapes, compat_type, dims_attr, element_of, expect_result,
     fail, fail_structure, in_range, is_quant, rank_of, shape_of)
+from ..dims import attr_or, dims_elementwise, dims_generic, dims_same_as_first
 from ..quant_checks import quant_params
+from .movement import padded_size
 
 
 def _scatter(op):
@@ -450,14 +453,68 @@ def _sort_dims(v, op, func):
         fail_structure(op, "needs one comparator region")
 
 
+# -- shape rules (opdef ``shape``; dialects/dims.py) ----------------------------------------
+
+def _dims_reduce(S, op):
+    n = len(op.operands) // 2
+    first = S.dims(op.operands[0])
+    for v in op.operands[1:n]:
+        for a, b in zip(first, S.dims(v)):
+            S.unify(a, b)
+    dims = set(ints(op.attr("dimensions")))
+    out = tuple(d for k, d in enumerate(S.dims(op.operands[0])) if k not in dims)
+    return [out] * len(op.results)
+
+
+#: Attribute marking the operands of an op rewritten from a dynamism custom
+#: call that carry shapes / window parameters as values (passes/dynamism.py).
+SHAPE_OPERANDS_ATTR = "tvm.shape_operands"
+
+
+def window_operands(op):
+    """(window dims, strides, base dilations, window dilations, padding) operands
+    of a reduce_window that carries them as values, else None."""
+    if op.name != "stablehlo.reduce_window" or SHAPE_OPERANDS_ATTR not in op.attributes:
+        return None
+    return tuple(op.operands[len(op.results) * 2:])
+
+
+def _dims_reduce_window(S, op):
+    x = S.dims(op.operands[0])
+    r = len(x)
+    dyn = window_operands(op)
+    if dyn is not None:     # a dynamic_reduce_window's window as host values
+        win, strides, bdil, wdil, p = (S.elements(v) for v in dyn)
+        S.params[op] = {"window_dimensions": win, "window_strides": strides,
+                        "base_dilations": bdil, "window_dilations": wdil, "padding": p}
+    else:
+        win = ints(op.attr("window_dimensions"))
+        strides = attr_or(op, "window_strides", r, 1)
+        bdil = attr_or(op, "base_dilations", r, 1)
+        wdil = attr_or(op, "window_dilations", r, 1)
+        p = ints(op.attr("padding")) if op.attr("padding") is not None else ()
+    out = []
+    for k, d in enumerate(x):
+        lo, hi = (p[2 * k], p[2 * k + 1]) if p else (0, 0)
+        span = make("+", padded_size(d, lo, hi, make("-", bdil[k], 1)), 0)
+        wspan = make("+", make("*", make("-", win[k], 1), wdil[k]), 1)
+        out.append(make("+", make("/", make("-", span, wspan), strides[k]), 1))
+    return [tuple(out)] * len(op.results)
+
+
+def _dims_map(S, op):
+    dims_generic(S, op)
+    return dims_elementwise(S, op)
+
+
 OPS = (
     defop('stablehlo.batch_norm_grad', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False, rewrite='decompose_norm:_grad'),
     defop('stablehlo.batch_norm_inference', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False, rewrite='decompose_norm:_inference'),
     defop('stablehlo.batch_norm_training', DECOMPOSED, reason='the spec decomposition: broadcast_in_dim along feature_index, elementwise ops, add-reduce over the other dims', int_attrs=(('feature_index', 64, NON_NEGATIVE),), verify=(_batch_norm,), per_axis=False, rewrite='decompose_norm:_training'),
-    defop('stablehlo.map', ELEMENTWISE, min_operands=1, regions=1, region_return=True, shape='map', verify=(_map,), traits=(PURE_REGIONS,)),
-    defop('stablehlo.reduce', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, syntax=OWN, shape='reduce', verify=(reduce_regions, _reduce,), per_axis=False, structure=(_reduce_dims,), traits=(REDUCER, PURE_REGIONS)),
-    defop('stablehlo.reduce_window', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, shape='reduce_window', verify=(reduce_regions, _reduce_window,), per_axis=False, traits=(REDUCER, PURE_REGIONS)),
-    defop('stablehlo.scatter', STRUCTURED, fusion=SEQUENTIAL, regions=1, region_return=True, shape='same_as_first', verify=(reduce_regions, _scatter,), structure=(_check_scatter,), traits=(PURE_REGIONS,)),
-    defop('stablehlo.select_and_scatter', STRUCTURED, fusion=HEAVY, operands=3, results=1, regions=2, region_return=True, shape='same_as_first', verify=(reduce_regions, _select_and_scatter,), per_axis=False, traits=(PURE_REGIONS,)),
-    defop('stablehlo.sort', STRUCTURED, fusion=SEQUENTIAL, min_operands=1, regions=1, region_return=True, shape='same_as_first', verify=(_sort,), per_axis=False, structure=(_sort_dims,), traits=(PURE_REGIONS,)),
+    defop('stablehlo.map', ELEMENTWISE, min_operands=1, regions=1, region_return=True, shape=_dims_map, verify=(_map,), traits=(PURE_REGIONS,)),
+    defop('stablehlo.reduce', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, syntax=OWN, shape=_dims_reduce, verify=(reduce_regions, _reduce,), per_axis=False, structure=(_reduce_dims,), traits=(REDUCER, PURE_REGIONS)),
+    defop('stablehlo.reduce_window', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, shape=_dims_reduce_window, verify=(reduce_regions, _reduce_window,), per_axis=False, traits=(REDUCER, PURE_REGIONS)),
+    defop('stablehlo.scatter', STRUCTURED, fusion=SEQUENTIAL, regions=1, region_return=True, shape=dims_same_as_first, verify=(reduce_regions, _scatter,), structure=(_check_scatter,), traits=(PURE_REGIONS,)),
+    defop('stablehlo.select_and_scatter', STRUCTURED, fusion=HEAVY, operands=3, results=1, regions=2, region_return=True, shape=dims_same_as_first, verify=(reduce_regions, _select_and_scatter,), per_axis=False, traits=(PURE_REGIONS,)),
+    defop('stablehlo.sort', STRUCTURED, fusion=SEQUENTIAL, min_operands=1, regions=1, region_return=True, shape=dims_same_as_first, verify=(_sort,), per_axis=False, structure=(_sort_dims,), traits=(PURE_REGIONS,)),
 )
