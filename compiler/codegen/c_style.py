@@ -19,9 +19,10 @@ gpu.py's ``GpuTarget`` with opencl.py and cuda.py.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from . import scalar
-from .body import BodyEmitter
+from .body import BodyEmitter, fused_store
 
 #: Element types whose push constants take two 32-bit words (kernel.num_constant_words).
 WIDE = ("i64", "ui64", "f64")
@@ -241,6 +242,42 @@ class CStyleRenderer:
             decls += [x for x in (y.replace("static const ", self.table_prefix, 1) for y in d)
                       if x not in decls]
         return decls
+
+
+class ContractionOperands(NamedTuple):
+    """What every contraction plan reads off ``kernel.contraction``: the C
+    element type, the operands' pointer names, the lhs (m, k) and rhs (k, n)
+    element strides, and the B*M output rows."""
+    ct: str
+    lhs: str
+    rhs: str
+    lsm: object
+    lsk: object
+    rsk: object
+    rsn: object
+    rows: object
+
+
+def contraction_operands(c, em) -> ContractionOperands:
+    """ContractionOperands of contraction ``c`` whose bindings ``em`` names."""
+    (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
+    return ContractionOperands(scalar.ctype(c.op.result.type.element), em.bindings[c.lhs],
+                               em.bindings[c.rhs], lsm, lsk, rsk, rsn, c.B * c.M)
+
+
+def convolution_epilogue(em, kernel, n: str, oh: str, ow: str, oc: str, acc: str) -> list:
+    """Statements storing a direct convolution's output at (``n``, ``oh``,
+    ``ow``, ``oc``) (C expressions) from the accumulator ``acc``, the fused
+    elementwise epilogue pulled through ``em`` on the way (conv.py's output
+    dims say which index is which)."""
+    c = kernel.convolution
+    where = {c.out_dims[0]: n, c.out_dims[2]: ow, c.out_dims[3]: oc}
+    if c.out_dims[1] is not None:
+        where[c.out_dims[1]] = oh
+    idx = tuple(f"e{k}" for k in range(len(kernel.shape)))
+    store = fused_store(em, kernel, c.op.result, idx, acc)
+    return ([f"const int64_t e{k} = {where[k]};" for k in range(len(idx))]
+            + [line.strip() for line in em.lines] + [store])
 
 
 def workgroup_tile(wg: str, p: str, rpw, rows, chunk, chunks, inner) -> list:

@@ -13,7 +13,8 @@ from tensorvm.vmfb.model import EntryPoint
 from ..dialects.registry import CONDITIONAL, has
 from ..errors import CompileError
 from . import custom, gemm, native_loop, native_loop_c, scalar, vector_math
-from .c_style import CStyleRenderer, helper_chunks, helper_name, workgroup_tile
+from .c_style import (CStyleRenderer, contraction_operands, helper_chunks, helper_name,
+                      workgroup_tile)
 from .cpu_targets import CpuTarget, resolve
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .index_maps import split_inner_loop
@@ -265,10 +266,7 @@ class CpuRenderer(CStyleRenderer):
         c = kernel.contraction
         em = self.emitter({}, indent=5)
         head = self.pointer_decls(kernel, em)
-        ct = scalar.ctype(c.op.result.type.element)
-        lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
-        (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
-        rows = c.B * c.M
+        ct, lhs, rhs, lsm, lsk, rsk, rsn, rows = contraction_operands(c, em)
         plan = contraction_plan(c)
         nt = min(NT, max(1, plan.cols)) if isinstance(plan.cols, int) else NT
         idx_decls, store = contraction_epilogue(em, kernel, "b", "(m + i)", "(n0 + j)", "acc[i][j]")

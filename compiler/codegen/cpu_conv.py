@@ -21,7 +21,8 @@ from tensorvm.vmfb.cpu_abi import declarator
 
 from ..ir.symbolic import make
 from . import scalar
-from .body import BodyEmitter, fused_store
+from .body import BodyEmitter
+from .c_style import convolution_epilogue
 from .conv import UNIT_CHANNELS, Convolution
 from .kernel import Kernel, workgroup_plan
 
@@ -170,13 +171,8 @@ class _Render:
         self.lane = vector_bytes // item             # the planar kernel's vectors
         self.vt, self.vb = self.vtype(self.lane), self.lane * item
         # fused epilogue at (n, oh, ow0 + i, oc0 + j), the tile in acc[i][j]
-        where = {c.out_dims[0]: "n", c.out_dims[2]: "(ow0 + i)", c.out_dims[3]: "(oc0 + j)"}
-        if c.out_dims[1] is not None:
-            where[c.out_dims[1]] = "oh"
-        idx = tuple(f"e{k}" for k in range(len(kernel.shape)))
-        store = fused_store(em, kernel, c.op.result, idx, "acc[i][j]")
-        self.epilogue_body = ([f"const int64_t e{k} = {where[k]};" for k in range(len(idx))]
-                              + [line.strip() for line in em.lines] + [store])
+        self.epilogue_body = convolution_epilogue(em, kernel, "n", "oh", "(ow0 + i)", "(oc0 + j)",
+                                                  "acc[i][j]")
         self.decls = list(em.decls) + (["#include <stdlib.h>"] if self.packed or self.planar else [])
         used = sorted({l for _, l in self.pieces} | ({self.lane} if self.planar else set()))
         self.decls[:0] = [f"#ifndef TVM_{self.vtype(l)}\n#define TVM_{self.vtype(l)}\n"

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from . import scalar
-from .c_style import CStyleRenderer, workgroup_tile
+from .c_style import CStyleRenderer, contraction_operands, workgroup_tile
 from .grids import GPU_MARKER, GPU_WORK
 from .gpu_reduce import find_tree_reduction, render_tree_reduction
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls, fused_store
@@ -199,10 +199,7 @@ class GpuTarget(CStyleRenderer):
         em = BodyEmitter({}, indent=4)
         params, setup = self.params(kernel, em)
         simple = self._contraction_loop(kernel, BodyEmitter({}, indent=2), indent=2)
-        ct = scalar.ctype(c.op.result.type.element)
-        lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
-        (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
-        rows = c.B * c.M
+        ct, lhs, rhs, lsm, lsk, rsk, rsn, rows = contraction_operands(c, em)
         decls, store = contraction_epilogue(em, kernel, "g_b", "(g_m + g_i)", "g_col", "g_c[g_ri][g_rj]")
         gs, sh = self.global_space, self.shared_space
         apad = 1 if lsk == 1 and tm % 2 == 0 else 0      # A staged transposed: avoid bank conflicts
@@ -273,10 +270,7 @@ class GpuTarget(CStyleRenderer):
         the fused epilogue, threads striding the workgroup's rows x N."""
         c = kernel.contraction
         self.params(kernel, em)
-        ct = scalar.ctype(c.op.result.type.element)
-        lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
-        (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
-        rows = c.B * c.M
+        ct, lhs, rhs, lsm, lsk, rsk, rsn, rows = contraction_operands(c, em)
         plan = contraction_plan(c)
         bsz, msz, nsz = c.out_groups
         decls = (delinearize_decls("g_b", bsz, "e", 0) + delinearize_decls("g_m", msz, "e", len(bsz))

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from ..ir.symbolic import cdiv, make
 from . import scalar
-from .body import BodyEmitter, fused_store
+from .body import BodyEmitter
+from .c_style import convolution_epilogue
 from .kernel import Kernel, workgroup_plan
 
 PIXELS = 4          # RM: output pixels per thread tile
@@ -86,13 +87,7 @@ def render_convolution(target, kernel: Kernel):
     vzero = target.vector_splat(ct, vw, zero)
 
     # fused epilogue at (n, oh, ow, oc) with the tile's value in g_res[g_i][g_j]
-    where = {c.out_dims[0]: "g_n", c.out_dims[2]: "g_ow", c.out_dims[3]: "g_oc"}
-    if c.out_dims[1] is not None:
-        where[c.out_dims[1]] = "g_oh"
-    idx = tuple(f"e{k}" for k in range(len(kernel.shape)))
-    store = fused_store(em, kernel, c.op.result, idx, "g_res[g_i][g_j]")
-    epilogue = ([f"const int64_t e{k} = {where[k]};" for k in range(len(idx))]
-                + [line.strip() for line in em.lines] + [store])
+    epilogue = convolution_epilogue(em, kernel, "g_n", "g_oh", "g_ow", "g_oc", "g_res[g_i][g_j]")
 
     out = thread_tiles(target, kernel, params, setup, count, tiles) + [
         f"    const int64_t g_cb = g_t % {cb}, g_pb = (g_t / {cb}) % {pblocks};",

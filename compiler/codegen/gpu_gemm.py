@@ -24,6 +24,7 @@ from __future__ import annotations
 from ..ir.symbolic import cdiv, make
 from . import scalar
 from .body import BodyEmitter, contraction_epilogue
+from .c_style import contraction_operands
 from .gpu_conv import thread_tiles
 from .kernel import Kernel, contraction_plan
 
@@ -50,12 +51,10 @@ def render_contraction(target, kernel: Kernel):
     em = BodyEmitter({}, indent=4)
     params, setup = target.params(kernel, em)
     el = c.op.result.type.element
-    ct = scalar.ctype(el)
+    ct, lhs, rhs, lsm, lsk, rsk, rsn, _ = contraction_operands(c, em)
     mode, vw, rn = shape(c, target.vector_widths(ct))
     vt = target.vector_type(ct, vw)
     count = contraction_plan(c).count
-    lhs, rhs = em.bindings[c.lhs], em.bindings[c.rhs]
-    (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     rm = ROWS if not isinstance(c.M, int) or c.M >= ROWS else max(1, c.M)
     ncols = rn * vw if mode == "columns" else rn          # outputs per tile row
     mblocks, nblocks = cdiv(c.M, rm), cdiv(c.N, ncols)
