@@ -23,9 +23,8 @@ from .index_maps import delinearize, delinearize_decls, linearize, reshape_index
 from .kernel import store_view
 
 #: Ops whose operands are all read at the result's own index (no broadcast or
-#: remapping): the ones _prefetch walks iteratively.
-_SAME_INDEX = frozenset(shlo.UNARY_ELEMENTWISE) | frozenset(shlo.BINARY_ELEMENTWISE) | {
-    "stablehlo.convert", "stablehlo.compare"}
+#: remapping): the ones _prefetch walks iteratively (convert and compare among them).
+_SAME_INDEX = frozenset(shlo.UNARY_ELEMENTWISE) | frozenset(shlo.BINARY_ELEMENTWISE)
 
 
 def _enum(attr, default=None):

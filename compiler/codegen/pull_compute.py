@@ -212,13 +212,3 @@ def bitcast_convert(em, op, idx):
     parts = [f"((uint64_t){_bits(src, em.value(x, tuple(idx) + (str(k),)))} << {k * sw})"
              for k in range(dw // sw)]
     return [em.tmp(ct, _from_bits(dst, " | ".join(parts)))]
-
-
-
-PULL_OPS = {
-    "stablehlo.convolution": convolution,
-    "stablehlo.dynamic_conv": convolution,
-    "stablehlo.fft": fft,
-    "stablehlo.reduce_precision": reduce_precision,
-    "stablehlo.bitcast_convert": bitcast_convert,
-}

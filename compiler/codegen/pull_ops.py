@@ -7,6 +7,7 @@ take ``(em, op, idx)`` and return one C expression per result.
 """
 from __future__ import annotations
 
+import importlib
 import itertools
 
 from ..dialects import registry as R
@@ -276,22 +277,18 @@ def map_op(em, op, idx):
     return em.region_call(op.regions[0].blocks[0], [em.value(x, idx) for x in op.operands])
 
 
-PULL_OPS = {
-    "stablehlo.dynamic_slice": dynamic_slice,
-    "stablehlo.dynamic_update_slice": dynamic_update_slice,
-    "stablehlo.gather": gather,
-    "stablehlo.dynamic_gather": gather,
-    "stablehlo.reduce_window": reduce_window,
-    "stablehlo.select_and_scatter": select_and_scatter,
-    "stablehlo.map": map_op,
-}
+def pull_emitter(name: str):
+    """The emitter op ``name`` declares (its ``pull``, ``"module:function"``
+    of this package), or None."""
+    d = R.OPS.get(name)
+    if d is None or d.pull is None:
+        return None
+    module, fn = d.pull.split(":")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), fn)
 
 
 def lower(em, op, idx):
-    fn = PULL_OPS.get(op.name)
-    if fn is None:
-        from .pull_compute import PULL_OPS as COMPUTE
-        fn = COMPUTE.get(op.name)
+    fn = pull_emitter(op.name)
     if fn is None:
         raise UnsupportedOpError(op.name, "no kernel lowering", op.location)
     return fn(em, op, idx)

@@ -129,6 +129,10 @@ Fields:
   with them as attributes (passes/canonicalize.py).
 - ``broadcasts``: a CHLO ``broadcast_*`` op's elementwise op, applied after
   broadcasting its operands to one shape (passes/decompose.py).
+- ``pull``: ``"module:function"``: the function of
+  ``compiler/codegen/<module>.py`` that computes one element of the result
+  from pulled operand elements (``fn(em, op, idx)``; codegen/pull_ops.py
+  ``lower`` calls it).
 - ``rewrite``: for a ``decomposed`` op, ``"module:function"``: the function
   of ``compiler/passes/<module>.py`` that rewrites it (``fn(op)`` returns
   the replacing values; passes/decompose.py ``decompose`` calls it).
@@ -211,6 +215,7 @@ class OpDef:
     static_form: Optional[tuple] = None
     broadcasts: Optional[str] = None
     rewrite: Optional[str] = None
+    pull: Optional[str] = None
 
     def __post_init__(self):
         object.__setattr__(self, "traits", frozenset(self.traits))
