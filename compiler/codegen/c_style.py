@@ -54,6 +54,10 @@ class CStyleRenderer:
     workgroup = "wg"
     #: the statements that end a kernel function
     kernel_end = ("}",)
+    #: what a function called from kernels (not a kernel itself) is qualified with
+    device_qualifier = ""
+    #: the suffix of C99's float math names (OpenCL overloads the plain ones)
+    float_math_suffix = "f"
 
     # -- target data hooks ---------------------------------------------------------------
     def prologue(self, needs_f64: bool) -> str:
@@ -263,6 +267,21 @@ def contraction_operands(c, em) -> ContractionOperands:
     (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     return ContractionOperands(scalar.ctype(c.op.result.type.element), em.bindings[c.lhs],
                                em.bindings[c.rhs], lsm, lsk, rsk, rsn, c.B * c.M)
+
+
+def renderer(target: str) -> CStyleRenderer:
+    """The renderer of ``target`` ("cpu", "opencl" or "cuda")."""
+    if target == "cpu":
+        from .cpu import CpuRenderer
+        return CpuRenderer()
+    if target == "opencl":
+        from .opencl import TARGET
+        return TARGET
+    if target == "cuda":
+        from .cuda import TARGET
+        return TARGET
+    from ..errors import CompileError
+    raise CompileError(f"no C-style renderer for target '{target}'")
 
 
 def convolution_epilogue(em, kernel, n: str, oh: str, ow: str, oc: str, acc: str) -> list:

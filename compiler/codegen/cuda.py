@@ -48,6 +48,7 @@ class CudaTarget(GpuTarget):
     binding_offsets = False
     constant_type = "uint32_t"
     helper_qualifier = "static __device__ __forceinline__"
+    device_qualifier = "__device__ "
     table_prefix = "static __device__ const "
     local_size_hint = 128
     shared_space = "__shared__ "

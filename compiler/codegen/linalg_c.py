@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 from tensorvm.vmfb.cpu_abi import declarator
 
+from .c_style import renderer
+
 #: element type -> (LAPACK letter, real C type, complex?)
 ELEMENTS = {"f32": ("s", "float", False), "f64": ("d", "double", False),
             "complex<f32>": ("c", "float", True), "complex<f64>": ("z", "double", True)}
@@ -134,7 +136,7 @@ def render(template: str, el: Element) -> str:
 def helpers(el: Element, target: str) -> str:
     """The guarded helper block of ``el`` for ``target`` (math function names
     differ: OpenCL overloads ``sqrt``, C and CUDA spell ``sqrtf``)."""
-    f = "f" if el.real == "float" and target != "opencl" else ""
+    f = renderer(target).float_math_suffix if el.real == "float" else ""
     body = (_COMPLEX if el.is_complex else _REAL) + _REAL_MATH
     body = (body.replace("FABS(", f"fabs{f}(").replace("HYPOT(", f"hypot{f}(")
             .replace("SQRT(", f"sqrt{f}("))
@@ -156,7 +158,8 @@ def kernel_source(target: str, entry: str, el: Element, core: str,
     this matrix) and the entry point (one matrix per workgroup)."""
     bindings = [(f"b{k}", b, True) for k, b in enumerate(inputs)] + \
                [(f"o{j}", b, False) for j, b in enumerate(outputs)]
-    g = "__global " if target == "opencl" else ""
+    r = renderer(target)
+    g = r.global_space
 
     def arg(name, b, const, base):
         c = "const " if const else ""
@@ -169,10 +172,8 @@ def kernel_source(target: str, entry: str, el: Element, core: str,
     else:
         params = [f"{g}{'const ' if c else ''}void* {n}" for n, b, c in bindings]
         args = [arg(n, b, c, n) for n, b, c in bindings]
-        lid, gid = (("get_local_id(0)", "get_group_id(0)") if target == "opencl"
-                    else ("threadIdx.x", "blockIdx.x"))
-        qual = "__device__ " if target == "cuda" else ""
-        head = (f"{qual}void {entry}({', '.join(params)}) {{\n"
+        lid, gid = r.local_id, r.group_id
+        head = (f"{r.device_qualifier}void {entry}({', '.join(params)}) {{\n"
                 f"  if ({lid} != 0) return;\n"
                 f"  const int64_t bt = (int64_t){gid};\n"
                 f"  {entry}_core({', '.join(args)});\n}}\n")

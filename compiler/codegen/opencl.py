@@ -62,6 +62,7 @@ class OpenCLTarget(GpuTarget):
     format = FORMAT
     f64_only = ("tvm_totalorder64",)        # as_long() needs a 64-bit operand
     cpu_device_macro = "TVM_CPU_DEVICE"     # hal/loaders/opencl_c.py: build_options
+    float_math_suffix = ""                  # sqrt, not sqrtf: the built-ins are overloaded
 
     def vector_widths(self, ctype: str) -> tuple:
         # 256-bit vectors: PoCL maps them to AVX/NEON registers, GPUs to wide loads
