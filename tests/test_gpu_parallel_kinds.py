@@ -101,6 +101,34 @@ def test_top_k_over_rows_on_work_groups(launches, monkeypatch, gpu_form):
     assert [w[0] for _, w in launches] == [32]
 
 
+DYNAMIC_ROWS = """func.func @main(%x: tensor<?x1000xf32>, %i: tensor<?x1000xi32>) -> (tensor<?x1000xf32>, tensor<?x1000xi32>, tensor<?x4xf32>, tensor<?x4xi32>) {
+  %0:2 = "stablehlo.sort"(%x, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %r = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) {dimension = 1 : i64} : (tensor<?x1000xf32>, tensor<?x1000xi32>) -> (tensor<?x1000xf32>, tensor<?x1000xi32>)
+  %1:2 = chlo.top_k(%x, k = 4) : tensor<?x1000xf32> -> (tensor<?x4xf32>, tensor<?x4xi32>)
+  return %0#0, %0#1, %1#0, %1#1 : tensor<?x1000xf32>, tensor<?x1000xi32>, tensor<?x4xf32>, tensor<?x4xi32>
+}"""
+
+
+def test_dynamic_row_counts_take_the_work_group_kernels(launches):
+    r = compile_text(DYNAMIC_ROWS, CompileOptions(targets=["cpu", "opencl"], keep_source=True))
+    assert "g_si[g_a]" in r.stats["opencl_source"] and "g_tv[g_lid * 4 + g_c]" in r.stats["opencl_source"]
+    m = runtime.load_module(r.vmfb, device="opencl")
+    for rows in (1, 5, 70):
+        launches.clear()
+        x = np.round(np.random.default_rng(rows).standard_normal((rows, 1000)), 1).astype(np.float32) + 0.05
+        i = np.tile(np.arange(1000, dtype=np.int32), (rows, 1))
+        v, p, tv, tp = m.main(x, i)
+        order = np.argsort(-x, axis=1, kind="stable")           # GT comparator: descending, stable
+        np.testing.assert_array_equal(np.asarray(p), order)
+        np.testing.assert_array_equal(np.asarray(v), np.take_along_axis(x, order, 1))
+        np.testing.assert_array_equal(np.asarray(tp), order[:, :4])
+        np.testing.assert_array_equal(np.asarray(tv), np.take_along_axis(x, order[:, :4], 1))
+        assert sorted(w[0] for _, w in launches) == [rows, rows]  # a work-group per row, each kernel
+
+
 def test_top_k_of_one_long_row_is_split_over_work_groups(launches):
     text = TOP_K.replace("32x32768", "1x1048576").replace("32x8", "1x8")
     x = np.round(np.random.default_rng(4).standard_normal((1, 1 << 20)), 2).astype(np.float32)

@@ -18,8 +18,9 @@ share in private memory, then the work-group merges the lists pairwise in
 local memory, one barrier per level (larger first in total order, the
 earlier index first on ties, as sequential.py's kernel).
 
-Anything else (dynamic shapes, complex elements, short rows, run-time k)
-keeps the sequential kernel (sequential.py): the renderers return None.
+Anything else (a dynamic sort / top_k dimension, complex elements, short
+rows, run-time k) keeps the sequential kernel (sequential.py): the
+renderers return None.  Other dims may be dynamic (the count an expression).
 """
 from __future__ import annotations
 
@@ -56,9 +57,16 @@ def block_capacity(elements) -> int:
     return p
 
 
-def _static(op) -> bool:
-    return all(type(d) is int for v in list(op.operands) + list(op.results) for d in v.type.shape) \
+def _static(op, dim=None) -> bool:
+    """Static dims (only ``dim`` where given: the others may be symbols, the
+    work-group count an expression) and no complex results."""
+    return all(type(d) is int for v in list(op.operands) + list(op.results)
+               for k, d in enumerate(v.type.shape) if dim is None or k == dim) \
         and not any(v.type.element.startswith("complex") for v in op.results)
+
+
+def _empty(shape) -> bool:
+    return any(type(d) is int and d == 0 for d in shape)
 
 
 def _pairs(first, second) -> list:
@@ -77,15 +85,13 @@ def _kernel_start(target, kernel, shared):
 def render_sort(target, kernel):
     """(decls, source, workgroup count) of a parallel sort kernel, or None."""
     op = kernel.root
-    if not _static(op):
-        return None
     shape = tuple(op.results[0].type.shape)
     dim = sort_dim(op)
     n = shape[dim]
-    if prod(shape) == 0:
+    if not _static(op, dim) or _empty(shape):
         return None
     if SORTED_HALVES in op.attributes:
-        return _merge(target, kernel, op, shape, dim)
+        return _merge(target, kernel, op, shape, dim) if _static(op) else None
     p = 1
     while p < n:
         p *= 2
@@ -226,7 +232,7 @@ def render_top_k(target, kernel):
     """(decls, source, workgroup count) of a work-group-per-row top_k, or None."""
     op = kernel.root
     x = op.operands[0]
-    if len(op.operands) != 1 or not _static(op):
+    if len(op.operands) != 1 or not x.type.shape or not _static(op, x.type.rank - 1):
         return None
     shape = tuple(x.type.shape)
     n, k = shape[-1], op.results[0].type.shape[-1]
@@ -234,8 +240,7 @@ def render_top_k(target, kernel):
     ct = scalar.ctype(el)
     L = target.local_size_hint
     item = (8 if ct in _WIDE else 4) + 4
-    if not shape or not 0 < k <= min(n, MAX_K) or n < MIN_BLOCK or L * k * item > LOCAL_BYTES \
-            or prod(shape) == 0:
+    if not 0 < k <= min(n, MAX_K) or n < MIN_BLOCK or L * k * item > LOCAL_BYTES or _empty(shape):
         return None
     vals, inds = op.results
     it = scalar.ctype(inds.type.element)
