@@ -403,48 +403,46 @@ def _column_gemv(c, sh: _Shape) -> list[str]:
 def _gemv_row(c, sh: _Shape) -> list[str]:
     """Statements computing row m0 (mb == 1), columns [n0, n0 + nb) into
     ``cc`` without packing: B streams once, with independent FMA chains
-    (vectors across N when B's rows are contiguous, across K when its
-    columns are)."""
+    (vectors across N when B's rows are contiguous -- then with the packed
+    path's bits --, across K when its columns are)."""
     ct, vt, vl, vb = sh.ct, sh.vt, sh.vl, sh.vb
     (_, _, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     K = c.K
     if rsn == 1:
-        w = 8 if sh.vb >= 64 else 4   # vectors of columns per pass (two K chains each): 16 or 8 registers
+        # one FMA chain per output along K, in K order: the bits the packed
+        # micro-kernel computes, so a row's result does not depend on how
+        # many rows its call has (a batcher's merged call answers each
+        # request as a call of its own); independent chains across columns
+        w = 16 if sh.vb >= 64 else 8   # vectors of columns per pass: 16 or 8 accumulators
         out = [
             "        int64_t j = 0;",
             f"        for (; j + {w * vl} <= nb; j += {w * vl}) {{",
-            "          " + " ".join(f"{vt} s{q} = ({vt}){{0}}, t{q} = ({vt}){{0}};" for q in range(w)),
+            "          " + " ".join(f"{vt} s{q} = ({vt}){{0}};" for q in range(w)),
             f"          const {ct}* restrict p = lb + n0 + j;",
-            "          int64_t k = 0;",
-            f"          for (; k + 2 <= {K}; k += 2) {{",
-            f"            const {ct} x0 = la[k * {lsk}], x1 = la[(k + 1) * {lsk}];",
-        ]
-        for q in range(w):
-            out.append(f"            {{ {vt} y, z; memcpy(&y, p + k * {rsk} + {q * vl}, {vb}); "
-                       f"memcpy(&z, p + (k + 1) * {rsk} + {q * vl}, {vb}); s{q} += x0 * y; t{q} += x1 * z; }}")
-        out += [
-            "          }",
-            f"          if (k < {K}) {{",
+            f"          for (int64_t k = 0; k < {K}; ++k) {{",
             f"            const {ct} x0 = la[k * {lsk}];",
         ]
         out += [f"            {{ {vt} y; memcpy(&y, p + k * {rsk} + {q * vl}, {vb}); s{q} += x0 * y; }}"
                 for q in range(w)]
         out += ["          }"]
-        out += [f"          s{q} += t{q}; memcpy(cc + j + {q * vl}, &s{q}, {vb});" for q in range(w)]
+        out += [f"          memcpy(cc + j + {q * vl}, &s{q}, {vb});" for q in range(w)]
         out += [
             "        }",
             f"        for (; j + {vl} <= nb; j += {vl}) {{",
-            f"          {vt} s[4] = {{{{0}}}};",
+            f"          {vt} s = ({vt}){{0}};",
             f"          const {ct}* restrict p = lb + n0 + j;",
             f"          for (int64_t k = 0; k < {K}; ++k) {{ {vt} y; memcpy(&y, p + k * {rsk}, {vb}); "
-            f"s[k & 3] += la[k * {lsk}] * y; }}",
-            f"          s[0] += s[1] + s[2] + s[3]; memcpy(cc + j, &s[0], {vb});",
+            f"s += la[k * {lsk}] * y; }}",
+            f"          memcpy(cc + j, &s, {vb});",
             "        }",
-            "        for (; j < nb; ++j) {",
-            f"          {ct} s[4] = {{0}};",
+            # the last columns as lanes of a zero-padded vector: a scalar loop
+            # would be vectorised as products, then in-order adds (no FMA)
+            "        if (j < nb) {",
+            f"          {vt} s = ({vt}){{0}};",
             f"          const {ct}* restrict p = lb + n0 + j;",
-            f"          for (int64_t k = 0; k < {K}; ++k) s[k & 3] += la[k * {lsk}] * p[k * {rsk}];",
-            "          cc[j] = (s[0] + s[1]) + (s[2] + s[3]);",
+            f"          for (int64_t k = 0; k < {K}; ++k) {{ {vt} y = ({vt}){{0}}; "
+            f"for (int64_t e = 0; e < nb - j; ++e) y[e] = p[k * {rsk} + e]; s += la[k * {lsk}] * y; }}",
+            "          for (int64_t e = 0; e < nb - j; ++e) cc[j + e] = s[e];",
             "        }",
         ]
         return out

@@ -80,3 +80,22 @@ def test_rows_are_independent_of_how_many_there_are():
         outs[m] = np.asarray(mod.main(a[:m], b, c))
     for m, out in outs.items():
         np.testing.assert_array_equal(out, outs[M_BIG][:m])
+
+
+@pytest.mark.parametrize("m", [1, 3])
+def test_a_gemv_row_has_the_packed_rows_bits(m):
+    """Fewer than GEMV_ROWS rows take the unpacked row kernel; with B's rows
+    contiguous it sums each output in K order like the micro-kernel, so a
+    batch-1 call (a classifier head's M = batch) and a merged call agree
+    bit for bit; K over one KC slice, N with a partial vector."""
+    k, n = 2 * gemm.KC + 7, 70
+    rng = np.random.default_rng(14)
+    a = rng.standard_normal((16, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    c = rng.standard_normal(n).astype(np.float32)
+    outs = {}
+    for rows in (m, 16):
+        mod = runtime.load_module(compiled(_text((rows, k), b.shape, (rows, n), "contracting_dims = [1] x [0]", "f32")),
+                                  device="local-sync")
+        outs[rows] = np.asarray(mod.main(a[:rows], b, c))
+    np.testing.assert_array_equal(outs[m], outs[16][:m])
