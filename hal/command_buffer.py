@@ -14,9 +14,17 @@ command buffer recorded once replays over new buffers on every call (a
 ``BufferView`` in a table stands for its buffer: checked arguments).  Slot
 ranges need an explicit length; each submission checks that its table's
 buffers cover every range recorded against them.
+
+Constant slots: a push constant may likewise be ``constant_slot(k)``, the
+``k``-th value of a constant table (``with_constants``).  A loop body
+recorded once is appended to the call's command buffer every iteration
+(``execute_commands``) with that iteration's buffers and host scalars (a
+decode step's position); each distinct constant table's commands are made
+once and kept (``MAX_CONSTANT_TABLES``).
 """
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -33,6 +41,20 @@ _U32 = (1 << 32) - 1
 # Binding-table slots a command buffer may use (a real model's tables hold a
 # few hundred: its weights and transients); a larger index is a damaged module.
 MAX_BINDING_SLOTS = 1 << 16
+
+#: A recorded push constant at or above this is a constant-table slot.
+CONSTANT_SLOT = 1 << 32
+#: Constant tables whose command buffers one recording keeps (least recently
+#: used go first): a decode loop's positions, per call of the model.
+MAX_CONSTANT_TABLES = 256
+_MEMO_LOCK = threading.Lock()
+
+
+def constant_slot(k: int) -> int:
+    """The push-constant value that stands for slot ``k`` of a constant table."""
+    if not 0 <= k < MAX_BINDING_SLOTS:
+        raise HalError(f"constant slot must be in [0, {MAX_BINDING_SLOTS}), got {k}")
+    return CONSTANT_SLOT + k
 
 class Fill(NamedTuple):
     buffer: Buffer
@@ -67,6 +89,15 @@ class Barrier(NamedTuple):
     pass
 
 
+class Execute(NamedTuple):
+    """A finalized command buffer (constant slots set) run with a binding
+    table: recorded by ``execute_commands`` on devices that prepare
+    recordings by shape (``Device.nests_commands``), which then key a loop
+    iteration by one row instead of every command of its body."""
+    commands: "CommandBuffer"
+    table: tuple
+
+
 BARRIER = Barrier()
 
 
@@ -89,9 +120,12 @@ class CommandBuffer:
         self.device = device
         self.commands = []
         self.finalized = False
-        self.program = None       # the device's prepared form, set by finalize()
+        self._program = None      # the device's prepared form (finalize, or first use)
+        self._deferred = False
         self.slot_extents = []    # per slot: bytes a table's buffer must hold
         self.slot_writes = set()  # slots that fill/copy/update write
+        self.constant_count = 0   # constant-table slots the commands use
+        self._by_constants = {}   # constant table -> its finalized command buffer
 
     @property
     def binding_count(self) -> int:
@@ -185,7 +219,7 @@ class CommandBuffer:
         wg = self._workgroups(executable, entry, workgroups)
         consts = tuple(constants)
         if not all(c.__class__ is int and 0 <= c <= _U32 for c in consts):
-            consts = tuple(_u32(c, "push constant") for c in consts)
+            consts = tuple(self._constant(c) for c in consts)
         bindings = tuple(bindings)
         executable.check_dispatch(entry, len(bindings), len(consts), wg[0] * wg[1] * wg[2])
         binds = []
@@ -207,9 +241,17 @@ class CommandBuffer:
                 buf = buf.checked(int(off), ln)
             binds.append((buf, int(off), ln))
         layout = executable.layouts[entry]
-        if layout is not None and layout.binding_shapes:
+        if layout is not None and layout.binding_shapes and \
+                not any(c > _U32 for c in consts):      # (else checked per constant table)
             executable.check_binding_shapes(entry, consts, [b[2] for b in binds])
         self._record(Dispatch(executable, entry, wg, consts, tuple(binds)))
+
+    def _constant(self, c) -> int:
+        """A push constant as recorded: a 32-bit value or a constant slot."""
+        if c.__class__ is int and CONSTANT_SLOT <= c < CONSTANT_SLOT + MAX_BINDING_SLOTS:
+            self.constant_count = max(self.constant_count, c - CONSTANT_SLOT + 1)
+            return c
+        return _u32(c, "push constant")
 
     def _workgroups(self, executable, entry, workgroups) -> tuple:
         """The grid as 3 ints within the device's limits (HalError otherwise)."""
@@ -243,9 +285,81 @@ class CommandBuffer:
         """End recording; the device prepares its replayable form."""
         if self.finalized:
             raise HalError("command buffer is already finalized")
-        if not self.slot_extents or self.device.supports_binding_tables:
-            self.program = self.device._prepare_commands(self.commands)
+        if self.constant_count:
+            pass                  # prepared per constant table (with_constants)
+        elif self.slot_extents and self.device.nests_commands:
+            self._deferred = True  # at its first use (a loop body may only be nested)
+        elif not self.slot_extents or self.device.supports_binding_tables:
+            self._program = self.device._prepare_commands(self.commands)
         self.finalized = True     # else: prepared per submission (Device.queue_execute)
+
+    @property
+    def program(self):
+        """The device's prepared form (None: prepared per submission)."""
+        if self._deferred:
+            self._program = self.device._prepare_commands(self.commands)
+            self._deferred = False
+        return self._program
+
+    def execute_commands(self, commands: "CommandBuffer", table=(), constants=()) -> None:
+        """Record the finalized ``commands`` (IREE's execute_commands) with
+        ``table`` for its binding slots and ``constants`` for its constant
+        slots: a loop body recorded once, appended per iteration at the cost
+        of binding it (the device prepares the whole recording by its shape,
+        gpu_templates.py)."""
+        if not isinstance(commands, CommandBuffer) or commands.device is not self.device:
+            raise HalError("execute_commands: expected a command buffer recorded for this device")
+        if not commands.finalized:
+            raise HalError("execute_commands: the command buffer must be finalized first")
+        commands = commands.with_constants(constants)
+        if self.finalized:
+            raise HalError("command buffer is finalized (read-only); record into a new one")
+        if not commands.slot_extents:
+            self.commands += commands.commands
+            return
+        table = commands.check_table(table)
+        if self.device.nests_commands:
+            self.commands.append(Execute(commands, tuple(table)))
+        else:
+            self.commands += commands.resolved_commands(table)
+
+    def with_constants(self, values) -> "CommandBuffer":
+        """The finalized command buffer for constant table ``values``: every
+        constant slot replaced by its value, prepared once per distinct
+        table and kept (the least recently used of more than
+        ``MAX_CONSTANT_TABLES`` go).  Binding-table slots stay slots.  A
+        command buffer without constant slots is its own."""
+        if not self.constant_count:
+            return self
+        if not self.finalized:
+            raise HalError("queue_execute: command buffer must be finalized before submission")
+        key = tuple(values)
+        memo = self._by_constants
+        with _MEMO_LOCK:
+            cb = memo.pop(key, None)
+        if cb is None:
+            if len(key) < self.constant_count:
+                raise HalError(f"queue_execute: the command buffer uses {self.constant_count} "
+                               f"constant slots, the constant table has {len(key)}")
+            words = tuple(_u32(v, "constant table value") for v in key)
+            cb = CommandBuffer(self.device)
+            cb.slot_extents, cb.slot_writes = self.slot_extents, self.slot_writes
+            for c in self.commands:
+                if c.__class__ is Dispatch and any(k > _U32 for k in c.constants):
+                    consts = tuple(words[k - CONSTANT_SLOT] if k > _U32 else k
+                                   for k in c.constants)
+                    exe = c.executable
+                    layout = exe.layouts[c.entry]
+                    if layout is not None and layout.binding_shapes:
+                        exe.check_binding_shapes(c.entry, consts, [b[2] for b in c.bindings])
+                    c = c._replace(constants=consts)
+                cb.commands.append(c)
+            cb.finalize()
+        with _MEMO_LOCK:
+            while len(memo) >= MAX_CONSTANT_TABLES:
+                memo.pop(next(iter(memo)))
+            memo[key] = cb                # most recently used goes last
+        return cb
 
     def check_table(self, table) -> list:
         """Validate a submission's binding table against the recorded slots."""

@@ -63,6 +63,9 @@ class Device:
     max_workgroup_count = (0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF)
     max_workgroups_per_dispatch = 0xFFFFFFFF
     inline_queue = False     # True: queue work runs on the submitting thread (no queue thread)
+    #: The driver's ``_prepare_commands`` takes ``command_buffer.Execute``
+    #: commands (gpu_templates.py); others get the nested commands resolved.
+    nests_commands = False
 
     def __init__(self, name: str, allocator):
         self.name = name
@@ -194,6 +197,9 @@ class Device:
             raise HalError("queue_execute: command buffer was recorded for another device")
         if not cb.finalized:
             raise HalError("queue_execute: command buffer must be finalized before submission")
+        if cb.constant_count:
+            raise HalError(f"queue_execute: the command buffer uses {cb.constant_count} constant "
+                           f"slots; submit cb.with_constants(table)")
         if not cb.slot_extents:
             return cb.program
         table = cb.check_table(table)

@@ -67,6 +67,8 @@ class Tracer:
 
 #: Trace args a native loop's dispatch carries (hal/drivers/cpu_program.loop_trace_args).
 _LOOP_SUMS = ("iterations", "inner_iterations", "dispatches", "kernel_us", "host_us")
+#: Trace args of a GPU queue's events (hal/drivers/gpu_queue.timed).
+_QUEUE_SUMS = ("commands", "host_cpu_us")
 
 
 def summary(tracer: Tracer) -> dict:
@@ -74,8 +76,12 @@ def summary(tracer: Tracer) -> dict:
     "transfers": {...}}``, each ``{name: {"runs", "us"}}``; a native loop's
     entry also sums its per-iteration stats (iterations, dispatches,
     kernel_us, host_us) and gets ``host_us_per_iteration``: the loop's work
-    outside its kernels, the host cost the VM would otherwise pay per step."""
-    groups = {"invocation": {}, "dispatch": {}, "transfer": {}}
+    outside its kernels, the host cost the VM would otherwise pay per step.
+    ``"queue"``: a GPU device's submissions (``enqueue``: its submit
+    thread's host work per submission, with ``commands`` and
+    ``host_cpu_us`` summed; ``submission``: enqueue to completion), so a
+    loop iteration's host cost on a GPU shows as its submission's."""
+    groups = {"invocation": {}, "dispatch": {}, "transfer": {}, "queue": {}}
     for e in list(tracer.events):
         group = groups.get(e.get("cat"))
         if group is None:
@@ -87,18 +93,22 @@ def summary(tracer: Tracer) -> dict:
         if "iterations" in args:
             for k in _LOOP_SUMS:
                 row[k] = row.get(k, 0) + args[k]
+        for k in _QUEUE_SUMS:
+            if k in args:
+                row[k] = row.get(k, 0) + args[k]
     for row in groups["dispatch"].values():
         if "iterations" in row:
             its = row["iterations"]
             row["host_us_per_iteration"] = row["host_us"] / its if its else 0.0
     return {"calls": groups["invocation"], "dispatches": groups["dispatch"],
-            "transfers": groups["transfer"]}
+            "transfers": groups["transfer"], "queue": groups["queue"]}
 
 
 def format_summary(tracer: Tracer, top: int = 12) -> str:
     """``summary`` as text (``tensorvm-run --print-stats``): calls, the
-    ``top`` dispatch entries by time, and every native loop's host cost per
-    iteration."""
+    ``top`` dispatch entries by time, a GPU queue's host work per submission
+    (per loop iteration when the loop reads its condition back), and every
+    native loop's host cost per iteration."""
     s = summary(tracer)
     lines = []
     for name, row in sorted(s["calls"].items()):
@@ -113,6 +123,15 @@ def format_summary(tracer: Tracer, top: int = 12) -> str:
                      f"{row['us'] / row['runs']:>10.1f} us/run")
     if len(ranked) > top:
         lines.append(f"  ... {len(ranked) - top} more")
+    for name, row in sorted(s["queue"].items()):
+        n = row["runs"]
+        line = f"queue {name}: {n} run(s), {row['us'] / n:.1f} us each"
+        if "commands" in row:
+            line += f", {row['commands'] / n:.1f} commands each"
+        if "host_cpu_us" in row:
+            line += f", {row['host_cpu_us'] / n:.1f} us host CPU each " \
+                    f"({row['host_cpu_us'] / max(row.get('commands', 0), 1):.2f} per command)"
+        lines.append(line)
     loops = [(n, r) for n, r in ranked if "iterations" in r]
     if loops:
         lines.append("native loops (one dispatch each; host work = time outside their kernels):")

@@ -372,10 +372,8 @@ def test_loop_kernel_runs_cross_rows_and_column_chunks(shape, forms):
 
 # -- prepared once, replayed: host work per submission ------------------------------------
 
-DEVICE_CONDITION = """
-func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %lim = stablehlo.constant dense<1000.0> : tensor<f32>
-  %r = stablehlo.while(%acc = %x) : tensor<4xf32>
+# the loops below run while max(acc) < %lim: a condition the device computes
+MAX_BELOW_LIM = """
     cond {
       %z = stablehlo.constant dense<0xFF800000> : tensor<f32>
       %m = stablehlo.reduce(%acc init: %z) applies stablehlo.maximum across dimensions = [0]
@@ -383,7 +381,13 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
       %p = stablehlo.compare LT, %m, %lim : (tensor<f32>, tensor<f32>) -> tensor<i1>
       stablehlo.return %p : tensor<i1>
     } do {
-      %two = stablehlo.constant dense<2.0> : tensor<4xf32>
+"""
+
+DEVICE_CONDITION = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %lim = stablehlo.constant dense<1000.0> : tensor<f32>
+  %r = stablehlo.while(%acc = %x) : tensor<4xf32>
+""" + MAX_BELOW_LIM + """      %two = stablehlo.constant dense<2.0> : tensor<4xf32>
       %a2 = stablehlo.multiply %acc, %two : tensor<4xf32>
       stablehlo.return %a2 : tensor<4xf32>
     }
@@ -411,8 +415,9 @@ def test_a_static_function_is_prepared_once_and_replayed():
 
 
 def test_loop_iterations_bind_one_prepared_template():
-    """A loop whose condition is read back each iteration records its body
-    anew every iteration; every recording after the first of its shape is
+    """A loop whose condition is read back each iteration submits once per
+    iteration (its condition's dispatch and the recorded body nested, one
+    row: host_replay.py); every submission after the first of its shape is
     bound to the prepared template, within a call and across calls."""
     m = runtime.load_module(compiled(DEVICE_CONDITION), device="opencl")
     x = np.array([1, 2, 3, 4], np.float32)
@@ -422,6 +427,71 @@ def test_loop_iterations_bind_one_prepared_template():
     s = {k: v - before[k] for k, v in m.device.stats().items()}
     assert s["templates_built"] <= 3 and s["templates_reused"] >= 2 * 9 - 3, s
     assert s["programs_prepared"] == s["templates_built"], s
+
+
+SLICED_LOOP = """
+func.func @main(%t: tensor<8x4xf32>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %lim = stablehlo.constant dense<40.0> : tensor<f32>
+  %r:2 = stablehlo.while(%i = %c0, %acc = %x) : tensor<i32>, tensor<4xf32>
+""" + MAX_BELOW_LIM + """      %row = stablehlo.dynamic_slice %t, %i, %c0, sizes = [1, 4]
+             : (tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
+      %r4 = stablehlo.reshape %row : (tensor<1x4xf32>) -> tensor<4xf32>
+      %e = stablehlo.exponential %r4 : tensor<4xf32>
+      %a2 = stablehlo.add %acc, %e : tensor<4xf32>
+      %i2 = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %i2, %a2 : tensor<i32>, tensor<4xf32>
+    }
+  return %r#1, %r#0 : tensor<4xf32>, tensor<i32>
+}"""
+
+
+def _sliced_loop_reference(t, x):
+    acc, i = x.astype(np.float64), 0
+    while acc.max() < 40.0:
+        acc = acc + np.exp(t[min(i, 7)].astype(np.float64))
+        i += 1
+    return acc, i
+
+
+def test_a_loop_body_is_recorded_once_and_replayed(monkeypatch):
+    """A body of device work plus host scalars (the slice offset, a push
+    constant that changes every iteration) is recorded on the first call
+    only; each iteration after that nests the recording with its buffers
+    and constants (no body command is recorded again) and its host work
+    per submission shows in the trace summary."""
+    from tensorvm.hal.command_buffer import CommandBuffer
+    from tensorvm.hal.trace import Tracer, format_summary, summary
+    m = runtime.load_module(compiled(SLICED_LOOP), device="opencl")
+    t = (np.arange(32, dtype=np.float32).reshape(8, 4) % 5) * 0.5
+    x = np.array([0.5, 1, 1.5, 2], np.float32)
+    want, iterations = _sliced_loop_reference(t, x)
+    dispatched, nested = [], []
+    real_dispatch, real_nest = CommandBuffer.dispatch, CommandBuffer.execute_commands
+    monkeypatch.setattr(CommandBuffer, "dispatch", lambda cb, exe, entry, *a, **k: (
+        dispatched.append(entry), real_dispatch(cb, exe, entry, *a, **k))[1])
+    monkeypatch.setattr(CommandBuffer, "execute_commands", lambda cb, body, *a: (
+        nested.append(body), real_nest(cb, body, *a))[1])
+    for call in range(3):
+        dispatched.clear(), nested.clear()
+        if call == 2:
+            m.device.tracer = tracer = Tracer()
+        a, i = m.main(t, x)
+        m.device.tracer = None
+        np.testing.assert_allclose(np.asarray(a), want, rtol=1e-5)
+        assert int(np.asarray(i)) == iterations
+        assert len(nested) == iterations and len({id(b) for b in nested}) == 1
+        body_entries = {c.entry for c in nested[0].commands if hasattr(c, "bindings")}
+        assert body_entries
+        if call:                          # recorded on the first call only
+            assert not body_entries & set(dispatched), (body_entries, dispatched)
+        # the slice offset is a constant slot: one table per iteration's offset
+        assert nested[0].constant_count == 1
+        assert len(nested[0]._by_constants) == iterations
+    queue = summary(tracer)["queue"]
+    assert queue["enqueue"]["runs"] >= iterations and queue["enqueue"]["host_cpu_us"] > 0
+    assert "queue enqueue:" in format_summary(tracer)
 
 
 def test_concurrent_callers_share_prepared_programs():

@@ -39,6 +39,8 @@ SIGNATURES = {
     "buffer_view.check_args": "r*r->",
     "device.queue.execute.indirect.wait": "rri*r->",
     "executable.has_entry": "rr->i",
+    "command_buffer.dispatch.slotted": "rriiii*i*i*r*i*I->",
+    "command_buffer.execute.slotted": "rr*r*i->",
     "invocation.bounds": "r->r",
     "channel.get": "->r",
     "channel.replica_id": "r->i",

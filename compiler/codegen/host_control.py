@@ -9,6 +9,7 @@ from __future__ import annotations
 from tensorvm.vmfb.cpu_abi import BOUNDS_BYTES
 
 from .host_regs import BANK, I64, Dev, Host, quote
+from .host_replay import BodyReplay, replayable
 from .host_slab import SlabBuf, offset_of
 from .host_transfer import Tok, is_token
 
@@ -52,9 +53,18 @@ class ControlFlow:
                 self.env[r] = var if isinstance(var, Host) or r in self.host \
                     else Dev(var.buf, var.type, False)
             return
+        # a body of device work only: recorded once, replayed per iteration (host_replay.py)
+        replay = BodyReplay(self, op, body, loop_vars) \
+            if self.slots is None and replayable(body) else None
+        prep = self.label("prep") if replay is not None else head
         if native is not None and self.exe is not None:
-            self.native_loop(native, loop_vars, head, done)
+            self.native_loop(native, loop_vars, prep, done)
         else:
+            self.f.emit(f"br {prep}")
+        if replay is not None:
+            self.place(prep)
+            if not replay.record():
+                replay = None
             self.f.emit(f"br {head}")
         self.place(head)
         self._bind(cond, loop_vars)
@@ -63,7 +73,10 @@ class ControlFlow:
         self.f.emit(f"cond_br {pred}, {loop}, {done}")
         self.place(loop)
         self._bind(body, loop_vars)
-        self.block(body)
+        if replay is not None:
+            replay.replay()
+        else:
+            self.block(body)
         new_vals = [self.snapshot(self.env[v]) for v in body.terminator.operands]
         for var, val in zip(loop_vars, new_vals):   # a parallel move: the body may permute
             self.assign(var, val)

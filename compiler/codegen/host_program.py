@@ -130,6 +130,7 @@ class GeneralFunction(ControlFlow):
         self.force_native = False  # native loops without the VM-loop fallback (cached mode)
         self.read_backs = 0
         self.slab = None           # cached mode: this path's transients (host_slab.py)
+        self.constant_table = None # a replayed loop body: its push constants' registers
         self.returned = returned_values(func)
 
     # -- small helpers ------------------------------------------------------------------
@@ -545,14 +546,15 @@ class GeneralFunction(ControlFlow):
         for i, v in enumerate(op.operands):
             val = self.env[v]
             if i in push:
-                if self.record:           # else the cached recording has them
+                if self.record or self.constant_table is not None:   # else the recording has them
                     consts += self.push_words(val)
                 continue
             if isinstance(val, Host):
                 val = self.to_device(val)
             bufs.append(val.buf)
             spans += [f.const("i64", offset_of(val.buf)), self.nbytes(v)]
-        for sym in op.attributes.get("tvm.dims", ()) if self.record else ():   # shape symbols, i64 each
+        for sym in op.attributes.get("tvm.dims", ()) \
+                if self.record or self.constant_table is not None else ():   # shape symbols, i64 each
             consts += self.push_words(Host([self.dim(sym)], _I64))
         outs = []
         donor = self.donors.get(id(op))
@@ -578,9 +580,12 @@ class GeneralFunction(ControlFlow):
         claiming its buffers' slots in the order the recording did."""
         f = self.f
         self.barrier()
+        table = self.constant_table
         if not self.record:
             for b in bufs:
                 self._binding(b)
+            if table is not None:         # a replayed loop body: its varying constants
+                table += [c for c in consts if c not in f.const_values]
         else:
             one = f.const("i32", 1)
             head = [self.cb, self.exe, f.const("i32", entry), wg, one, one,
@@ -590,7 +595,16 @@ class GeneralFunction(ControlFlow):
                        head + ["[" + ", ".join(bufs) + "]", "[" + ", ".join(spans) + "]"])
             else:
                 binds = [self._binding(b) for b in bufs]
-                f.call("command_buffer.dispatch.indirect",
+                name = "command_buffer.dispatch.indirect"
+                if table is not None:     # recording a loop body: constants not known here are slots
+                    name = "command_buffer.dispatch.slotted"
+                    cslots = []
+                    for c in consts:
+                        cslots.append(self.const("i32", -1 if c in f.const_values else len(table)))
+                        if c not in f.const_values:
+                            table.append(c)
+                    head.append("[" + ", ".join(cslots) + "]")
+                f.call(name,
                        head + ["[" + ", ".join(b for b, _ in binds) + "]",
                                "[" + ", ".join(self.const("i32", k) for _, k in binds) + "]",
                                "[" + ", ".join(spans) + "]"])

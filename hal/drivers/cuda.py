@@ -211,6 +211,7 @@ class CudaDevice(Device):
         return cuda_ptx.load(self, name, data, entry_points, target)
 
     supports_binding_tables = True
+    nests_commands = True            # Execute rows: gpu_templates.slot_form
 
     def _prepare_commands(self, commands):
         return self.templates.program(commands)

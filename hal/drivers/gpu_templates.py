@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 
-from ..command_buffer import Barrier, Copy, Dispatch, Fill
+from ..command_buffer import Barrier, Copy, Dispatch, Execute, Fill, is_slot
 
 #: Shapes each device keeps (least recently made go first): a model has a
 #: few recordings per function and loop, not hundreds.
@@ -60,6 +60,13 @@ def slot_form(commands):
                           tuple(binds)))
         elif cls is Barrier:
             continue
+        elif cls is Execute:          # a replayed loop body: one row, its table as slots
+            outer = []
+            for buf in cmd.table:
+                outer.append(slot_of(buf))
+                if outer[-1] is None:
+                    return None
+            shape.append((Execute, cmd.commands, tuple(outer)))
         elif cls is Fill or cls is Copy:
             row = [cls, *cmd]
             for k in ((1,) if cls is Fill else (1, 3)):
@@ -74,7 +81,44 @@ def slot_form(commands):
 
 def slot_commands(shape) -> list:
     """The commands of a shape, their buffers as binding-table slots."""
-    return [row[0](*row[1:]) for row in shape]
+    out = []
+    for row in shape:
+        if row[0] is Execute:
+            out += _nested(row[1], row[2])
+        else:
+            out.append(row[0](*row[1:]))
+    return out
+
+
+def _nested(cb, table) -> list:
+    """``cb``'s commands with its slots replaced by ``table``'s entries
+    (buffers, or the outer recording's slots)."""
+    def at(b):
+        return table[b] if is_slot(b) else b
+    out = []
+    for c in cb.commands:
+        cls = c.__class__
+        if cls is Dispatch:
+            c = c._replace(bindings=tuple((at(b), o, n) for b, o, n in c.bindings))
+        elif cls is Fill:
+            c = c._replace(buffer=at(c.buffer))
+        elif cls is Copy:
+            c = c._replace(src=at(c.src), dst=at(c.dst))
+        out.append(c)
+    return out
+
+
+def expand(commands) -> list:
+    """``commands`` with every Execute replaced by its nested commands."""
+    if not any(c.__class__ is Execute for c in commands):
+        return commands
+    out = []
+    for c in commands:
+        if c.__class__ is Execute:
+            out += _nested(c.commands, c.table)
+        else:
+            out.append(c)
+    return out
 
 
 class TemplateCache:
@@ -96,7 +140,7 @@ class TemplateCache:
         shape's template bound to its buffers."""
         form = slot_form(commands)
         if form is None:
-            return self._prepared(commands)
+            return self._prepared(expand(commands))
         shape, table = form
         with self._lock:
             template = self._programs.pop(shape, None)

@@ -130,6 +130,7 @@ class OpenCLDevice(Device):
         return opencl_c.load(self, name, data, entry_points, target)
 
     supports_binding_tables = True
+    nests_commands = True            # Execute rows: gpu_templates.slot_form
 
     def _prepare_commands(self, commands):
         return self.templates.program(commands)

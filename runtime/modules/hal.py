@@ -17,6 +17,7 @@ import numpy as np
 from tensorvm import hal
 from tensorvm.hal import Buffer, BufferView, CommandBuffer, Executable, Fence, HalError
 from tensorvm.hal.channel import Channel
+from tensorvm.hal.command_buffer import constant_slot
 from tensorvm.hal.errors import rethrow
 from tensorvm.runtime.errors import InvalidArgumentError
 from tensorvm.runtime.vm.interpreter import current_invocation
@@ -403,6 +404,26 @@ def command_buffer_dispatch_indirect(state, cb, exe, entry, wx, wy, wz, constant
     cb.dispatch(exe, entry, (wx, wy, wz), constants, bindings)
 
 
+def command_buffer_dispatch_slotted(state, cb, exe, entry, wx, wy, wz, constants, constant_slots,
+                                    buffers, slots, ranges):
+    """Like dispatch.indirect; push constant k is slot ``constant_slots[k]``
+    of the submission's constant table where that is >= 0 (a loop body
+    recorded once: compiler/codegen/host_replay.py)."""
+    if len(constant_slots) != len(constants):
+        raise HalError(f"hal.command_buffer.dispatch.slotted: {len(constants)} constants need as "
+                       f"many constant slots, got {len(constant_slots)}")
+    consts = [c if s < 0 else constant_slot(s) for c, s in zip(constants, constant_slots)]
+    command_buffer_dispatch_indirect(state, cb, exe, entry, wx, wy, wz, consts, buffers, slots,
+                                     ranges)
+
+
+def command_buffer_execute_slotted(state, cb, commands, table, constants):
+    """Append finalized ``commands`` to ``cb`` with binding table ``table``
+    and constant table ``constants`` (``CommandBuffer.execute_commands``)."""
+    fn = "command_buffer.execute.slotted"
+    _cb(cb, fn).execute_commands(_cb(commands, fn), table, constants)
+
+
 def command_buffer_copy_indirect(state, cb, src, src_slot, src_offset, dst, dst_slot,
                                  dst_offset, length):
     _cb(cb, "command_buffer.copy.indirect").copy(
@@ -647,6 +668,8 @@ FUNCTIONS = hal_imports.bind({
     "command_buffer.copy.indirect": command_buffer_copy_indirect,
     "device.queue.execute.indirect": queue_execute_indirect,
     "device.queue.execute.indirect.wait": queue_execute_indirect_wait,
+    "command_buffer.dispatch.slotted": command_buffer_dispatch_slotted,
+    "command_buffer.execute.slotted": command_buffer_execute_slotted,
     "fence.signal": fence_signal,
     "device.queue.alloca": queue_alloca,
     "device.queue.dealloca": queue_dealloca,

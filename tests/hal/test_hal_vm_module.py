@@ -28,6 +28,8 @@ SIGNATURES = {   # docs/internals.md §6
     "buffer_view.check_args": "r*r->",
     "device.queue.execute.indirect.wait": "rri*r->", "executable.has_entry": "rr->i",
     "invocation.bounds": "r->r",
+    "command_buffer.dispatch.slotted": "rriiii*i*i*r*i*I->",
+    "command_buffer.execute.slotted": "rr*r*i->",
     "channel.get": "->r", "channel.replica_id": "r->i", "channel.partition_id": "r->i",
     "channel.collective": "riii*I*I*r*r->",
 }
