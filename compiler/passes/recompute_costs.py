@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..dialects import stablehlo as shlo
 from ..dialects.registry import CHEAP, SCALAR_CALL, VECTOR, names
 from ..ir.attributes import DenseElementsAttr
+from .shapes import shape_operands
 
 INLINE_CONSTANT_LIMIT = 16   # constants up to this many elements go into kernels
 
@@ -55,11 +56,12 @@ def cheap(op, mat, depth=0) -> bool:
         return True
     if op.name in shlo.ELEMENTWISE or op.name in shlo.INDEX_REMAP:
         chain = depth < CHEAP_CHAIN and op.name in CHEAP_OPS
-        return all(v in mat or (v.defining_op is not None and (
+        host = shape_operands(op)     # a dynamic broadcast's shape: read on the host
+        return all(i in host or v in mat or (v.defining_op is not None and (
             inlinable_constant(v.defining_op) or (chain and (
                 heavy_or_epilogue(v.defining_op)      # a root, or its epilogue's end is
                 or cheap(v.defining_op, mat, depth + 1)))))
-            for v in op.operands)
+            for i, v in enumerate(op.operands))
     return False
 
 
