@@ -7,7 +7,6 @@ take ``(em, op, idx)`` and return one C expression per result.
 """
 from __future__ import annotations
 
-import importlib
 import itertools
 
 from ..dialects import registry as R
@@ -280,11 +279,7 @@ def map_op(em, op, idx):
 def pull_emitter(name: str):
     """The emitter op ``name`` declares (its ``pull``, ``"module:function"``
     of this package), or None."""
-    d = R.OPS.get(name)
-    if d is None or d.pull is None:
-        return None
-    module, fn = d.pull.split(":")
-    return getattr(importlib.import_module(f"{__package__}.{module}"), fn)
+    return R.implementation(name, "pull", __package__)
 
 
 def lower(em, op, idx):

@@ -14,18 +14,19 @@ that must see all of its data (scatter) runs as one workgroup.
 """
 from __future__ import annotations
 
+from ..dialects.registry import implementation
 from ..errors import UnsupportedOpError
 from ..ir.symbolic import cdiv
 from . import scalar
 from .body import linearize
 from .kernel import DYNAMIC_GUESS
-from .sequential_rng import rng_bit_generator
 from .update_window import WINDOW_KIND, emit_update_window
 
 
 def emit_sequential(kernel, em, wg: str, outs: list) -> int:
     """Emit the statements of workgroup ``wg``; return the workgroup count."""
-    fn = emit_update_window if kernel.kind == WINDOW_KIND else KINDS.get(kernel.kind)
+    fn = emit_update_window if kernel.kind == WINDOW_KIND else \
+        implementation(kernel.root.name, "program", __package__)
     if fn is None:
         raise UnsupportedOpError(kernel.root.name, "no sequential kernel lowering")
     return fn(kernel, em, wg, outs)
@@ -382,13 +383,3 @@ def _cholesky(kernel, em, wg, outs) -> int:
     store(em, outs[0], x, at(i, j), acc)
     close(em, 4)
     return count
-
-
-KINDS = {
-    "rng_bit_generator": rng_bit_generator,
-    "triangular_solve": _triangular_solve,
-    "cholesky": _cholesky,
-    "scatter": _scatter,
-    "sort": _sort,
-    "top_k": _top_k,
-}

@@ -155,6 +155,6 @@ OPS = (
     defop('chlo.sinh', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='sinh', complex_fn='sinh', recompute=SCALAR_CALL),
     defop('chlo.square', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY),
     defop('chlo.tan', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='tan', recompute=SCALAR_CALL),
-    defop('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape=_dims_top_k, keywords=(('k', 'k', 'int'),), unranked=ANY, verify=(_chlo_top_k,)),
+    defop('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape=_dims_top_k, keywords=(('k', 'k', 'int'),), unranked=ANY, verify=(_chlo_top_k,), program='sequential:_top_k'),
     defop('chlo.zeta', ELEMENTWISE, arity=2, shape=dims_elementwise, unranked=ANY, c_fn='tvm_zeta', recompute=SCALAR_CALL),
 )

@@ -133,6 +133,9 @@ Fields:
   ``compiler/codegen/<module>.py`` that computes one element of the result
   from pulled operand elements (``fn(em, op, idx)``; codegen/pull_ops.py
   ``lower`` calls it).
+- ``program``: for a ``sequential`` op, ``"module:function"`` of
+  ``compiler/codegen/``: the emitter of its workgroup program
+  (``fn(kernel, em, wg, outs)``; codegen/sequential.py).
 - ``rewrite``: for a ``decomposed`` op, ``"module:function"``: the function
   of ``compiler/passes/<module>.py`` that rewrites it (``fn(op)`` returns
   the replacing values; passes/decompose.py ``decompose`` calls it).
@@ -216,6 +219,7 @@ class OpDef:
     broadcasts: Optional[str] = None
     rewrite: Optional[str] = None
     pull: Optional[str] = None
+    program: Optional[str] = None
 
     def __post_init__(self):
         object.__setattr__(self, "traits", frozenset(self.traits))

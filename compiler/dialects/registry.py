@@ -10,6 +10,7 @@ of a name is an error at import, so no declaration silently wins.
 """
 from __future__ import annotations
 
+import importlib
 from typing import Optional
 
 from . import chlo, func, stablehlo
@@ -76,3 +77,15 @@ def terminates(name: str) -> bool:
     """Whether op ``name`` ends its block (MLIR's Terminator trait)."""
     d = OPS.get(name)
     return d is not None and d.terminator
+
+
+def implementation(name: str, field: str, package: str):
+    """The function op ``name`` names in ``field`` (``rewrite``, ``pull``,
+    ``program``: ``"module:function"`` of ``package``), imported when asked
+    (the declarations never import passes or codegen), or None."""
+    d = OPS.get(name)
+    spec = getattr(d, field, None) if d is not None else None
+    if spec is None:
+        return None
+    module, fn = spec.split(":")
+    return getattr(importlib.import_module(f"{package}.{module}"), fn)

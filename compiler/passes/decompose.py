@@ -18,11 +18,9 @@ emits are final (the pass does not revisit them).
 """
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
-from ..dialects.registry import OPS
+from ..dialects.registry import OPS, implementation
 from ..ir.attributes import DenseArrayAttr, DenseElementsAttr, EnumAttr, IntAttr
 from ..ir.types import TensorType
 from .op_builder import Builder, replace
@@ -178,11 +176,7 @@ def _constant_like(op) -> list:
 def rewrite_of(name: str):
     """The function rewriting op ``name``: its declaration's ``rewrite``
     (``"module:function"`` of a module of this package), or None."""
-    d = OPS.get(name)
-    if d is None or d.rewrite is None:
-        return None
-    module, fn = d.rewrite.split(":")
-    return getattr(importlib.import_module(f"{__package__}.{module}"), fn)
+    return implementation(name, "rewrite", __package__)
 
 
 def decompose(op) -> bool:

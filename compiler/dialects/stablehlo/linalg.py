@@ -44,6 +44,6 @@ def _cholesky(op):
 
 
 OPS = (
-    defop('stablehlo.cholesky', STRUCTURED, fusion=SEQUENTIAL, shape=dims_same_as_first, verify=(_cholesky,), per_axis=False),
-    defop('stablehlo.triangular_solve', STRUCTURED, fusion=SEQUENTIAL, shape=dims_same_as_first, verify=(_triangular_solve,)),
+    defop('stablehlo.cholesky', STRUCTURED, fusion=SEQUENTIAL, shape=dims_same_as_first, verify=(_cholesky,), per_axis=False, program='sequential:_cholesky'),
+    defop('stablehlo.triangular_solve', STRUCTURED, fusion=SEQUENTIAL, shape=dims_same_as_first, verify=(_triangular_solve,), program='sequential:_triangular_solve'),
 )

@@ -49,5 +49,5 @@ def _dims_rng_bit_generator(S, op):
 
 OPS = (
     defop('stablehlo.rng', DECOMPOSED, syntax=OWN, reason='rng_bit_generator (THREE_FRY, a fixed key per op) bits mapped to [a, b) or Box-Muller normals', verify=(_rng,), rewrite='decompose_rng:_rng'),
-    defop('stablehlo.rng_bit_generator', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape=_dims_rng_bit_generator, verify=(_rng_bit_generator,), traits=(EFFECTFUL,)),
+    defop('stablehlo.rng_bit_generator', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape=_dims_rng_bit_generator, verify=(_rng_bit_generator,), traits=(EFFECTFUL,), program='sequential_rng:rng_bit_generator'),
 )

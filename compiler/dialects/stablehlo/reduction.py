@@ -514,7 +514,7 @@ OPS = (
     defop('stablehlo.map', ELEMENTWISE, min_operands=1, regions=1, region_return=True, shape=_dims_map, verify=(_map,), traits=(PURE_REGIONS,), pull='pull_ops:map_op'),
     defop('stablehlo.reduce', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, syntax=OWN, shape=_dims_reduce, verify=(reduce_regions, _reduce,), per_axis=False, structure=(_reduce_dims,), traits=(REDUCER, PURE_REGIONS)),
     defop('stablehlo.reduce_window', STRUCTURED, fusion=HEAVY, min_operands=2, regions=1, region_return=True, shape=_dims_reduce_window, verify=(reduce_regions, _reduce_window,), per_axis=False, traits=(REDUCER, PURE_REGIONS), pull='pull_ops:reduce_window'),
-    defop('stablehlo.scatter', STRUCTURED, fusion=SEQUENTIAL, regions=1, region_return=True, shape=dims_same_as_first, verify=(reduce_regions, _scatter,), structure=(_check_scatter,), traits=(PURE_REGIONS,)),
+    defop('stablehlo.scatter', STRUCTURED, fusion=SEQUENTIAL, regions=1, region_return=True, shape=dims_same_as_first, verify=(reduce_regions, _scatter,), structure=(_check_scatter,), traits=(PURE_REGIONS,), program='sequential:_scatter'),
     defop('stablehlo.select_and_scatter', STRUCTURED, fusion=HEAVY, operands=3, results=1, regions=2, region_return=True, shape=dims_same_as_first, verify=(reduce_regions, _select_and_scatter,), per_axis=False, traits=(PURE_REGIONS,), pull='pull_ops:select_and_scatter'),
-    defop('stablehlo.sort', STRUCTURED, fusion=SEQUENTIAL, min_operands=1, regions=1, region_return=True, shape=dims_same_as_first, verify=(_sort,), per_axis=False, structure=(_sort_dims,), traits=(PURE_REGIONS,)),
+    defop('stablehlo.sort', STRUCTURED, fusion=SEQUENTIAL, min_operands=1, regions=1, region_return=True, shape=dims_same_as_first, verify=(_sort,), per_axis=False, structure=(_sort_dims,), traits=(PURE_REGIONS,), program='sequential:_sort'),
 )
