@@ -104,11 +104,6 @@ class CStyleRenderer:
         """Statements after the bindings (the CPU checks dynamic-shape bindings)."""
         return []
 
-    def item_ids(self) -> list:
-        """Statements naming the workgroup and item indices (``g_wg``,
-        ``g_lid``, ``g_lsz``); none where one thread runs whole workgroups."""
-        return []
-
     def each_workgroup(self) -> list:
         """Lines opening the block a sequential program runs in, once per
         workgroup (``workgroup`` names it), on one item."""
