@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..dialects.registry import ORDER_PICK, has
 from ..errors import UnsupportedOpError
 from ..ir.types import bit_width, is_complex, is_float, is_integer, is_unsigned
 from . import complex_c, special_c
@@ -90,7 +91,7 @@ def binary(name: str, element: str, a: str, b: str) -> str:
         return e
     if is_float(element):
         f = _fsuffix(element)
-        if name in ("maximum", "minimum"):
+        if has("stablehlo." + name, ORDER_PICK):
             e = _minmax_with_constant(name, f, a, b)
             if e is not None:
                 return e

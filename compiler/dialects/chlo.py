@@ -151,10 +151,10 @@ OPS = (
     defop('chlo.next_after', ELEMENTWISE, arity=2, shape=dims_elementwise, unranked=ANY, c_fn='nextafter'),
     defop('chlo.polygamma', ELEMENTWISE, arity=2, shape=dims_elementwise, unranked=ANY, c_fn='tvm_polygamma', recompute=SCALAR_CALL),
     defop('chlo.ragged_dot', DECOMPOSED, reason='masked dot_general per group', unranked=(0, 1)),
-    defop('chlo.scan', DECOMPOSED, syntax=OWN, reason='a stablehlo.while over the scan dimension', int_attrs=(('dimension', 64, NON_NEGATIVE), ('scan_dim_size', 64, NON_NEGATIVE),), unranked=ANY, verify=(_chlo_scan,)),
+    defop('chlo.scan', DECOMPOSED, syntax=OWN, reason='a stablehlo.while over the scan dimension', int_attrs=(('dimension', 64, NON_NEGATIVE), ('scan_dim_size', 64, NON_NEGATIVE),), unranked=ANY, verify=(_chlo_scan,), parser='parse_scan'),
     defop('chlo.sinh', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='sinh', complex_fn='sinh', recompute=SCALAR_CALL),
     defop('chlo.square', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY),
     defop('chlo.tan', ELEMENTWISE, arity=1, shape=dims_elementwise, unranked=ANY, c_fn='tan', recompute=SCALAR_CALL),
-    defop('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape=_dims_top_k, keywords=(('k', 'k', 'int'),), unranked=ANY, verify=(_chlo_top_k,), program='sequential:_top_k'),
+    defop('chlo.top_k', STRUCTURED, fusion=SEQUENTIAL, syntax=OWN, shape=_dims_top_k, keywords=(('k', 'k', 'int'),), unranked=ANY, verify=(_chlo_top_k,), program='sequential:_top_k', parser='parse_paren_default'),
     defop('chlo.zeta', ELEMENTWISE, arity=2, shape=dims_elementwise, unranked=ANY, c_fn='tvm_zeta', recompute=SCALAR_CALL),
 )

@@ -86,7 +86,7 @@ def _check_call(v, op, func):
 
 
 OPS = (
-    defop('func.call', HOST, syntax=OWN, in_td=False, structure=(_check_call,), quant=CARRY),
-    defop('func.func', HOST, operands=0, results=0, syntax=OWN, in_td=False, verify=(_signature_quant,), structure=(_check_func,)),
-    defop('func.return', HOST, syntax=OWN, terminator=True, in_td=False, structure=(_check_return,), quant=CARRY),
+    defop('func.call', HOST, syntax=OWN, in_td=False, structure=(_check_call,), quant=CARRY, parser='parse_call', bare_name='call'),
+    defop('func.func', HOST, operands=0, results=0, syntax=OWN, in_td=False, verify=(_signature_quant,), structure=(_check_func,), parser='parse_func'),
+    defop('func.return', HOST, syntax=OWN, terminator=True, in_td=False, structure=(_check_return,), quant=CARRY, bare_name='return'),
 )

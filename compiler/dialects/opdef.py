@@ -69,6 +69,10 @@ Fields:
 - ``syntax``: ``pretty`` (the default ``name operands attrs : types`` form
   prints and parses) or ``own`` (a form of its own, in frontend/op_forms.py /
   region_forms.py and ir/printer.py; the generic form always parses).
+- ``parser``: the method of the MLIR parser (frontend/op_forms.py,
+  region_forms.py) that reads its pretty form when that form is its own.
+- ``bare_name``: the name its pretty form may be written with, without the
+  dialect prefix (func's ``return``, ``call``).
 - ``host_value``: small results of this op may be computed on the host
   (passes/host_values.py).
 - ``shape``: its result-dims rule ``rule(S, op)`` for the symbolic shape
@@ -220,6 +224,8 @@ class OpDef:
     rewrite: Optional[str] = None
     pull: Optional[str] = None
     program: Optional[str] = None
+    parser: Optional[str] = None
+    bare_name: Optional[str] = None
 
     def __post_init__(self):
         object.__setattr__(self, "traits", frozenset(self.traits))

@@ -16,9 +16,11 @@ from ..ir.types import FunctionType, TensorType, TupleType, is_complex
 from .attr_parser import STRUCT_DEFAULTS
 from .region_forms import RegionFormsMixin
 
-NAME_ALIASES = {"return": "func.return", "call": "func.call"}
-ZERO_RESULT_OPS = frozenset(("func.return", "stablehlo.return", "chlo.return", "sdy.return",
-                             "interpreter.print", "stablehlo.outfeed_void"))
+# bare op names (``return``), from each declaration's ``bare_name``
+NAME_ALIASES = {d.bare_name: n for n, d in OPS.items() if d.bare_name}
+# results-less ops: the registry's terminators, and names it does not declare
+ZERO_RESULT_OPS = frozenset(n for n, d in OPS.items() if d.terminator) | frozenset((
+    "chlo.return", "sdy.return", "interpreter.print", "stablehlo.outfeed_void"))
 _LITERAL_WORDS = frozenset(("dense", "dense_resource", "array", "sparse"))
 _FORMAT = re.compile(r"e(\d+)m(\d+)$")
 
@@ -393,20 +395,9 @@ class OpFormsMixin(RegionFormsMixin):
         return self.make_op(name, operands, rtypes, attrs, (), loc)
 
 
-SPECIAL = {
-    "func.func": "parse_func",
-    "func.call": "parse_call",
-    _S + "custom_call": "parse_call",
-    _S + "composite": "parse_composite",
-    _S + "get_tuple_element": "parse_get_tuple_element",
-    _S + "slice": "parse_slice",
-    _S + "reduce": "parse_reduce",
-    _S + "while": "parse_while",
-    _S + "convolution": "parse_convolution",
-    _S + "dynamic_conv": "parse_convolution",
-    "chlo.top_k": "parse_paren_default",
-    "chlo.scan": "parse_scan",
-    "sdy.mesh": "parse_sdy_mesh",
-    "sdy.manual_computation": "parse_sdy_manual_computation",
-    "sdy.sharding_constraint": "parse_sdy_sharding_constraint",
-}
+# the parser method of each op with a form of its own: its declaration's
+# ``parser``, and the sdy ops (not in the registry)
+SPECIAL = {**{n: d.parser for n, d in OPS.items() if d.parser},
+           "sdy.mesh": "parse_sdy_mesh",
+           "sdy.manual_computation": "parse_sdy_manual_computation",
+           "sdy.sharding_constraint": "parse_sdy_sharding_constraint"}

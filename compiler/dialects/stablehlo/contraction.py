@@ -394,10 +394,10 @@ def _dims_convolution(S, op):
 
 
 OPS = (
-    defop('stablehlo.convolution', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape=_dims_convolution, int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,), traits=(STRIDED,), pull='pull_compute:convolution'),
+    defop('stablehlo.convolution', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape=_dims_convolution, int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,), traits=(STRIDED,), pull='pull_compute:convolution', parser='parse_convolution'),
     defop('stablehlo.dot', DECOMPOSED, operands=2, results=1, syntax=OWN, shape=_dims_dot, reason='rewritten as dot_general', verify=(_dot,)),
     defop('stablehlo.dot_general', STRUCTURED, fusion=HEAVY, operands=2, results=1, syntax=OWN, shape=_dims_dot_general, verify=(_dot_general_all,), structure=(_dot_general_dims,), traits=(STRIDED,)),
-    defop('stablehlo.dynamic_conv', STRUCTURED, fusion=HEAVY, syntax=OWN, shape=_dims_convolution, int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,), shape_operands=(2,), static_form=('stablehlo.convolution', 2, ((2, 'padding'),)), pull='pull_compute:convolution'),
+    defop('stablehlo.dynamic_conv', STRUCTURED, fusion=HEAVY, syntax=OWN, shape=_dims_convolution, int_attrs=(('feature_group_count', 64, POSITIVE), ('batch_group_count', 64, POSITIVE),), verify=(_conv_all,), shape_operands=(2,), static_form=('stablehlo.convolution', 2, ((2, 'padding'),)), pull='pull_compute:convolution', parser='parse_convolution'),
     defop('stablehlo.einsum', DECOMPOSED, keywords=(('config', 'einsum_config', 'string'),), reason='diagonal select + reduce, dot_general, transpose', verify=(_einsum,), rewrite='decompose_einsum:_einsum'),
     defop('stablehlo.fft', STRUCTURED, fusion=HEAVY, syntax=OWN, keywords=(('length', 'fft_length', 'dims'),), verify=(_fft,), pull='pull_compute:fft'),
     defop('stablehlo.unary_einsum', DECOMPOSED, keywords=(('config', 'einsum_config', 'string'),), reason='diagonal select + reduce, transpose', verify=(_einsum,), rewrite='decompose_einsum:_einsum'),
