@@ -200,7 +200,18 @@ class CStyleRenderer:
         return self.render_loop(kernel)
 
     def render_custom(self, kernel):
-        raise NotImplementedError
+        """A user kernel (custom_kernels.py): its source at file scope (once,
+        however many calls use it) and an entry point calling its function
+        with one pointer per binding, inputs then outputs; the function reads
+        its workgroup from the target's index built-ins."""
+        ck = kernel.custom
+        em = self.emitter({}, indent=2)
+        params, setup = self.params(kernel, em)
+        args = [f"b{k}" for k in range(len(kernel.inputs))] + \
+            [f"o{j}" for j in range(len(kernel.outputs))]
+        src = f"/* custom kernel '{ck.name}' */\n{ck.source(self.name)}"
+        out = [self.header(kernel, params), *setup, f"  {ck.entry}({', '.join(args)});", "}"]
+        return [src], "\n".join(out), ck.workgroup_count()
 
     def render_convolution(self, kernel):
         raise NotImplementedError

@@ -208,7 +208,11 @@ class CpuRenderer(CStyleRenderer):
         return self.params(kernel, em)[1]
 
     def render_custom(self, kernel):
-        return custom.render_cpu(kernel)
+        # the user function has the entry-point ABI itself: the entry passes it on
+        ck = kernel.custom
+        src = f"/* custom kernel '{ck.name}' */\n{ck.source('cpu')}"
+        fn = f"{declarator(kernel.name)} {{\n  return {ck.entry}(st, wg_begin, wg_end);\n}}"
+        return [src], fn, ck.workgroup_count()
 
     def render_convolution(self, kernel):
         from .cpu_conv import render_convolution

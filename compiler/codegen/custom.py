@@ -3,7 +3,8 @@
 The user's source goes into the module's program as a file-scope
 declaration (once, however many calls use it); the dispatch's entry point
 is a wrapper with the generated kernels' signature that calls the user's
-function.  CPU: the user function has the generated ABI itself,
+function (rendered by the target's renderer: c_style.CStyleRenderer.render_custom,
+cpu.CpuRenderer.render_custom).  CPU: the user function has the generated ABI itself,
 ``int f(const tvm_dispatch_state_t* st, uint32_t wg_begin, uint32_t
 wg_end)``.  GPU (OpenCL C, CUDA C): the wrapper resolves the bindings (and,
 in OpenCL, their byte offsets) and calls ``void f(inputs..., outputs...)``
@@ -15,30 +16,6 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-
-from tensorvm.vmfb.cpu_abi import declarator
-
-from .body import BodyEmitter
-
-
-def render_cpu(kernel):
-    """(declarations, entry-point source, workgroup count) on the CPU."""
-    ck = kernel.custom
-    src = f"/* custom kernel '{ck.name}' */\n{ck.source('cpu')}"
-    fn = f"{declarator(kernel.name)} {{\n  return {ck.entry}(st, wg_begin, wg_end);\n}}"
-    return [src], fn, ck.workgroup_count()
-
-
-def render_gpu(target, kernel):
-    """(declarations, kernel source, workgroup count) for a GpuTarget."""
-    ck = kernel.custom
-    em = BodyEmitter({}, indent=2)
-    params, setup = target.params(kernel, em)
-    args = [f"b{k}" for k in range(len(kernel.inputs))] + \
-        [f"o{j}" for j in range(len(kernel.outputs))]
-    src = f"/* custom kernel '{ck.name}' */\n{ck.source(target.name)}"
-    out = [target.header(kernel, params), *setup, f"  {ck.entry}({', '.join(args)});", "}"]
-    return [src], "\n".join(out), ck.workgroup_count()
 
 
 def culprit(kernels, prologue: str, cc: str, flags) -> tuple | None:

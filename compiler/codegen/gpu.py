@@ -107,10 +107,6 @@ class GpuTarget(CStyleRenderer):
     def first_item(self) -> list:
         return self._ids() + ["  if (g_wg == 0 && g_lid == 0) {"]
 
-    def render_custom(self, kernel):
-        from .custom import render_gpu
-        return render_gpu(self, kernel)
-
     def render_sequential(self, kernel):
         from .gpu_sort import render_parallel
         return render_parallel(self, kernel) or super().render_sequential(kernel)
