@@ -451,11 +451,8 @@ class GeneralFunction(ControlFlow):
     def flush(self, reopen: bool = True) -> None:
         f = self.f
         f.call("command_buffer.finalize", [self.cb])
-        fence, = f.call("fence.create", [self.dev], 1)
-        null = f.reg("null")
-        f.emit(f"{null} = const.ref.null")
-        f.call("device.queue.execute", [self.dev, null, fence, f"[{self.cb}]"])
-        f.call("fence.await", [f.const("i32", -1), f"[{fence}]"], 1)
+        # submit-and-wait in one call: the device may run it on this thread
+        f.call("device.queue.execute.indirect.wait", [self.dev, self.cb, f.const("i32", -1), "[]"])
         if reopen:
             f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
         self.need_barrier = False

@@ -228,7 +228,10 @@ class CudaDevice(Device):
                     **self.graph_stats.as_dict())
 
     def _submit(self, wait, signal, work) -> None:
-        self._queues.submit_items.put((wait, signal, work))
+        self._queues.submit(wait, signal, work)
+
+    def _submit_waited(self, wait, signal, work) -> None:
+        self._queues.run_waited(wait, signal, work)
 
     def _after_fork_in_child(self) -> None:
         self._abandon_after_fork("was created before this process forked; CUDA devices "

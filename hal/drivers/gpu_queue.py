@@ -8,6 +8,14 @@ signals ``signal``, or fails it with whatever went wrong (a failed wait
 fence, an enqueue error, a device error).  So the device runs one submission
 while the host enqueues the next, and errors reach fences, never hang them.
 
+``run_waited``: a submission its caller waits for at once (the end of a
+call, a loop condition read back) runs on the caller's thread when nothing
+is queued or in flight -- enqueue, then wait for the device -- instead of
+being handed to the submit thread and back through the completion thread
+(two thread switches per submission; on a loaded machine each can cost a
+scheduler time slice).  ``enqueue_lock`` keeps the enqueue work of the two
+paths apart (kernels' arguments are set there).
+
 ``QueueStats`` / ``timed``: the host work of each submission (the submit
 thread's time in ``work()``: binding, argument setting, enqueue calls),
 summed for ``device.stats()`` and, with a tracer on the device, one
@@ -35,6 +43,9 @@ class GpuQueues:
         self.submit_items = pyqueue.SimpleQueue()
         self.done_items = pyqueue.SimpleQueue()
         self.closed = False
+        self.enqueue_lock = threading.Lock()    # one thread enqueues at a time
+        self._count_lock = threading.Lock()
+        self.outstanding = 0                    # submissions queued or in flight
         self.threads = [threading.Thread(target=self.submit_main, name=f"{name}-submit", daemon=True),
                         threading.Thread(target=self.done_main, name=f"{name}-done", daemon=True)]
         for t in self.threads:
@@ -50,6 +61,41 @@ class GpuQueues:
                 cancel()
                 return False
         return True
+
+    def submit(self, wait, signal, work) -> None:
+        """Queue a submission for the submit thread."""
+        with self._count_lock:
+            self.outstanding += 1
+        self.submit_items.put((wait, signal, work))
+
+    def _finished(self) -> None:
+        with self._count_lock:
+            self.outstanding -= 1
+
+    def run_waited(self, wait, signal, work) -> None:
+        """``submit`` for a caller that waits for ``signal`` right away: run
+        here when the queue is idle, ``wait`` is settled and the device's
+        threads need no set-up of the caller's (CUDA's context); else queue."""
+        with self._count_lock:
+            here = not self.outstanding and self.thread_init is None and not self.closed \
+                and (wait is None or wait.is_settled)
+            if here:
+                self.outstanding += 1
+        if not here:
+            self.submit(wait, signal, work)
+            return
+        exc = wait.failure if wait is not None else None
+        try:
+            if exc is None and work is not None:
+                with self.enqueue_lock:
+                    done = work()
+                if done is not None:
+                    done()
+        except BaseException as e:      # noqa: BLE001 - goes to the fence
+            exc = e
+        finally:
+            self._finished()
+        settle(signal, exc)
 
     def submit_main(self):
         if self.thread_init is not None:
@@ -67,7 +113,8 @@ class GpuQueues:
                 exc = wait.failure if wait is not None else None
                 if exc is None and work is not None:
                     try:
-                        done = work()
+                        with self.enqueue_lock:
+                            done = work()
                     except BaseException as e:      # noqa: BLE001 - goes to the fence
                         exc = e
             self.done_items.put((done, signal, exc))
@@ -85,6 +132,7 @@ class GpuQueues:
                     done()
                 except BaseException as e:          # noqa: BLE001
                     exc = e
+            self._finished()
             settle(signal, exc)
 
     def shutdown(self):
