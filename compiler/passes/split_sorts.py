@@ -1,4 +1,5 @@
-"""Long sorts split into block sorts and merges, and top_k over few long
+"""Long sorts split into block sorts and merges (for GPU targets, and with
+short blocks for CPU-only compiles: ``CPU_BLOCK``), and top_k over few long
 rows into partial top_k and a sort of the candidates, for GPU targets.
 
 A GPU work-group sorts a row that fits its local memory (codegen/gpu_sort.py);
@@ -31,24 +32,33 @@ from .base import Pass
 from .op_builder import Builder
 
 
+#: CPU-only compiles: rows longer than CPU_MIN are split into blocks of at
+#: most CPU_BLOCK.  The CPU sequential sort is a binary insertion sort (no
+#: scratch memory in a kernel), quadratic in moves: a 2^18-element row took
+#: 16 s; as short blocks and linear two-cursor merges it is n log n.
+CPU_MIN, CPU_BLOCK = 4096, 64
+
+
 class SplitLongSorts(Pass):
-    """``enabled``: the compile has a GPU target (a no-op otherwise)."""
+    """``gpu``: the compile has a GPU target (blocks a work-group sorts in
+    local memory, and top_k split for GPUs); else CPU-sized blocks of long
+    sorts only."""
     name = "split-long-sorts"
 
-    def __init__(self, enabled: bool = False):
-        self.enabled = enabled
+    def __init__(self, gpu: bool = False):
+        self.gpu = gpu
 
     def run(self, module) -> None:
-        ops = list(module.walk()) if self.enabled else []
-        for op, block in [(o, _block(o)) for o in ops if o.name == "stablehlo.sort"]:
+        ops = list(module.walk())
+        for op, block in [(o, _block(o, self.gpu)) for o in ops if o.name == "stablehlo.sort"]:
             if block:
                 _split(op, block)
-        for op, parts in [(o, _parts(o)) for o in ops if o.name == "chlo.top_k"]:
+        for op, parts in [(o, _parts(o)) for o in ops if self.gpu and o.name == "chlo.top_k"]:
             if parts:
                 _split_top_k(op, parts)
 
 
-def _block(op) -> int:
+def _block(op, gpu: bool = True) -> int:
     """B for a sort worth splitting (0: leave it)."""
     if SORTED_HALVES in op.attributes or not op.results or not op.regions:
         return 0
@@ -57,8 +67,8 @@ def _block(op) -> int:
             or any(v.type.element.startswith("complex") for v in op.results):
         return 0
     n = shape[sort_dim(op)]
-    cap = block_capacity([r.type.element for r in op.results])
-    if n <= cap:
+    cap = block_capacity([r.type.element for r in op.results]) if gpu else CPU_BLOCK
+    if n <= (cap if gpu else CPU_MIN):
         return 0
     b = n
     while b > cap and b % 2 == 0:
