@@ -2,6 +2,7 @@
 built into one shared object per module by the system C compiler."""
 from __future__ import annotations
 
+import math
 import os
 import re
 import subprocess
@@ -232,10 +233,7 @@ class CpuRenderer(CStyleRenderer):
         if not shape:
             return self.render_scalar_loop(kernel, em, head, count)
         out = head
-        rows = 1
-        for d in shape[:-1]:
-            rows *= d
-        inner = shape[-1]
+        rows, inner = math.prod(shape[:-1]), shape[-1]
         if column_reduction(kernel, chunk):
             return em.decls, "\n".join(out + column_reduction_loops(kernel, em, rpw, chunk, chunks)), count
         idx = tuple(f"i{k}" for k in range(len(shape)))

@@ -21,6 +21,7 @@ the push constants as 32-bit unsigned values.
 """
 from __future__ import annotations
 
+import math
 import re
 
 from . import scalar
@@ -143,7 +144,7 @@ class GpuTarget(CStyleRenderer):
         head = [self.header(kernel, params)] + setup
         if not shape:
             return self.render_scalar_loop(kernel, em, head, count)
-        rows, inner, last = _prod(shape[:-1]), shape[-1], len(shape) - 1
+        rows, inner, last = math.prod(shape[:-1]), shape[-1], len(shape) - 1
         idx = tuple(f"i{k}" for k in range(len(shape)))
         vals = [em.value(v, idx) for v in kernel.outputs]
         out = head + self._ids()
@@ -364,13 +365,6 @@ def _register_tiling(c, rpw, cols, threads: int):
                     best = (key, (tx, ty, rm, rn))
         tx *= 2
     return best[1]
-
-
-def _prod(dims) -> int:
-    n = 1
-    for d in dims:
-        n *= d
-    return n
 
 
 def _uses_f64(kernel: Kernel) -> bool:

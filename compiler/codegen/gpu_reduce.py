@@ -16,6 +16,7 @@ reduction, a contraction or a window keep the one-item-per-output loop.
 """
 from __future__ import annotations
 
+import math
 from ..dialects import registry as R
 from ..dialects.stablehlo import HEAVY, SEQUENTIAL
 from . import scalar
@@ -46,7 +47,7 @@ def find_tree_reduction(kernel):
         c = combiner(op)
         if not R.is_combiner(c):
             continue
-        n = op.operands[0].type.num_elements // max(1, _prod(shape))
+        n = op.operands[0].type.num_elements // max(1, math.prod(shape))
         if n > best_n:
             best, best_n = op, n
     return best
@@ -75,13 +76,13 @@ def render_tree_reduction(target, kernel, red):
     if nested_row_reductions(red, em.bindings):
         return None
     shape = tuple(kernel.shape)
-    outputs = _prod(shape)
+    outputs = math.prod(shape)
     x, init = red.operands
     xshape = tuple(x.type.shape)
     from ..ir.attributes import ints
     dims = sorted(ints(red.attr("dimensions")))
     rshape = [xshape[d] for d in dims]
-    reduced = _prod(rshape)
+    reduced = math.prod(rshape)
     per = max(1, GROUP_ELEMENTS // reduced)          # outputs per work-group
     count = -(-outputs // per) if outputs else 0
     el = red.results[0].type.element
@@ -132,10 +133,3 @@ def render_tree_reduction(target, kernel, red):
         em.line(target.barrier)     # g_red[0] read before the next output overwrites it
     out += em.lines + ["  }", "}"]
     return em.decls, "\n".join(out), count
-
-
-def _prod(dims) -> int:
-    n = 1
-    for d in dims:
-        n *= d
-    return n
