@@ -238,8 +238,7 @@ class CStyleRenderer:
         em.depth = 2
         vals = [em.value(v, ()) for v in kernel.outputs]
         out = head + self.first_item() + em.lines
-        out += [f"    o{j}[0] = {em.store_expr(v.type.element, e)};"
-                for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
+        out += ["    " + s for s in output_stores(em, kernel, vals, "0")]
         return em.decls, "\n".join(out + ["  }", *self.kernel_end]), count
 
     # -- whole program ---------------------------------------------------------------------
@@ -273,6 +272,13 @@ def contraction_operands(c, em) -> ContractionOperands:
     (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     return ContractionOperands(scalar.ctype(c.op.result.type.element), em.bindings[c.lhs],
                                em.bindings[c.rhs], lsm, lsk, rsk, rsn, c.B * c.M)
+
+
+def output_stores(em, kernel, vals, at: str) -> list:
+    """Statements storing each output ``o<j>`` at element ``at`` (a C index)
+    from its value expression in ``vals`` (in the output's storage type)."""
+    return [f"o{j}[{at}] = {em.store_expr(v.type.element, e)};"
+            for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
 
 
 def renderer(target: str) -> CStyleRenderer:

@@ -15,7 +15,7 @@ from ..dialects.registry import CONDITIONAL, has
 from ..errors import CompileError
 from . import custom, gemm, native_loop, native_loop_c, scalar, vector_math
 from .c_style import (CStyleRenderer, contraction_operands, helper_chunks, helper_name,
-                      workgroup_tile)
+                      output_stores, workgroup_tile)
 from .cpu_targets import CpuTarget, resolve
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls
 from .index_maps import split_inner_loop
@@ -245,8 +245,7 @@ class CpuRenderer(CStyleRenderer):
             em.factors[last] = (f"q{last}", f"p{last}", b)
         row_lines = em.hoist_out_of((last, f"q{last}", f"p{last}"), 2)    # per-row values
         vals = [em.value(v, idx) for v in kernel.outputs]
-        stores = [f"o{j}[row * {inner} + i{len(shape) - 1}] = {em.store_expr(v.type.element, e)};"
-                  for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
+        stores = output_stores(em, kernel, vals, f"row * {inner} + {last}")
         out += self.each_workgroup()
         out += ["    " + x for x in workgroup_tile("wg", "", rpw, rows, chunk, chunks, inner)]
         out.append("    for (int64_t row = r0; row < r1; ++row) {")

@@ -14,10 +14,11 @@ constants ``sN``, after the scalar ones.
 ``GpuTarget`` is the GPU form of c_style.py's one C-style renderer: it
 sets the spellings GPU dialects share and renders the GPU plans; what
 differs between the dialects (qualifiers, address spaces, index built-ins,
-prologue, helper overrides) ``opencl.py`` and ``cuda.py`` set as data.  Kernel parameters are the bindings as
-pointers (inputs const), then -- where ``binding_offsets`` is set -- one
-byte offset per binding (OpenCL cannot offset a cl_mem on the host), then
-the push constants as 32-bit unsigned values.
+prologue, helper overrides) ``opencl.py`` and ``cuda.py`` set as data.
+Kernel parameters are the bindings as pointers (inputs const), then --
+where ``binding_offsets`` is set -- one byte offset per binding (OpenCL
+cannot offset a cl_mem on the host), then the push constants as 32-bit
+unsigned values.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ import math
 import re
 
 from . import scalar
-from .c_style import CStyleRenderer, contraction_operands, workgroup_tile
+from .c_style import CStyleRenderer, contraction_operands, output_stores, workgroup_tile
 from .grids import GPU_MARKER, GPU_WORK
 from .gpu_reduce import find_tree_reduction, render_tree_reduction
 from .body import BodyEmitter, contraction_epilogue, delinearize_decls, fused_store
@@ -175,8 +176,7 @@ class GpuTarget(CStyleRenderer):
                     f"    for (int64_t i{last} = g_c0 + g_s0; i{last} < g_c0 + g_s1; ++i{last}) {{",
                     "#else", *strided, "#endif"]
         out += em.lines
-        out += [f"    o{j}[row * {inner} + i{last}] = {em.store_expr(v.type.element, e)};"
-                for j, (v, e) in enumerate(zip(kernel.outputs, vals))]
+        out += ["    " + s for s in output_stores(em, kernel, vals, f"row * {inner} + i{last}")]
         return em.decls, "\n".join(out + ["  }}", "}"]), count
 
     def _contraction(self, kernel: Kernel):
