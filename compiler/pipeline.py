@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from tensorvm.vmfb import assembler, container
+from tensorvm.vmfb import container
 from tensorvm.vmfb.collectives import DEVICES_REQUIREMENT, devices_requirement
 from tensorvm.vmfb.model import ExecutableVariant
 
@@ -52,7 +52,7 @@ def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = Fal
 
 
 def run_pipeline(module, options, progress=None, output=None):
-    """Passes, codegen and assembly of ``module``; the result's vmfb is
+    """Passes, codegen and the module build of ``module``; the result's vmfb is
     serialised here, or streamed to the path or file ``output`` (the
     constants go from their parsed arrays to the file, none held twice)."""
     from .api import CompileResult
@@ -111,7 +111,7 @@ def run_pipeline(module, options, progress=None, output=None):
     source = sources.get("cpu", "")
     name = options.module_name or module.name or "module"
     progress("assemble")
-    mdef, asm, reflections = generate_module(
+    mdef, reflections = generate_module(
         _identifier(name), functions, plans, first, entry_of, workgroups)
     if mdef.executables:
         for fmt, target, entries, data, _ in variants[1:]:
@@ -119,7 +119,6 @@ def run_pipeline(module, options, progress=None, output=None):
     layout = shlo.device_layout(module)
     if layout != (1, 1):
         mdef.requirements[DEVICES_REQUIREMENT] = devices_requirement(*layout)
-    mdef = assembler.assemble(asm, base=mdef)
     layouts = {n: lay for p in passes if isinstance(p, PartitionSpmd) for n, lay in p.layouts.items()}
     for fdef in mdef.functions:
         if fdef.name in reflections:
@@ -149,7 +148,8 @@ def run_pipeline(module, options, progress=None, output=None):
         for t, text in sources.items():
             if t != "cpu":
                 stats[f"{t}_source"] = text
-        stats["vm_assembly"] = asm
+        from tensorvm.vmfb.disasm import disassemble_module
+        stats["vm_assembly"] = disassemble_module(mdef, max_rodata_bytes=0)
     return CompileResult(data, stats, mdef)
 
 

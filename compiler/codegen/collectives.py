@@ -123,10 +123,10 @@ def emit_collective(g, op) -> None:
     g.flush()
     out_views = [_view(g, b, r) for b, r in zip(outs, op.results)]
     ch = _channel(g)
-    lst = lambda bank, xs: "[" + ", ".join(f.const(bank, x) for x in xs) + "]"   # noqa: E731
+    lst = lambda bank, xs: [f.const(bank, x) for x in xs]   # noqa: E731
     f.call("channel.collective", [ch] + [f.const("i32", c) for c in codes] +
            [lst("i64", _params(op)), lst("i64", _groups(op)),
-            "[" + ", ".join(views) + "]", "[" + ", ".join(out_views) + "]"])
+            views, out_views])
 
 
 def emit_id(g, op):
@@ -147,5 +147,5 @@ def _view(g, buf, v) -> str:
     dims = [g.dim(d) for d in g.dims_of(v)]
     view, = f.call("buffer_view.create", [buf, f.const("i64", 0), g.nbytes(v),
                                           f.const("i32", g.element_id(v.type)),
-                                          "[" + ", ".join(dims) + "]"], 1)
+                                          dims], 1)
     return view

@@ -52,7 +52,7 @@ def has_variant_counts(counts) -> bool:
 def gpu_flag(f, exe: str) -> str:
     """Emit the test 'the loaded variant is a GPU one'; its i32 register."""
     nm = f.reg("n")
-    f.emit(f'{nm} = const.ref.str "{GPU_MARKER}"')
+    f.op("const.ref.str", nm, GPU_MARKER)
     flag, = f.call("executable.has_entry", [exe, nm], 1)
     return flag
 
@@ -64,5 +64,5 @@ def count_register(f, count, flag, one_count) -> str:
         return one_count(count)
     gpu, cpu = one_count(count.gpu), one_count(count.cpu)
     r = f.reg("i")
-    f.emit(f"{r} = select.i32 {flag}, {gpu}, {cpu}")
+    f.op("select.i32", r, flag, gpu, cpu)
     return r

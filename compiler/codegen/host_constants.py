@@ -11,9 +11,10 @@ device constant, and the call only loads the global.  A JAX decoder's
 prefill uploaded ~30 such scalars (softmax scales, masks' fill values) per
 call, each a few Python-level HAL calls.
 
-Constant registers are tracked by the function assembler (``_FunctionAsm``
+Constant registers are tracked by the host function builder (``_FunctionAsm``
 records each ``const.<bank>`` it emits); a value with a NaN element keeps the
-upload path, since the register's text does not carry a NaN's payload.
+upload path, since a constant is keyed by its float's repr, which does not
+carry a NaN's payload.
 """
 from __future__ import annotations
 

@@ -3,12 +3,12 @@ as VM branches over registers and buffers, and a loop that qualifies as a
 native loop (native_loop.py) as one dispatch of its entry point, with the
 VM loop kept for variants that lack it.  A mixin of host_program's
 GeneralFunction, which supplies the emitting helpers (``block``, ``label``,
-``place``, ``op_line``, ``to_device``, ``read_back``...)."""
+``place``, ``op``, ``to_device``, ``read_back``...)."""
 from __future__ import annotations
 
 from tensorvm.vmfb.cpu_abi import BOUNDS_BYTES
 
-from .host_regs import BANK, I64, Dev, Host, quote
+from .host_regs import BANK, I64, Dev, Host
 from .host_replay import BodyReplay, replayable
 from .host_slab import SlabBuf, offset_of
 from .host_transfer import Tok, is_token
@@ -33,7 +33,7 @@ class ControlFlow:
                 for x in (val.regs if isinstance(val, Host) else self.read_back(val).regs):
                     bank = BANK[v.type.element]
                     nr = self.new(bank)
-                    self.op_line(f"{nr} = mov.{bank} {x}")
+                    self.op(f"mov.{bank}", nr, x)
                     regs.append(nr)
                 loop_vars.append(Host(regs, v.type))
             else:
@@ -42,7 +42,7 @@ class ControlFlow:
                     loop_vars.append(Dev(dv.buf, v.type, dv.fresh))
                     continue
                 nr = self.new("ref")
-                self.op_line(f"{nr} = mov.ref {dv.buf}")
+                self.op("mov.ref", nr, dv.buf)
                 loop_vars.append(Dev(nr, v.type, dv.fresh))
         head, loop, done = self.label("while"), self.label("do"), self.label("done")
         native = (self.plan.loops or {}).get(id(op))
@@ -60,17 +60,17 @@ class ControlFlow:
         if native is not None and self.exe is not None:
             self.native_loop(native, loop_vars, prep, done)
         else:
-            self.f.emit(f"br {prep}")
+            self.f.op("br", prep)
         if replay is not None:
             self.place(prep)
             if not replay.record():
                 replay = None
-            self.f.emit(f"br {head}")
+            self.f.op("br", head)
         self.place(head)
         self._bind(cond, loop_vars)
         self.block(cond)
         pred = self.predicate(cond.terminator.operands[0])
-        self.f.emit(f"cond_br {pred}, {loop}, {done}")
+        self.f.op("cond_br", pred, loop, done)
         self.place(loop)
         self._bind(body, loop_vars)
         if replay is not None:
@@ -80,7 +80,7 @@ class ControlFlow:
         new_vals = [self.snapshot(self.env[v]) for v in body.terminator.operands]
         for var, val in zip(loop_vars, new_vals):   # a parallel move: the body may permute
             self.assign(var, val)
-        self.f.emit(f"br {head}")
+        self.f.op("br", head)
         self.place(done)
         for r, var in zip(op.results, loop_vars):
             self.env[r] = var if isinstance(var, (Host, Tok)) else Dev(var.buf, var.type, False)
@@ -92,10 +92,10 @@ class ControlFlow:
         f = self.f
         if vm_loop is not None:
             nm = f.reg("n")
-            f.emit(f"{nm} = const.ref.str {quote(loop.name)}")
+            f.op("const.ref.str", nm, loop.name)
             has, = f.call("executable.has_entry", [self.exe, nm], 1)
             here = self.label("native")
-            f.emit(f"cond_br {has}, {here}, {vm_loop}")
+            f.op("cond_br", has, here, vm_loop)
             self.place(here)
         consts, bufs, spans = [], [], []
         for v in loop.host_in:
@@ -134,16 +134,16 @@ class ControlFlow:
             if isinstance(out, SlabBuf) or isinstance(loop_vars[j].buf, SlabBuf):
                 loop_vars[j] = Dev(out, loop_vars[j].type, loop_vars[j].fresh)   # (no VM loop)
             else:
-                f.emit(f"{loop_vars[j].buf} = mov.ref {out}")
+                f.op("mov.ref", loop_vars[j].buf, out)
         for j, out in zip(loop.host_out, host_outs):
             t = loop.op.results[j].type
             if vm_loop is None and not _read_on_host(loop.op.results[j]):
                 loop_vars[j] = Dev(out, t, True)     # only returned or fed to kernels: no read-back
                 continue
             for dst, src in zip(loop_vars[j].regs, self.read_back(Dev(out, t, True)).regs):
-                self.op_line(f"{dst} = mov.{BANK[t.element]} {src}")
+                self.op(f"mov.{BANK[t.element]}", dst, src)
         if done is not None:
-            f.emit(f"br {done}")
+            f.op("br", done)
 
     def snapshot(self, val):
         """A copy of ``val`` in fresh registers (so later moves cannot clobber it)."""
@@ -154,12 +154,12 @@ class ControlFlow:
             regs = []
             for r in val.regs:
                 nr = self.new(bank)
-                self.op_line(f"{nr} = mov.{bank} {r}")
+                self.op(f"mov.{bank}", nr, r)
                 regs.append(nr)
             return Host(regs, val.type)
         dv = self.to_device(val) if isinstance(val, Host) else val
         nr = self.new("ref")
-        self.op_line(f"{nr} = mov.ref {dv.buf}")
+        self.op("mov.ref", nr, dv.buf)
         return Dev(nr, dv.type, dv.fresh)
 
     def assign(self, var, val) -> None:
@@ -168,10 +168,10 @@ class ControlFlow:
             return
         if isinstance(var, Host):
             for dst, src in zip(var.regs, val.regs):
-                self.op_line(f"{dst} = mov.{BANK[var.type.element]} {src}")
+                self.op(f"mov.{BANK[var.type.element]}", dst, src)
         else:
             dv = self.to_device(val) if isinstance(val, Host) else val
-            self.op_line(f"{var.buf} = mov.ref {dv.buf}")
+            self.op("mov.ref", var.buf, dv.buf)
 
     def branches(self, op, pred: str, regions) -> None:
         self._select_regions(op, [(pred, regions[0])], regions[1])
@@ -201,9 +201,9 @@ class ControlFlow:
             here = self.label("arm")
             nxt = self.label("next") if cond is not None else None
             if cond is not None:
-                self.f.emit(f"cond_br {cond}, {here}, {nxt}")
+                self.f.op("cond_br", cond, here, nxt)
             else:
-                self.f.emit(f"br {here}")
+                self.f.op("br", here)
             self.place(here)
             blk = region.blocks[0]
             self.block(blk)
@@ -212,7 +212,7 @@ class ControlFlow:
                 if isinstance(val, Dev) and not val.fresh:
                     fresh = False
                 self.assign(var, val)
-            self.f.emit(f"br {join}")
+            self.f.op("br", join)
             if nxt is not None:
                 self.place(nxt)
         self.place(join)

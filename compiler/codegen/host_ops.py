@@ -160,11 +160,11 @@ def _binary(g, op, el, bank):
             zero = g.const(bank, 0)
             isz = g.binop(f"cmp.eq.{bank}", y, zero, "i32")
             safe = g.new(bank)
-            g.op_line(f"{safe} = select.{bank} {isz}, {g.const(bank, 1)}, {y}")
+            g.op(f"select.{bank}", safe, isz, g.const(bank, 1), y)
             kind = "div" if sym == "/" else "rem"
             q = g.binop(f"{kind}.{'u' if u else 's'}.{bank}", x, safe, bank)
             r = g.new(bank)
-            g.op_line(f"{r} = select.{bank} {isz}, {g.const(bank, -1) if kind == 'div' else x}, {q}")
+            g.op(f"select.{bank}", r, isz, g.const(bank, -1) if kind == "div" else x, q)
         elif name.startswith("shift"):
             width = 64 if bank == "i64" else 32
             w = bit_width(el)
@@ -175,7 +175,7 @@ def _binary(g, op, el, bank):
             else:
                 fill = g.const(bank, 0)
             r = g.new(bank)
-            g.op_line(f"{r} = select.{bank} {big}, {fill}, {sh}")
+            g.op(f"select.{bank}", r, big, fill, sh)
         else:
             raise UnsupportedOpError(op.name, f"on {el} in host code")
         out.append(g.normalize(r, el))
@@ -191,7 +191,7 @@ def _unary(g, op, el, bank):
         elif OPS[op.name].host_unary is not None:
             mn = OPS[op.name].host_unary
             r = g.new(bank)
-            g.op_line(f"{r} = {mn}.{bank} {x}")
+            g.op(f"{mn}.{bank}", r, x)
         else:
             raise UnsupportedOpError(op.name, "in host code")
         out.append(g.normalize(r, el) if bank in ("i32", "i64") else r)
@@ -222,7 +222,7 @@ def _op_select(g, op, el, bank):
     out = []
     for k, (x, y) in enumerate(zip(_vals(g, a), _vals(g, b))):
         r = g.new(bank)
-        g.op_line(f"{r} = select.{bank} {ps[0] if len(ps) == 1 else ps[k]}, {x}, {y}")
+        g.op(f"select.{bank}", r, ps[0] if len(ps) == 1 else ps[k], x, y)
         out.append(r)
     return out
 

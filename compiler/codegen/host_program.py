@@ -35,7 +35,7 @@ from .grids import VariantCounts, count_register, gpu_flag
 from .host_constants import constant_bytes
 from .host_slab import Slab, SlabBuf, offset_of, returned_values
 from .host_control import ControlFlow
-from .host_regs import BANK as _BANK, I64 as _I64, Dev, Host, quote as _q
+from .host_regs import BANK as _BANK, I64 as _I64, Dev, Host
 from .native_loop import plan_native_loop
 
 
@@ -139,7 +139,7 @@ class GeneralFunction(ControlFlow):
         return f"{prefix}{self.labels}"
 
     def place(self, name: str) -> None:
-        self.f.lines.append(f"{name}:")
+        self.f.label(name)
         self.f.consts = {}            # constants are per block (no dominance across blocks)
         self.dim_cache = {}
         self.need_barrier = True
@@ -154,12 +154,13 @@ class GeneralFunction(ControlFlow):
     def new(self, bank) -> str:
         return self.f.reg(bank[0] if bank != "ref" else "v")
 
-    def op_line(self, text: str) -> None:
-        self.f.emit(text)
+    def op(self, mnemonic: str, *operands) -> None:
+        """One instruction, operands in ISA-table order (vmfb.builder)."""
+        self.f.op(mnemonic, *operands)
 
     def binop(self, mnemonic, a, b, bank) -> str:
         r = self.new(bank)
-        self.op_line(f"{r} = {mnemonic} {a}, {b}")
+        self.op(mnemonic, r, a, b)
         return r
 
     # -- entry ------------------------------------------------------------------------------
@@ -173,15 +174,15 @@ class GeneralFunction(ControlFlow):
             # GPU variant has no loop entry points: it takes the general path)
             f = self.f
             exe = f.reg("exe")
-            f.emit(f"{exe} = global.load.ref @__exe")
+            f.op("global.load.ref", exe, "__exe")
             every = self.const("i32", 1)
             for lp in loops:
                 nm = f.reg("n")
-                f.emit(f"{nm} = const.ref.str {_q(lp.name)}")
+                f.op("const.ref.str", nm, lp.name)
                 has, = f.call("executable.has_entry", [exe, nm], 1)
                 every = self.binop("and.i32", every, has, "i32")
             cached, general = self.label("cached"), self.label("general")
-            f.emit(f"cond_br {every}, {cached}, {general}")
+            f.op("cond_br", every, cached, general)
             outer = dict(f.consts)
             self.place(cached)
             self.force_native = True
@@ -191,7 +192,7 @@ class GeneralFunction(ControlFlow):
             self.slots, self.record = None, True
         self._prologue()
         self.cb = self.f.reg("cb")
-        self.f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
+        self.f.op("call.import", "hal.command_buffer.create", [self.dev], [self.cb])
         self.need_barrier = False
         self.block(self.func.regions[0].blocks[0])
         outs = self._results()
@@ -203,22 +204,22 @@ class GeneralFunction(ControlFlow):
         f = self.f
         block = self.func.regions[0].blocks[0]
         self.dev = f.reg("dev")
-        f.emit(f"{self.dev} = global.load.ref @__device")
+        f.op("global.load.ref", self.dev, "__device")
         for i, a in enumerate(block.arguments):
             if is_token(a.type):            # no data: the API checked it is a Token
                 self.env[a] = Tok(a.type)
                 continue
             nm = f.reg("n")
-            f.emit(f"{nm} = const.ref.str {_q(self.names[i])}")
+            f.op("const.ref.str", nm, self.names[i])
             dims = [f.const("i64", d if isinstance(d, int) else -1) for d in self.dims_of(a)]
             f.call("buffer_view.assert", [f"%a{i}", nm, f.const("i32", self.element_id(a.type)),
-                                          "[" + ", ".join(dims) + "]"])
+                                          list(dims)])
             buf, = f.call("buffer_view.buffer", [f"%a{i}"], 1)
             self.env[a] = Dev(buf, a.type, False)
         self.exe = self.gpu = None
         if self.plan.dispatches:
             self.exe = f.reg("exe")
-            f.emit(f"{self.exe} = global.load.ref @__exe")
+            f.op("global.load.ref", self.exe, "__exe")
             if any(isinstance(self.workgroups.get(id(d)), VariantCounts) for d in self.plan.dispatches):
                 self.gpu = gpu_flag(f, self.exe)     # counts differ between CPU and GPU variants
 
@@ -240,7 +241,7 @@ class GeneralFunction(ControlFlow):
     def _return(self, outs) -> None:
         views = [self._null() if isinstance(dv, Tok) else self._view(dv.buf, v)
                  for v, dv in zip(self.func.regions[0].blocks[0].terminator.operands, outs)]
-        self.f.emit("ret " + ", ".join(views))
+        self.f.op("ret", views)
 
     # -- recorded command buffers cached by argument dims -------------------------------------
     def _straight_line(self) -> bool:
@@ -295,19 +296,19 @@ class GeneralFunction(ControlFlow):
         self._prologue()
         keys = self._key_dims()
         entry = f.reg("ce")
-        f.emit(f"{entry} = global.load.ref @{self.cache_global}")
+        f.op("global.load.ref", entry, self.cache_global)
         hit, check, miss = self.label("hit"), self.label("check"), self.label("miss")
         nz = f.reg("i")
-        f.emit(f"{nz} = cmp.nz.ref {entry}")
-        f.emit(f"cond_br {nz}, {check}, {miss}")
+        f.op("cmp.nz.ref", nz, entry)
+        f.op("cond_br", nz, check, miss)
         consts = dict(f.consts)         # what dominates the check, the hit and the miss
         self.place(check)
         same = self.const("i32", 1)
         for j, r in enumerate(keys):
             k = f.reg("I")
-            f.emit(f"{k} = list.get.i64 {entry}, {self.const('i32', j + 1)}")
+            f.op("list.get.i64", k, entry, self.const("i32", j + 1))
             same = self.binop("and.i32", same, self.binop("cmp.eq.i64", k, r, "i32"), "i32")
-        f.emit(f"cond_br {same}, {hit}, {miss}")
+        f.op("cond_br", same, hit, miss)
         env = dict(self.env)
         for path in (hit, miss):
             self.place(path)
@@ -315,9 +316,9 @@ class GeneralFunction(ControlFlow):
             f.consts = dict(consts)     # a constant made on one path is unset on the others
             self.cb = f.reg("cb")
             if self.record:
-                f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
+                f.op("call.import", "hal.command_buffer.create", [self.dev], [self.cb])
             else:
-                f.emit(f"{self.cb} = list.get.ref {entry}, {self.const('i32', 0)}")
+                f.op("list.get.ref", self.cb, entry, self.const("i32", 0))
             self.need_barrier = False
             self.slab = Slab(f, self.dev)
             self.block(self.func.regions[0].blocks[0])
@@ -328,14 +329,14 @@ class GeneralFunction(ControlFlow):
                 f.call("command_buffer.finalize", [self.cb])
                 n = self.const("i32", len(keys) + 1)
                 lst = f.reg("cl")
-                f.emit(f"{lst} = list.alloc {n}")
-                f.emit(f"list.resize {lst}, {n}")
-                f.emit(f"list.set.ref {lst}, {self.const('i32', 0)}, {self.cb}")
+                f.op("list.alloc", lst, n)
+                f.op("list.resize", lst, n)
+                f.op("list.set.ref", lst, self.const("i32", 0), self.cb)
                 for j, r in enumerate(keys):
-                    f.emit(f"list.set.i64 {lst}, {self.const('i32', j + 1)}, {r}")
-                f.emit(f"global.store.ref {lst}, @{self.cache_global}")
+                    f.op("list.set.i64", lst, self.const("i32", j + 1), r)
+                f.op("global.store.ref", lst, self.cache_global)
             f.call("device.queue.execute.indirect.wait",
-                   [self.dev, self.cb, self.const("i32", -1), "[" + ", ".join(self.slots) + "]"])
+                   [self.dev, self.cb, self.const("i32", -1), list(self.slots)])
             self._return(outs)
 
     def _binding(self, buf: str):
@@ -352,7 +353,7 @@ class GeneralFunction(ControlFlow):
     def _null(self) -> str:
         if ("null", None) not in self.f.consts:
             r = self.f.reg("null")
-            self.f.emit(f"{r} = const.ref.null")
+            self.f.op("const.ref.null", r)
             self.f.consts[("null", None)] = r
         return self.f.consts[("null", None)]
 
@@ -402,10 +403,10 @@ class GeneralFunction(ControlFlow):
             elif d.op in ("/", "%"):               # a zero divisor gives 0, as in Dim folding
                 zero = self.binop("cmp.eq.i64", b, self.const("i64", 0), "i32")
                 safe = self.new("i64")
-                self.op_line(f"{safe} = select.i64 {zero}, {self.const('i64', 1)}, {b}")
+                self.op("select.i64", safe, zero, self.const("i64", 1), b)
                 q = self.binop(("div.s.i64" if d.op == "/" else "rem.s.i64"), a, safe, "i64")
                 r = self.new("i64")
-                self.op_line(f"{r} = select.i64 {zero}, {self.const('i64', 0)}, {q}")
+                self.op("select.i64", r, zero, self.const("i64", 0), q)
             else:
                 mn = {"+": "add.i64", "-": "sub.i64", "*": "mul.i64", "max": "max.s.i64",
                       "min": "min.s.i64"}[d.op]
@@ -452,9 +453,9 @@ class GeneralFunction(ControlFlow):
         f = self.f
         f.call("command_buffer.finalize", [self.cb])
         # submit-and-wait in one call: the device may run it on this thread
-        f.call("device.queue.execute.indirect.wait", [self.dev, self.cb, f.const("i32", -1), "[]"])
+        f.call("device.queue.execute.indirect.wait", [self.dev, self.cb, f.const("i32", -1), []])
         if reopen:
-            f.emit(f"{self.cb} = call.import @hal.command_buffer.create({self.dev})")
+            f.op("call.import", "hal.command_buffer.create", [self.dev], [self.cb])
         self.need_barrier = False
 
     def copy(self, dv: Dev, value=None) -> Dev:
@@ -485,15 +486,15 @@ class GeneralFunction(ControlFlow):
             constant_bytes(f.const_values, hv.regs, el, n)
         if data is not None:
             k = f.reg("k")
-            f.emit(f"{k} = global.load.ref @{self.host_consts.global_for(data)}")
+            f.op("global.load.ref", k, self.host_consts.global_for(data))
             self.direct.add(k)
             return Dev(k, hv.type, False)
         vb = f.reg("vb")
-        f.emit(f"{vb} = buffer.alloc {f.const('i64', n)}")
+        f.op("buffer.alloc", vb, f.const("i64", n))
         bank = _BANK[el]
         if item >= 4:
             for k, r in enumerate(hv.regs):
-                f.emit(f"buffer.store.{bank} {vb}, {f.const('i64', k * item)}, {r}")
+                f.op(f"buffer.store.{bank}", vb, f.const("i64", k * item), r)
         else:
             per = 4 // item                      # narrow elements packed into 32-bit words
             mask = f.const("i32", (1 << (8 * item)) - 1)
@@ -504,7 +505,7 @@ class GeneralFunction(ControlFlow):
                     if j:
                         part = self.binop("shl.i32", part, f.const("i32", 8 * item * j), "i32")
                     word = part if word is None else self.binop("or.i32", word, part, "i32")
-                f.emit(f"buffer.store.i32 {vb}, {f.const('i64', w * item)}, {word}")
+                f.op("buffer.store.i32", vb, f.const("i64", w * item), word)
         buf, = f.call("allocator.import", [self.dev, vb], 1)
         return Dev(buf, hv.type, True)
 
@@ -533,7 +534,7 @@ class GeneralFunction(ControlFlow):
 
     def _bits(self, r, mnemonic, bank):
         out = self.new(bank)
-        self.op_line(f"{out} = {mnemonic} {r}")
+        self.op(mnemonic, out, r)
         return out
 
     def dispatch(self, op) -> None:
@@ -586,10 +587,10 @@ class GeneralFunction(ControlFlow):
         else:
             one = f.const("i32", 1)
             head = [self.cb, self.exe, f.const("i32", entry), wg, one, one,
-                    "[" + ", ".join(consts) + "]"]
+                    list(consts)]
             if self.slots is None:
                 f.call("command_buffer.dispatch",
-                       head + ["[" + ", ".join(bufs) + "]", "[" + ", ".join(spans) + "]"])
+                       head + [list(bufs), list(spans)])
             else:
                 binds = [self._binding(b) for b in bufs]
                 name = "command_buffer.dispatch.indirect"
@@ -600,11 +601,11 @@ class GeneralFunction(ControlFlow):
                         cslots.append(self.const("i32", -1 if c in f.const_values else len(table)))
                         if c not in f.const_values:
                             table.append(c)
-                    head.append("[" + ", ".join(cslots) + "]")
+                    head.append(cslots)
                 f.call(name,
-                       head + ["[" + ", ".join(b for b, _ in binds) + "]",
-                               "[" + ", ".join(self.const("i32", k) for _, k in binds) + "]",
-                               "[" + ", ".join(spans) + "]"])
+                       head + [list(b for b, _ in binds),
+                               [self.const("i32", k) for _, k in binds],
+                               list(spans)])
         self.need_barrier = True
 
     def push_words(self, hv: Host) -> list:
@@ -638,7 +639,7 @@ class GeneralFunction(ControlFlow):
             self.case(op)
         elif name == "stablehlo.constant" and op.result not in self.host:
             k = self.f.reg("k")
-            self.f.emit(f"{k} = global.load.ref @__c{self.const_index[id(op)]}")
+            self.f.op("global.load.ref", k, f"__c{self.const_index[id(op)]}")
             self.direct.add(k)
             self.env[op.result] = Dev(k, op.result.type, False)
         elif shape_analysis.is_shape_assertion(op):
@@ -678,13 +679,13 @@ class GeneralFunction(ControlFlow):
             dv = self.to_device(val) if isinstance(val, Host) else val
             views.append(self._view(dv.buf, v))
         outs = [f.reg("hc") for _ in op.results]
-        f.emit(f"{', '.join(outs)} = call.import @{HOST_CALL_MODULE}.{name}({', '.join(views)})")
+        f.op("call.import", f"{HOST_CALL_MODULE}.{name}", views, outs)
         for k, (r, view) in enumerate(zip(op.results, outs)):
             nm = f.reg("n")
-            f.emit(f"{nm} = const.ref.str {_q(f'result #{k} of host call {name}')}")
+            f.op("const.ref.str", nm, f"result #{k} of host call {name}")
             dims = [self.dim(d) for d in self.dims_of(r)]
             f.call("buffer_view.assert", [view, nm, f.const("i32", self.element_id(r.type)),
-                                          "[" + ", ".join(dims) + "]"])
+                                          list(dims)])
             buf, = f.call("buffer_view.buffer", [view], 1)
             self.env[r] = Dev(buf, r.type, True)
 
@@ -692,7 +693,7 @@ class GeneralFunction(ControlFlow):
         dims = [self.dim(d) for d in self.dims_of(v)]
         view, = self.f.call("buffer_view.create", [buf, self.f.const("i64", 0), self.nbytes(v),
                                                    self.f.const("i32", self.element_id(v.type)),
-                                                   "[" + ", ".join(dims) + "]"], 1)
+                                                   list(dims)], 1)
         return view
 
     def shape_assertion(self, op) -> None:
@@ -700,7 +701,7 @@ class GeneralFunction(ControlFlow):
         ok = self.predicate(op.operands[0])
         bad = self.binop("cmp.eq.i32", ok, self.const("i32", 0), "i32")
         msg = getattr(op.attributes.get("error_message"), "value", None) or "shape assertion failed"
-        self.op_line(f"fail {bad}, {_q(' '.join(str(msg).split()))}")
+        self.op("fail", bad, " ".join(str(msg).split()))
 
     def predicate(self, v) -> str:
         val = self.env[v]

@@ -24,8 +24,3 @@ class Dev:
     buf: str            # register holding the HAL buffer
     type: object
     fresh: bool         # allocated by this invocation (safe to return as is)
-
-
-def quote(s: str) -> str:
-    """``s`` as a VM assembly string literal."""
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'

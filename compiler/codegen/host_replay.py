@@ -107,12 +107,12 @@ class BodyReplay:
         the function's recording list unless a previous call did.  False
         (nothing emitted) when the body needs a read-back."""
         fn, f = self.fn, self.fn.f
-        mark, consts, env = len(f.lines), dict(f.consts), dict(fn.env)
+        mark, consts, env = len(f.body), dict(f.consts), dict(fn.env)
         reads, dims, barrier = fn.read_backs, dict(fn.dim_cache), fn.need_barrier
         try:
             return self._record()
         except _NoReplay:
-            del f.lines[mark:]
+            del f.body[mark:]
             f.consts, fn.env, fn.read_backs, fn.dim_cache = consts, env, reads, dims
             fn.need_barrier = barrier
             return False
@@ -124,25 +124,25 @@ class BodyReplay:
         have, rec = fn.label("recorded"), fn.label("record")
         if fn.cache_global is not None:
             lst = f.reg("ll")
-            f.emit(f"{lst} = global.load.ref @{fn.cache_global}")
+            f.op("global.load.ref", lst, fn.cache_global)
             ok, make = f.reg("i"), fn.label("lists")
-            f.emit(f"{ok} = cmp.nz.ref {lst}")
+            f.op("cmp.nz.ref", ok, lst)
             got = fn.label("listed")
-            f.emit(f"cond_br {ok}, {got}, {make}")
+            f.op("cond_br", ok, got, make)
             fn.place(make)
-            f.emit(f"{lst} = list.alloc {fn.const('i32', n)}")
-            f.emit(f"list.resize {lst}, {fn.const('i32', n)}")
-            f.emit(f"global.store.ref {lst}, @{fn.cache_global}")
-            f.emit(f"br {got}")
+            f.op("list.alloc", lst, fn.const("i32", n))
+            f.op("list.resize", lst, fn.const("i32", n))
+            f.op("global.store.ref", lst, fn.cache_global)
+            f.op("br", got)
             fn.place(got)
-            f.emit(f"{self.cb} = list.get.ref {lst}, {fn.const('i32', k)}")
+            f.op("list.get.ref", self.cb, lst, fn.const("i32", k))
             nz = f.reg("i")
-            f.emit(f"{nz} = cmp.nz.ref {self.cb}")
-            f.emit(f"cond_br {nz}, {have}, {rec}")
+            f.op("cmp.nz.ref", nz, self.cb)
+            f.op("cond_br", nz, have, rec)
         else:                          # ($async form: no global) recorded per call
-            f.emit(f"br {rec}")
+            f.op("br", rec)
         fn.place(rec)
-        f.emit(f"{self.cb} = call.import @hal.command_buffer.create({fn.dev})")
+        f.op("call.import", "hal.command_buffer.create", [fn.dev], [self.cb])
         saved = self._enter(record=True)
         try:
             reads = fn.read_backs
@@ -156,8 +156,8 @@ class BodyReplay:
             self._leave(saved)
         f.call("command_buffer.finalize", [self.cb])
         if fn.cache_global is not None:
-            f.emit(f"list.set.ref {lst}, {fn.const('i32', k)}, {self.cb}")
-        f.emit(f"br {have}")
+            f.op("list.set.ref", lst, fn.const("i32", k), self.cb)
+        f.op("br", have)
         fn.place(have)
         self.slab.size = size
         self.slab.finish()
@@ -178,5 +178,5 @@ class BodyReplay:
                                  f"constants, its recording {self.slots} and {self.constants}")
         fn.barrier()
         f.call("command_buffer.execute.slotted",
-               [fn.cb, self.cb, "[" + ", ".join(slots) + "]", "[" + ", ".join(table) + "]"])
+               [fn.cb, self.cb, list(slots), list(table)])
         fn.need_barrier = True

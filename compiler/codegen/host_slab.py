@@ -39,16 +39,17 @@ def offset_of(buf) -> int:
 
 class Slab:
     """The slab of one emitted path: its register, its size so far, and the
-    assembly line that will hold that size."""
+    instruction that will hold that size."""
 
     def __init__(self, asm, device: str):
         self.asm = asm
         self.register = asm.reg("slab")
         self.size_register = asm.reg("I")
         self.size = 0
-        self._line = len(asm.lines)
-        asm.emit(f"{self.size_register} = const.i64 0")
-        asm.emit(f"{self.register} = call.import @hal.allocator.allocate({device}, {self.size_register})")
+        self._at = len(asm.body)
+        asm.op("const.i64", self.size_register, 0)
+        asm.op("call.import", "hal.allocator.allocate", [device, self.size_register],
+               [self.register])
 
     def reserve(self, t) -> SlabBuf | None:
         """A range for a value of static type ``t``, or None when full."""
@@ -67,9 +68,9 @@ class Slab:
         the allocation when nothing was placed in the slab (no call pays for
         an unused one)."""
         if self.size == 0:
-            del self.asm.lines[self._line:self._line + 2]
+            del self.asm.body[self._at:self._at + 2]
         else:
-            self.asm.lines[self._line] = f"  {self.size_register} = const.i64 {self.size}"
+            self.asm.body[self._at] = ("const.i64", (self.size_register, self.size))
 
 
 def returned_values(func) -> set:

@@ -78,7 +78,7 @@ def emit_host_transfer(g, op) -> None:
                 val = g.to_device(val)
             views.append(g._view(val.buf, v))
         g.flush()
-        f.call(contract.PUSH, args + ["[" + ", ".join(views) + "]"])
+        f.call(contract.PUSH, args + [views])
     else:
         views = []
         for r in op.results[:-1]:              # the last result is the token
@@ -86,7 +86,7 @@ def emit_host_transfer(g, op) -> None:
             g.env[r] = Dev(buf, r.type, True)
             views.append(g._view(buf, r))
         g.flush()
-        f.call(contract.POP, args + ["[" + ", ".join(views) + "]"])
+        f.call(contract.POP, args + [views])
     for r in op.results:
         if is_token(r.type):
             g.env[r] = Tok(r.type)

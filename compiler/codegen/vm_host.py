@@ -1,6 +1,7 @@
-"""Host program codegen: each exported function becomes VM assembly that
-checks its arguments, allocates, submits one command buffer of dispatches
-(one barrier between schedule levels) and returns buffer views.
+"""Host program codegen: each exported function becomes a VM function (built
+in memory with vmfb.builder, no assembly text) that checks its arguments,
+allocates, submits one command buffer of dispatches (one barrier between
+schedule levels) and returns buffer views.
 
 Each context fetches the device, loads the executables and imports the
 constants (zero-copy on the CPU) through ref-global initializers (vmfb 1.3,
@@ -26,12 +27,13 @@ ready; the function returns the (not yet ready) result views at once.
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 
 from tensorvm.vmfb import element_types, hal_imports, host_transfers
-from tensorvm.vmfb.model import ExecutableDef, ExecutableVariant, ModuleDef, RodataDef
+from tensorvm.vmfb.builder import FunctionBuilder, build_functions, table_index
+from tensorvm.vmfb.model import (ExecutableDef, ExecutableVariant, GlobalDef, ImportDef,
+                                 Initializer, ModuleDef, RodataDef, parse_signature)
 from tensorvm.vmfb.payload import Pieces
 
 from ..ir.types import TokenType
@@ -65,15 +67,14 @@ def host_call_imports(functions) -> dict:
     return out
 
 
-def _quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+class _FunctionAsm(FunctionBuilder):
+    """One function's body, built in memory (vmfb.builder): registers are
+    names (``%t3``), operands follow the ISA table; constants are
+    materialised once each."""
 
-
-class _FunctionAsm:
-    """Builds one function's body; constants are materialised once each."""
-
-    def __init__(self):
-        self.lines: list[str] = []
+    def __init__(self, name: str = "", nargs: int = 0, nresults: int = 0, exported: bool = False):
+        super().__init__(name, [(f"%a{i}", "ref") for i in range(nargs)], ["ref"] * nresults,
+                         exported)
         self.consts: dict = {}
         self.const_values: dict = {}   # register -> (bank, value): every constant emitted
         self.n = 0
@@ -82,22 +83,19 @@ class _FunctionAsm:
         self.n += 1
         return f"%{prefix}{self.n}"
 
-    def emit(self, text: str) -> None:
-        self.lines.append("  " + text)
-
     def const(self, bank: str, value) -> str:
         key = (bank, value)
         if key not in self.consts:
             r = self.reg("c")
-            self.emit(f"{r} = const.{bank} {value}")
+            self.op(f"const.{bank}", r, float(value) if bank in ("f32", "f64") else int(value))
             self.consts[key] = r
             self.const_values[r] = key
         return self.consts[key]
 
     def call(self, name: str, args: list, results: int = 0) -> list[str]:
+        """Call ``hal.<name>``: a list among ``args`` is a variadic run."""
         outs = [self.reg() for _ in range(results)]
-        lhs = (", ".join(outs) + " = ") if outs else ""
-        self.emit(f"{lhs}call.import @hal.{name}({', '.join(args)})")
+        self.op("call.import", "hal." + name, args, outs)
         return outs
 
 
@@ -143,8 +141,8 @@ def _constant_bytes(array) -> np.ndarray:
 
 
 def generate_module(name, functions, plans: dict, executable, entry_of: dict,
-                    workgroups: dict) -> tuple[ModuleDef, str]:
-    """(ModuleDef with rodata + executables, assembly text for its functions).
+                    workgroups: dict) -> tuple[ModuleDef, dict]:
+    """(the ModuleDef, built in memory: no assembly text; reflection per function).
 
     ``executable`` is (format, target, entry points, data); ``entry_of`` and
     ``workgroups`` map dispatch ops to entry ordinals and workgroup counts.
@@ -180,21 +178,17 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
     if entries:
         mdef.executables.append(ExecutableDef("kernels", [ExecutableVariant(fmt, target, entries, data)]))
 
-    header = [f"module @{name}"]
-    text = [f"import @{HOST_CALL_MODULE}.{n}{hal_imports.asm_signature(c)}"
-            for n, c in host_call_imports(functions).items()]
     # Device state as ref-global initializers (vmfb 1.3): the context calls
     # these imports at registration, with no __init function to decode,
-    # verify, lower and run at every load.
-    text.append("global @__device : ref = call @hal.device.get()")
+    # verify, lower and run at every load.  (name, import, operands) each.
+    inits = [("__device", "device.get", ())]
     if entries:
-        text.append("global @__exe : ref = call @hal.executable.load(global @__device, "
-                    "executable @kernels)")
+        inits.append(("__exe", "executable.load", (("global", "__device"),
+                                                   ("executable", "kernels"))))
     for i, ro in enumerate(mdef.rodata):
-        g = f"__c{i}" if i < own else "__consts"
-        text.append(f"global @{g} : ref = call @hal.allocator.import(global @__device, "
-                    f"rodata @{ro.name})")
-    host_consts, globals_end = HostConstantPool(), len(text)
+        inits.append((f"__c{i}" if i < own else "__consts", "allocator.import",
+                      (("global", "__device"), ("rodata", ro.name))))
+    host_consts, plain, builders = HostConstantPool(), [], []
 
     reflections = {}
     for func in functions:
@@ -203,32 +197,37 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         host = _HostFunction(func, plan, pack_offset, entry_of, workgroups, bool(entries))
         reflections[fname], reflections[fname + ASYNC_SUFFIX] = host.reflection()
         if getattr(plan, "general", False):
-            text.append(f"global @{_sym('__dcb_' + fname)} : ref")
-            text += _general_export(fname, func, plan, const_index, entry_of, workgroups, False,
-                                    host_consts, _sym("__dcb_" + fname))
-            text += _general_export(fname + ASYNC_SUFFIX, func, plan, const_index, entry_of,
-                                    workgroups, True, host_consts)
+            plain.append("__dcb_" + fname)
+            builders.append(_general_export(fname, func, plan, const_index, entry_of, workgroups,
+                                            False, host_consts, "__dcb_" + fname))
+            builders.append(_general_export(fname + ASYNC_SUFFIX, func, plan, const_index,
+                                            entry_of, workgroups, True, host_consts))
             continue
         if host.static:
-            text.append(f"global @__cb_{fname} : ref")
-            text += host.record_function(f"__record_{fname}")
-        text += host.export(fname, asynchronous=False)
-        text += host.export(fname + ASYNC_SUFFIX, asynchronous=True)
+            plain.append(f"__cb_{fname}")
+            builders.append(host.record_function(f"__record_{fname}"))
+        builders.append(host.export(fname, asynchronous=False))
+        builders.append(host.export(fname + ASYNC_SUFFIX, asynchronous=True))
 
     for ro_name, g, data in host_consts.rodata():      # host_constants.py
         mdef.rodata.append(RodataDef(ro_name, data))
-        text.insert(globals_end, f"global @{g} : ref = call @hal.allocator.import(global @__device, "
-                                 f"rodata @{ro_name})")
-        globals_end += 1
+        inits.append((g, "allocator.import", (("global", "__device"), ("rodata", ro_name))))
 
     # Only the HAL functions the code calls are imported: every import is
     # checked, linked and bound at each load.
-    called = set(_HAL_CALL.findall("\n".join(text)))
-    header += [hal_imports.import_line(n) for n in HAL_IMPORTS if n in called]
-    return mdef, "\n".join(header + text) + "\n", reflections
-
-
-_HAL_CALL = re.compile(r"call(?:\.import)? @hal\.([\w.]+)\(")     # (initializers: call @hal.)
+    called = {c for _, c, _ in inits} | {
+        ops[0][4:] for b in builders for m, ops in b.body
+        if m == "call.import" and ops[0].startswith("hal.")}
+    mdef.imports += [ImportDef("hal", n, str(parse_signature(c))) for n, c in HAL_IMPORTS.items()
+                     if n in called]
+    mdef.imports += [ImportDef(HOST_CALL_MODULE, n, str(parse_signature(c)))
+                     for n, c in host_call_imports(functions).items()]
+    for g, call, args in inits:
+        mdef.globals.append(GlobalDef(g, "ref", Initializer(
+            table_index(mdef, "import", "hal." + call),
+            tuple((k, table_index(mdef, "exe" if k == "executable" else k, n)) for k, n in args))))
+    mdef.globals += [GlobalDef(g, "ref") for g in plain]
+    return build_functions(mdef, builders), reflections
 
 
 def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchronous,
@@ -237,25 +236,18 @@ def _general_export(name, func, plan, const_index, entry_of, workgroups, asynchr
     awaits the wait fence first (the invocation suspends, it does not block)
     and signals the signal fence after its last submission completed."""
     from .host_program import GeneralFunction
-    f = _FunctionAsm()
     nargs = len(func.regions[0].blocks[0].arguments)
+    nres = len(func.regions[0].blocks[0].terminator.operands)
+    f = _FunctionAsm(name, nargs + (2 if asynchronous else 0), nres, exported=True)
     if asynchronous:
-        f.call("fence.await", [f.const("i32", -1), f"[%a{nargs}]"], 1)
+        f.call("fence.await", [f.const("i32", -1), [f"%a{nargs}"]], 1)
     GeneralFunction(f, func, const_index, plan, entry_of, workgroups, _arg_names(func),
                     _element_id, cache_global, host_consts).emit()
     if asynchronous:
-        ret = f.lines.pop()
+        ret = f.body.pop()
         f.call("fence.signal", [f"%a{nargs + 1}"])
-        f.lines.append(ret)
-    nres = len(func.regions[0].blocks[0].terminator.operands)
-    params = [f"%a{i}: ref" for i in range(nargs + (2 if asynchronous else 0))]
-    return [f"func @{_sym(name)}({', '.join(params)}) -> ({', '.join(['ref'] * nres)}) export {{",
-            "entry:"] + f.lines + ["}"]
-
-
-def _sym(name: str) -> str:
-    """A symbol name as assembly spells it (quoted when it has a '$')."""
-    return _quote(name) if "$" in name else name
+        f.body.append(ret)
+    return f
 
 
 class _HostFunction:
@@ -314,7 +306,7 @@ class _HostFunction:
         exe = gpu = None
         if self.has_exe:
             exe = f.reg("exe")
-            f.emit(f"{exe} = global.load.ref @__exe")
+            f.op("global.load.ref", exe, "__exe")
             if any(isinstance(wgs[id(d)], VariantCounts) for d in plan.dispatches):
                 gpu = gpu_flag(f, exe)       # counts differ between CPU and GPU variants
         one = f.const("i32", 1)
@@ -335,7 +327,7 @@ class _HostFunction:
                     spans += [f.const("i64", self._offset(s)), f.const("i64", s.size)]
                 head = [cb, exe, f.const("i32", self.entry_of[id(d)]),
                         count_register(f, count, gpu, lambda c: f.const("i32", c)),
-                        one, one, "[]"]
+                        one, one, []]
                 if any(s is not None for s in slots):
                     regs = [r or self._null(f) for r in regs]
                     slots = [f.const("i32", -1 if s is None else s) for s in slots]
@@ -363,7 +355,7 @@ class _HostFunction:
     def _null(f):
         if ("null", None) not in f.consts:
             r = f.reg("null")
-            f.emit(f"{r} = const.ref.null")
+            f.op("const.ref.null", r)
             f.consts[("null", None)] = r
         return f.consts[("null", None)]
 
@@ -379,15 +371,15 @@ class _HostFunction:
         """The register holding the packed constants' buffer (one load per function)."""
         if ("consts", None) not in f.consts:
             r = f.reg("k")
-            f.emit(f"{r} = global.load.ref @__consts")
+            f.op("global.load.ref", r, "__consts")
             f.consts[("consts", None)] = r
         return f.consts[("consts", None)]
 
-    def record_function(self, name) -> list:
+    def record_function(self, name) -> _FunctionAsm:
         """``@__record_f() -> (cb)``: the command buffer over binding slots."""
-        f = _FunctionAsm()
+        f = _FunctionAsm(name, 0, 1)
         dev = f.reg("dev")
-        f.emit(f"{dev} = global.load.ref @__device")
+        f.op("global.load.ref", dev, "__device")
         cb, = f.call("command_buffer.create", [dev], 1)
         consts = {}
 
@@ -398,15 +390,17 @@ class _HostFunction:
                 return consts[key], None
             return None, self.slot[key]
         self._record_commands(f, cb, ref_of)
-        f.emit(f"ret {cb}")
-        return [f"func @{_sym(name)}() -> (ref) {{", "entry:"] + f.lines + ["}"]
+        f.op("ret", [cb])
+        return f
 
     # -- the exported forms ------------------------------------------------------------
-    def export(self, name, asynchronous: bool) -> list:
-        f = _FunctionAsm()
+    def export(self, name, asynchronous: bool) -> _FunctionAsm:
+        nargs = len(self.block.arguments)
+        f = _FunctionAsm(name, nargs + (2 if asynchronous else 0), len(self.ret.operands),
+                         exported=True)
         plan = self.plan
         dev = f.reg("dev")
-        f.emit(f"{dev} = global.load.ref @__device")
+        f.op("global.load.ref", dev, "__device")
         bufs = {}
         args = self.block.arguments
         if self.static and args and not any(isinstance(a.type, TokenType) for a in args):
@@ -415,12 +409,12 @@ class _HostFunction:
             spec = json.dumps([[self.names[i], _element_id(a.type), list(a.type.shape)]
                                for i, a in enumerate(args)], separators=(",", ":"))
             nm = f.reg("n")
-            f.emit(f"{nm} = const.ref.str {_quote(spec)}")
+            f.op("const.ref.str", nm, spec)
             f.call("buffer_view.check_args", [nm, _list([f"%a{i}" for i in range(len(args))])])
             bufs.update({("arg", i): f"%a{i}" for i in range(len(args))})
         for i, a in enumerate(args if not bufs else ()):
             nm = f.reg("n")
-            f.emit(f"{nm} = const.ref.str {_quote(self.names[i])}")
+            f.op("const.ref.str", nm, self.names[i])
             dims = [f.const("i64", d) for d in a.type.shape]
             bufs[("arg", i)], = f.call("buffer_view.checked_buffer",
                                        [f"%a{i}", nm, f.const("i32", _element_id(a.type)),
@@ -435,19 +429,18 @@ class _HostFunction:
                 bufs[key], = f.call("buffer_view.buffer", [f"%a{donated[key]}"], 1)
             elif key[0] != "arg":
                 bufs[key], = f.call("allocator.allocate", [dev, f.const("i64", sizes[key])], 1)
-        nargs = len(self.block.arguments)
         if self.static:
             cb = f.reg("cb")
-            slot = _sym('__cb_' + self.func_name)
-            f.emit(f"{cb} = global.load.ref @{slot}")
+            slot = "__cb_" + self.func_name
+            f.op("global.load.ref", cb, slot)
             recorded = f.reg("has")         # recorded on the first call, then replayed
-            f.emit(f"{recorded} = cmp.nz.ref {cb}")
-            f.emit(f"cond_br {recorded}, cb_ready, cb_record")
-            f.lines.append("cb_record:")
-            f.emit(f"{cb} = call @{_sym('__record_' + self.func_name)}()")
-            f.emit(f"global.store.ref {cb}, @{slot}")
-            f.emit("br cb_ready")
-            f.lines.append("cb_ready:")
+            f.op("cmp.nz.ref", recorded, cb)
+            f.op("cond_br", recorded, "cb_ready", "cb_record")
+            f.label("cb_record")
+            f.op("call", "__record_" + self.func_name, [], [cb])
+            f.op("global.store.ref", cb, slot)
+            f.op("br", "cb_ready")
+            f.label("cb_ready")
             table = _list([bufs[k] for k in self.per_call])
             if asynchronous:
                 f.call("device.queue.execute.indirect",
@@ -471,9 +464,9 @@ class _HostFunction:
                     return consts[key], None
                 return bufs[key], None
             self._record_commands(f, cb, ref_of)
-            f.call("device.queue.execute", [dev, wait, fence, f"[{cb}]"])
+            f.call("device.queue.execute", [dev, wait, fence, [cb]])
             if not asynchronous:
-                f.call("fence.await", [f.const("i32", -1), f"[{fence}]"], 1)
+                f.call("fence.await", [f.const("i32", -1), [fence]], 1)
         views = []
         for v, (key, off, size) in zip(self.ret.operands, self.outputs):
             dims = [f.const("i64", d) for d in v.type.shape]
@@ -482,16 +475,14 @@ class _HostFunction:
                                                   f.const("i32", _element_id(v.type)),
                                                   _list(dims)], 1)
             views.append(view)
-        f.emit("ret " + ", ".join(views))
-        params = [f"%a{i}: ref" for i in range(nargs + (2 if asynchronous else 0))]
-        results = ", ".join(["ref"] * len(self.ret.operands))
-        return [f"func @{_sym(name)}({', '.join(params)}) -> ({results}) export {{",
-                "entry:"] + f.lines + ["}"]
+        f.op("ret", views)
+        return f
 
     @property
     def func_name(self) -> str:
         return symbol(self.func, "sym_name")
 
 
-def _list(regs) -> str:
-    return "[" + ", ".join(regs) + "]"
+def _list(regs) -> list:
+    """A variadic run of registers (vmfb.builder: a list among a call's arguments)."""
+    return list(regs)
