@@ -73,7 +73,7 @@ def compile_text(text, options: CompileOptions, filename: str = "<input>",
                  output=None) -> CompileResult:
     """Compile MLIR ``text`` (a str, UTF-8 bytes or the mmap of a file); with
     ``output`` (a path), the module is streamed there as it is serialised."""
-    from .frontend.parser import parse_module
+    from .mlir.parser import parse_module
     _check_targets(options)
     progress = _progress(options, parse=True)
     progress(f"parse ({format_bytes(len(text))})")

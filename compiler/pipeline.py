@@ -287,10 +287,10 @@ def _check_size(op, t) -> None:
 
 
 def _check_constant_size(op) -> None:
-    """The parser's limit on constants (frontend/dense.py), for the splats it
+    """The parser's limit on constants (mlir/dense.py), for the splats it
     accepts at any size: passes and codegen may materialise a constant.
     (Runs after the element-type check: the element has a numpy dtype.)"""
-    from .frontend.dense import DenseError, check_size
+    from .mlir.dense import DenseError, check_size
     from .ir.types import TensorType
     ty = getattr(op.attributes.get("value"), "type", None)
     if not isinstance(ty, TensorType) or not ty.is_static:

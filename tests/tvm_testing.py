@@ -64,7 +64,7 @@ def run_text(text: str, *args, name: str = "main", device: str = "local-sync"):
 def simplified(text: str):
     """(names of the ops left in @main's body after the algebraic simplifier
     and DCE, the simplifier's rewrite counts)."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.passes.fold import AlgebraicSimplification
     from tensorvm.compiler.passes.simplify import DeadCodeElimination
     module = parse_module(text)

@@ -60,16 +60,16 @@ Fields:
 - ``host_unary``: the VM mnemonic of a unary op on integers in host code
   (``neg``, ``abs``).
 - ``commutative``: a commutative binary op; the pretty ``reduce ... applies OP``
-  form may name it (frontend/region_forms.py).
+  form may name it (mlir/region_forms.py).
 - ``keywords``: the ``key = value`` items of its pretty form, as
   ``(keyword, attribute, "dims" | "int" | "string")``: ``dims = [1, 0]`` is a
   dense i64 array, ``dim = 1`` an i64 integer, ``config = "ab->ba"`` a string.
-  The parser accepts them (frontend/op_forms.py) and the printer writes them
+  The parser accepts them (mlir/op_forms.py) and the printer writes them
   for ``pretty`` ops.
 - ``syntax``: ``pretty`` (the default ``name operands attrs : types`` form
-  prints and parses) or ``own`` (a form of its own, in frontend/op_forms.py /
+  prints and parses) or ``own`` (a form of its own, in mlir/op_forms.py /
   region_forms.py and ir/printer.py; the generic form always parses).
-- ``parser``: the method of the MLIR parser (frontend/op_forms.py,
+- ``parser``: the method of the MLIR parser (mlir/op_forms.py,
   region_forms.py) that reads its pretty form when that form is its own.
 - ``bare_name``: the name its pretty form may be written with, without the
   dialect prefix (func's ``return``, ``call``).

@@ -1,5 +1,5 @@
 """Constant-heavy input (issue 34): long hex literals and resource blobs are
-decoded in bulk off the text (compiler/frontend/source.py) into views of
+decoded in bulk off the text (compiler/mlir/source.py) into views of
 one buffer each, long decimal literals in one numpy call, and a module with
 tens of MB of constants compiles holding them about once."""
 from __future__ import annotations
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from tensorvm.compiler.errors import ParseError
-from tensorvm.compiler.frontend import dense, source
-from tensorvm.compiler.frontend.parser import parse_module
+from tensorvm.compiler.mlir import dense, source
+from tensorvm.compiler.mlir.parser import parse_module
 from tensorvm.compiler.passes.simplify import CommonSubexpressionElimination
 
 N = 4096                      # elements: every literal below is long enough to be cut

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C co
 
 
 def test_scan_pretty_form_parses_to_the_generic_op():
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     src = """func.func @main(%x: tensor<4x3xf32>, %c: tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>) {
   %0:2 = chlo.scan(%x) inits(%c) dimension=0 attributes {is_reverse = true} {
   ^bb0(%a: tensor<3xf32>, %b: tensor<3xf32>):

@@ -233,7 +233,7 @@ def test_torch_index_select_with_a_wrong_result_shape_is_a_typed_error():
 
 
 def test_einsum_pretty_forms_print_and_reparse():
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.ir.printer import print_module
     t = _fn(["tensor<2x3xf32>", "tensor<3x4xf32>"], ["tensor<2x4xf32>", "tensor<3x2xf32>"], """
   %0 = stablehlo.einsum %a0, %a1, config = "ab,bc->ac" : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>

@@ -309,7 +309,7 @@ func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
 def test_dynamic_ops_with_constant_shape_operands_take_static_forms():
     """dynamic_pad / dynamic_gather / dynamic_conv with constant edge, slice
     size and padding operands compile as pad / gather / convolution."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.passes.canonicalize import CanonicalizeOps
     src = """
 func.func @main(%x: tensor<5x4xf32>, %o: tensor<3x4x2xf32>, %i: tensor<2x2xi64>, %a: tensor<1x4x4x1xf32>, %k: tensor<3x3x1x1xf32>) -> (tensor<7x5xf32>, tensor<2x2x2xf32>, tensor<1x2x2x1xf32>) {

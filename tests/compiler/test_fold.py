@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tensorvm.compiler.frontend.parser import parse_module
+from tensorvm.compiler.mlir.parser import parse_module
 from tensorvm.compiler.passes.fold import AlgebraicSimplification
 from tensorvm.compiler.passes.simplify import DeadCodeElimination
 from tvm_testing import run_text

@@ -3,7 +3,7 @@ errors are CompileErrors located at the op; dynamic dims stay accepted."""
 import pytest
 
 from tensorvm.compiler.errors import CompileError
-from tensorvm.compiler.frontend import parse_module
+from tensorvm.compiler.mlir import parse_module
 from tensorvm.compiler.ir.verifier import verify_module
 
 

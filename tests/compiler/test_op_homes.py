@@ -22,7 +22,7 @@ _SHORT = {n.split(".", 1)[1] for n in OPS if "." in n}
 KNOWN = {
     # keyed by attribute mnemonics (#stablehlo.dot<...>, #stablehlo.gather<...>),
     # which share their ops' names: attribute defaults, no op table
-    ('frontend/attr_parser.py', 'STRUCT_DEFAULTS = {'),
+    ('mlir/attr_parser.py', 'STRUCT_DEFAULTS = {'),
     # scalar.py's C expression per op and element kind: the elementwise
     # emitter itself (the second file of adding an elementwise op)
     ('codegen/scalar.py', 'table = {'),

@@ -127,7 +127,7 @@ def test_stablehlo_broadcast_added_by_a_registry_entry_and_its_index_map():
     import numpy as np
     from tvm_testing import run_text
 
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.ir.printer import print_module
     t = """func.func @main(%x: tensor<2x3xf32>) -> tensor<4x1x2x3xf32> {
   %0 = stablehlo.broadcast %x, sizes = [4, 1] : (tensor<2x3xf32>) -> tensor<4x1x2x3xf32>

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from tensorvm.compiler.errors import ParseError
-from tensorvm.compiler.frontend import parse_module
+from tensorvm.compiler.mlir import parse_module
 from tensorvm.compiler.ir import attributes as A
 from tensorvm.compiler.ir.types import TensorType, TokenType, TupleType
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from tensorvm.compiler.frontend import parse_module
+from tensorvm.compiler.mlir import parse_module
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "conformance")
 FOLDERS = ("testdata", "interpret", "dynamic")

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tensorvm.compiler.frontend import parse_module
+from tensorvm.compiler.mlir import parse_module
 from tensorvm.compiler.ir.equality import module_diff
 
 from test_parser_conformance import _files, cases, needs_data

@@ -69,7 +69,7 @@ def test_unknown_target_is_rejected():
 def _dispatch_bodies(text):
     """Names of the heavy ops inside each dispatch region after fusion."""
     from tensorvm.compiler.dialects import stablehlo as shlo
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.pipeline import ir_passes
     module = parse_module(text)
     for p in ir_passes():

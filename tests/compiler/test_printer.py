@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tensorvm.compiler.errors import CompileError
-from tensorvm.compiler.frontend import parse_module
+from tensorvm.compiler.mlir import parse_module
 from tensorvm.compiler.ir import attributes as A
 from tensorvm.compiler.ir.equality import attr_equal, module_diff
 from tensorvm.compiler.ir.printer import attr_str, print_module

@@ -83,7 +83,7 @@ LAYER_NORM = """func.func @main(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
 
 
 def _dispatch_count(text, row_fusion):
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.passes.base import PassPipeline
     from tensorvm.compiler.pipeline import ir_passes
     module = parse_module(text)

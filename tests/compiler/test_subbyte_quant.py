@@ -278,7 +278,7 @@ def np_dequantize(q, scale, zp, axis=None):
 def test_quant_types_parse_and_print_canonically():
     """Per-tensor and per-axis types print in MLIR's spelling whatever the
     source spacing; zero points of 0 and full storage ranges are implied."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.ir import quant
     from tensorvm.compiler.ir.printer import print_module
     q = quant.parse("!quant.uniform<i8<-127:127>:f32:1, {0.1:-3, 0.2:4}>")

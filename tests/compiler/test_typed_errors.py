@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tensorvm.compiler import CompileError, ParseError, compile_str
-from tensorvm.compiler.frontend.parser import parse_module
+from tensorvm.compiler.mlir.parser import parse_module
 from tensorvm.compiler.ir.verifier import verify_module
 from tensorvm.runtime import load_module
 from tensorvm.vmfb import container

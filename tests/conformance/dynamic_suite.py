@@ -111,7 +111,7 @@ def freeze_references(paths) -> None:
 
 def signature(text: str):
     """[(shape with None for ?, element)] of @main's arguments."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     module = parse_module(text)
     main = module.lookup("main")
     return [(tuple(None if not isinstance(d, int) or d < 0 else d for d in a.type.shape), a.type.element)

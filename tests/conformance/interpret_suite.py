@@ -84,7 +84,7 @@ def prepare_parallel(text: str, filename: str):
     returns its operands instead; in the checks module the op's results are
     the function's new arguments.  programs: [[symbol per partition] per replica];
     infeed functions: the symbols of its ``infeed`` attribute, in queue order."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.ir.attributes import IntAttr
     inputs = parse_module(text, filename=filename)
     for func in inputs.functions:
@@ -187,7 +187,7 @@ def prepare_case(text: str, filename: str, module=None):
     """(IR module with every test returning its checked values, tests).
 
     tests: [(function name, [(kind, n_results, expected array or None, params)])]."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
 
     if module is None:
         module = parse_module(text, filename=filename)

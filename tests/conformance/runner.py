@@ -96,7 +96,7 @@ def _sym(op, key):
 
 def prepare_testdata(text: str, filename: str):
     """(IR module with main(inputs...) -> checked pairs, input arrays, check kinds)."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.ir.attributes import TypeAttr
     from tensorvm.compiler.ir.types import FunctionType
 

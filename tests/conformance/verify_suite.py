@@ -86,7 +86,7 @@ def _location(e: Exception):
 
 def _check_valid(text: str, filename: str) -> tuple[str, str]:
     from tensorvm.compiler.errors import CompileError
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.ir.printer import print_module
     from tensorvm.compiler.ir.verifier import verify_module
 
@@ -109,7 +109,7 @@ def _check_valid(text: str, filename: str) -> tuple[str, str]:
 
 def _check_invalid(text: str, filename: str, want: list[tuple[int, str]]) -> tuple[str, str]:
     from tensorvm.compiler.errors import CompileError
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.ir.verifier import verify_module
 
     expect = f"expected at line {', '.join(str(n) for n, _ in want)}: {want[0][1][:80]!r}"

@@ -39,7 +39,7 @@ def _weights(path) -> np.ndarray:
 def test_a_constant_over_2_gib_compiles_loads_and_runs(tmp_path):
     from tensorvm import runtime
     from tensorvm.compiler.api import CompileOptions, compile_module
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.ir.attributes import DenseElementsAttr
     from tensorvm.vmfb.errors import VmfbError
 

@@ -232,7 +232,7 @@ def test_an_update_waits_for_the_readers_of_what_it_overwrites(device):
 def test_the_schedule_puts_an_update_after_the_readers_it_overwrites():
     """In the static schedule the second update's own inputs are ready at
     the reader's level; it still goes one level later."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.passes.base import PassPipeline
     from tensorvm.compiler.passes.memory import plan_function
     from tensorvm.compiler.pipeline import ir_passes

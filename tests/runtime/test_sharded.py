@@ -181,7 +181,7 @@ def test_jit_4_partition_cases_run_on_local_task_devices():
 
 
 def _partitioned(name):
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.passes.canonicalize import CanonicalizeOps
     from tensorvm.compiler.passes.gspmd_import import ImportGspmd
     from tensorvm.compiler.passes.inline import InlineCalls
@@ -253,7 +253,7 @@ def test_a_partial_sum_scattered_for_one_use_is_all_reduced_for_another():
     """One dot's partial sum feeds a constraint that splits it over its axis (a
     reduce_scatter) and then a tanh (needs the whole sum: one all_reduce); a max-reduce
     over a split dim is all_reduced with maximum; all match numpy."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.passes.spmd_partition import PartitionSpmd
     module = parse_module(_PARTIAL_TWICE)
     spmd = PartitionSpmd()
@@ -290,7 +290,7 @@ module @scalar_operands attributes {mhlo.num_partitions = 2 : i32, mhlo.num_repl
 def test_a_scalar_predicate_or_bound_keeps_the_operands_split():
     """select with a scalar predicate and clamp with scalar bounds (what jnp.var and
     jnp.clip export) run on the shards: no gather, no note, numpy's result."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.passes.spmd_partition import PartitionSpmd
     module = parse_module(_SCALAR_OPERANDS)
     spmd = PartitionSpmd()
@@ -349,7 +349,7 @@ def test_the_4_partition_case_runs_on_local_task_devices():
 
 def test_each_rank_computes_only_its_shard():
     """The data-parallel block's body runs on [2, 6, 16] per rank, not [4, 6, 16]."""
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.passes.manual_partition import PartitionManualComputations
     text, *_ = _case("block_data_parallel")
     module = parse_module(text)
@@ -581,7 +581,7 @@ SAMPLE = pathlib.Path(__file__).resolve().parents[2] / "samples" / "sharded" / "
 
 
 def _spmd_ops(text):
-    from tensorvm.compiler.frontend.parser import parse_module
+    from tensorvm.compiler.mlir.parser import parse_module
     from tensorvm.compiler.passes.canonicalize import CanonicalizeOps
     from tensorvm.compiler.passes.inline import InlineCalls
     from tensorvm.compiler.passes.spmd_partition import PartitionSpmd
