@@ -162,6 +162,41 @@ def test_submissions_in_flight_together_keep_their_tables(device, kernels):
         np.testing.assert_array_equal(hal.BufferView(out, (n,), np.float32).to_numpy(), x * 2 + 1)
 
 
+def test_a_waited_submission_runs_on_the_caller_when_the_queue_is_idle(device, kernels):
+    """``caller_waits``: with nothing queued, the work is enqueued and waited
+    for on the calling thread (its enqueue event is on this thread and the
+    fence is settled when queue_execute returns); behind a submission still
+    waiting for its fence it queues, in order, and runs on the queue's
+    threads."""
+    import threading
+    from tensorvm.hal.trace import Tracer
+    out = device.allocator.allocate(16)
+    cbs = []
+    for base in (10, 20):
+        cb = device.create_command_buffer()
+        cb.dispatch(kernels, kernels.entry_ordinal("grid_ids"), (4, 1, 1), [base], [(out, 0, 16)])
+        cb.finalize()
+        cbs.append(cb)
+    device.tracer = tracer = Tracer()
+    f = device.create_fence()
+    device.queue_execute(None, f, [cbs[0]], caller_waits=True)
+    assert f.is_signaled
+    me = threading.get_native_id()
+    assert [e["tid"] for e in tracer.spans("queue") if e["name"] == "enqueue"] == [me]
+    np.testing.assert_array_equal(np.frombuffer(out.read(), np.uint32), np.arange(4) + 10)
+    gate, first, second = device.create_fence(), device.create_fence(), device.create_fence()
+    device.queue_execute(gate, first, [cbs[0]])
+    device.queue_execute(None, second, [cbs[1]], caller_waits=True)
+    assert not second.is_settled              # queued behind the gated submission
+    gate.signal()
+    second.wait(T)
+    assert first.is_signaled
+    np.testing.assert_array_equal(np.frombuffer(out.read(), np.uint32), np.arange(4) + 20)
+    enqueues = [e["tid"] for e in tracer.spans("queue") if e["name"] == "enqueue"]
+    assert len(enqueues) == 3 and enqueues[1:] != [me, me]
+    device.tracer = None
+
+
 def test_rerecorded_dispatches_reuse_kernels_with_their_own_arguments(device, kernels):
     """Command buffers recorded per call are prepared once per shape (a
     template whose kernels come from the executable's free list) and bound
