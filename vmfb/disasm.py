@@ -16,6 +16,8 @@ from .bytecode import (INITIALIZER_TABLES, block_starts, decode_function, format
 from .errors import VmfbError
 from .isa import BANKS, BANK_CHAR
 from .model import Initializer, ModuleDef, parse_signature
+from .payload import as_bytes
+from .payload import Payload
 
 
 def _json(obj) -> str:
@@ -62,13 +64,13 @@ def disassemble_module(module: ModuleDef, max_rodata_bytes: int | None = None) -
                              else format_float(float(g.initial), g.bank))
         out.append(line)
     for r in module.rodata:
-        data = bytes(r.data)
+        size = len(r.data)
         align = f" align {r.alignment}" if r.alignment != 64 else ""
-        if max_rodata_bytes is not None and len(data) > max_rodata_bytes:
-            out.append(f"; rodata {format_symbol(r.name)}: {len(data)} bytes{align}, "
-                       f"begins hex\"{data[:max_rodata_bytes].hex()}\"")
+        if max_rodata_bytes is not None and size > max_rodata_bytes:
+            out.append(f"; rodata {format_symbol(r.name)}: {size} bytes{align}, "
+                       f"begins hex\"{_head(r.data, max_rodata_bytes).hex()}\"")
         else:
-            out.append(f"rodata {format_symbol(r.name)} = hex\"{data.hex()}\"{align}")
+            out.append(f"rodata {format_symbol(r.name)} = hex\"{_head(r.data, size).hex()}\"{align}")
     for s in module.strings:
         out.append(f"string {_json(s)}")
     for e in module.executables:
@@ -120,3 +122,16 @@ def _function(fn, name_of, signature_of) -> list:
         lines.append("  " + format_instruction(ins, name_of, label_of, signature_of))
     lines.append("}")
     return lines
+
+
+def _head(data, n: int) -> bytes:
+    """The first ``n`` bytes of rodata ``data``: bytes-like, or a streamed
+    payload (vmfb/payload.py) read only as far as needed."""
+    if not isinstance(data, Payload):
+        return bytes(memoryview(data).cast("B")[:n])
+    out = bytearray()
+    for piece in data.iter_pieces():
+        if len(out) >= n:
+            break
+        out += memoryview(piece).cast("B")[:n - len(out)]
+    return bytes(out)

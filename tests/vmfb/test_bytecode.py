@@ -255,3 +255,16 @@ def test_decode_random_bytes_raises_the_exact_defect():
         seen.add(next(k for k in ("unknown opcode", "truncated", "bad bank tag", "register")
                       if k in want))
     assert seen == {"valid", "unknown opcode", "truncated", "bad bank tag", "register"}, seen
+
+
+def test_disassembly_reads_streamed_rodata_only_as_far_as_it_prints():
+    """A compile's rodata may be a streamed payload (keep_source disassembles
+    the module it built): the listing shows its size and first bytes."""
+    import numpy as np
+    from tensorvm.vmfb.disasm import disassemble_module as listing
+    from tensorvm.vmfb.model import ModuleDef, RodataDef
+    from tensorvm.vmfb.payload import Pieces
+    m = ModuleDef("m")
+    m.rodata.append(RodataDef("w", Pieces.of([np.arange(3, dtype=np.uint8), b"\x07\x08"])))
+    assert '; rodata @w: 5 bytes, begins hex"0001"' in listing(m, max_rodata_bytes=2)
+    assert 'rodata @w = hex"0001020708"' in listing(m)
