@@ -792,6 +792,19 @@ def model_summary(results, workloads) -> dict:
         if failed:
             out[f"tensorvm_na_{d}"] = failed
             print(f"  {tvm} n/a on {len(failed)} models: {', '.join(failed)} (see notes)")
+    gpu = [(m, med(m, "tensorvm opencl") / med(m, "tensorvm task")) for m in models
+           if med(m, "tensorvm opencl") and med(m, "tensorvm task")]
+    if gpu:       # issue 36.3: the OpenCL queue's host cost and kernel shape, same CPU on PoCL
+        print_table("OPENCL beside local-task (PoCL runs on the same CPU: host cost per "
+                    "submission and kernel shape)", ["model", "tvm opencl", "tvm task", "opencl/task"],
+                    [[m, fmt_time(med(m, "tensorvm opencl")), fmt_time(med(m, "tensorvm task")),
+                      f"{r:.2f}x"] for m, r in gpu])
+        g = geomean([r for _, r in gpu])
+        worst = max(gpu, key=lambda mr: mr[1])
+        out["geomean_opencl_over_task"] = g
+        out["worst_opencl_over_task"] = {"model": worst[0], "ratio": worst[1]}
+        print(f"  geomean opencl/local-task: {g:.2f}x over {len(gpu)} models, worst "
+              f"{worst[0]} {worst[1]:.2f}x")
     for d in ("sync", "task"):
         loads = {m: results[m][f"tensorvm {d}"]["load_s"] / results[m][f"IREE {d}"]["load_s"]
                  for m in models if "load_s" in results[m].get(f"tensorvm {d}", {})
