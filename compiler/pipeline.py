@@ -12,6 +12,7 @@ from .codegen import cpu, cpu_targets
 from .codegen.host_program import needs_general_path, plan_general
 from .codegen.donation import dispatch_donors
 from .codegen.kernel import build_kernel
+from .codegen.packed_weights import plan_packed_weights
 from .codegen.update_window import WINDOW_KIND
 from .codegen.grids import GPU_FORMATS, merge_counts
 from .codegen.vm_host import generate_module
@@ -96,6 +97,7 @@ def run_pipeline(module, options, progress=None, output=None):
     loops = [lp for f in functions for lp in (getattr(plans[id(f)], "loops", None) or {}).values()]
     for j, lp in enumerate(loops):
         lp.entry = len(kernels) + j
+    packed = plan_packed_weights(functions, plans, kernels, entry_of, options.targets)
     variants, sources = (_build_variants(kernels, options, loops, entry_of, progress)
                          if kernels else ([], {}))
     for _ in range(0 if kernels else len(options.targets)):
@@ -112,7 +114,7 @@ def run_pipeline(module, options, progress=None, output=None):
     name = options.module_name or module.name or "module"
     progress("assemble")
     mdef, reflections = generate_module(
-        _identifier(name), functions, plans, first, entry_of, workgroups)
+        _identifier(name), functions, plans, first, entry_of, workgroups, packed)
     if mdef.executables:
         for fmt, target, entries, data, _ in variants[1:]:
             mdef.executables[0].variants.append(ExecutableVariant(fmt, target, entries, data))
@@ -132,6 +134,8 @@ def run_pipeline(module, options, progress=None, output=None):
         "pass_seconds": pipeline.timings,
         "spmd_reshards": [n for p in passes if isinstance(p, (ImportGspmd, PartitionSpmd))
                           for n in p.notes],
+        "packed_weights": {"constants": len(packed),
+                           "bytes": sum(f.nbytes for f in packed.values())},
         "simplifications": dict(sum((p.counts for p in passes
                                      if isinstance(p, AlgebraicSimplification)), Counter())),
     }

@@ -25,6 +25,8 @@ read-B-in-place choices that depend on M are made at run time.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from tensorvm.vmfb.cpu_abi import declarator
 
 from . import scalar
@@ -39,6 +41,7 @@ MC = 1024     # rows one packed B panel serves, MC / MB blocks of A in turn (the
 NB = 256      # columns of a packed block (f32; f64 uses half)
 GEMV_ROWS = 4  # fewer rows per batch than this: the unpacked row kernel
 DIRECT_B_ROWS = 64  # up to this many rows per batch: B read in place, not packed
+PANEL_BYTES = 64  # a constant B's compile-time panels: one cache line (the widest vector) wide
 
 
 def applies(kernel: Kernel) -> bool:
@@ -46,6 +49,58 @@ def applies(kernel: Kernel) -> bool:
     c = kernel.contraction
     return (c is not None and all(isinstance(d, int) for d in (c.N, c.K))
             and c.op.result.type.element in ("f32", "f64"))
+
+
+def packable(kernel: Kernel) -> bool:
+    """Whether the kernel could read its B from compile-time panels
+    (``pack_panels``): the packed path at every call (static M of at least
+    GEMV_ROWS rows), B a whole K x N matrix (or one per batch) stored row-
+    or column-major, N whole panels, and column blocks that start on a
+    panel, so that no variant's B vector straddles two panels."""
+    c = kernel.contraction
+    if kernel.kind != "contraction" or not applies(kernel) or len(c.batch_runs) > 1:
+        return False
+    if not all(isinstance(d, int) for d in (c.B, c.M)) or c.M < GEMV_ROWS or c.K == 0:
+        return False
+    w = PANEL_BYTES // (4 if c.op.result.type.element == "f32" else 8)
+    b_r, rsk, rsn = c.rhs_strides
+    if (rsk, rsn) not in ((c.N, 1), (1, c.K)) or c.N % w or (c.B > 1 and b_r not in (0, c.K * c.N)):
+        return False
+    plan = contraction_plan(c)
+    return plan.col_blocks == 1 or plan.cols % w == 0
+
+
+def packed_batches(c) -> int:
+    """How many K x N matrices a packable contraction's B holds."""
+    return c.B if c.B > 1 and c.rhs_strides[0] else 1
+
+
+def pack_panels(array, c, piece_bytes: int = 1 << 22):
+    """A function returning a fresh iterator over the bytes of B (``array``,
+    the constant a packable contraction ``c`` reads) as panels of
+    PANEL_BYTES columns, [batch][N / W][K][W]: each panel one cache line
+    wide, K lines long.  Every CPU variant reads it in place (its B vectors
+    of 16, 32 or 64 bytes each lie in one panel; its micro-tile of 1 to 3
+    vectors reads as many panels, each sequentially), so a module with
+    several variants stores one copy.  The pieces are made as the writer
+    asks (``piece_bytes`` each), never the whole matrix at once; the
+    function's ``nbytes`` is their total."""
+    K, N = c.K, c.N
+    (_, _, rsn), item = c.rhs_strides, array.dtype.itemsize
+    w = PANEL_BYTES // item
+    per = max(1, piece_bytes // (K * PANEL_BYTES))        # panels per piece
+    flat = array.reshape(-1)
+
+    def pieces():
+        for b in range(packed_batches(c)):
+            part = flat[b * K * N:(b + 1) * K * N]
+            kn = part.reshape(K, N) if rsn == 1 else part.reshape(N, K).T
+            for p0 in range(0, N // w, per):
+                p1 = min(N // w, p0 + per)
+                blk = kn[:, p0 * w:p1 * w].reshape(K, p1 - p0, w).transpose(1, 0, 2)
+                yield np.ascontiguousarray(blk).reshape(-1).view(np.uint8)
+    pieces.nbytes = packed_batches(c) * K * N * item
+    return pieces
 
 
 def rectangle_loop(plan, rows, n) -> list[str]:
@@ -103,21 +158,24 @@ class _Shape:
         self.vt = f"tvm_v{self.vl}{'f' if ct == 'float' else 'd'}"
         self.vu = self.vt + "_u"      # the same vector at any element alignment
         self.tag = f"{'f32' if item == 4 else 'f64'}_{self.mr}x{self.nv}v{self.vl}"
-        self.micro = {}               # (ars, aks, bks) -> (name, C function)
+        self.panel = PANEL_BYTES // item     # columns of a compile-time packed panel
+        self.micro = {}               # (ars, aks, bks, split) -> (name, C function)
 
     @property
     def scratch(self) -> str:
         return f"tvm_gemm_scratch_{self.ct}"
 
-    def call(self, a: str, ars, aks, b: str, bks, tail: str) -> str:
+    def call(self, a: str, ars, aks, b: str, bks, tail: str, boffs=()) -> str:
         """A call of the micro-kernel for A at ``a`` (row stride ``ars``, k
         stride ``aks``) and B at ``b`` (k stride ``bks``); int strides are
-        compiled into the micro-kernel, others passed."""
-        key = tuple(x if isinstance(x, int) else None for x in (ars, aks, bks))
+        compiled into the micro-kernel, others passed.  ``boffs``: the
+        offsets of B's vectors 1.. from ``b`` when they are not contiguous
+        (a constant's compile-time panels, ``pack_panels``)."""
+        key = tuple(x if isinstance(x, int) else None for x in (ars, aks, bks)) + (bool(boffs),)
         if key not in self.micro:
             self.micro[key] = self._micro_kernel(key)
         runtime = [str(x) for x, k in zip((ars, aks, bks), key) if k is None]
-        return f"{self.micro[key][0]}(kc, {a}, {b}, {', '.join(runtime + [tail])}"
+        return f"{self.micro[key][0]}(kc, {a}, {b}, {', '.join(runtime + list(boffs) + [tail])}"
 
     def _micro_kernel(self, key):
         """(name, C) of the MR x NR micro-kernel: C[MR][NR] (+)= A . B over kc.
@@ -125,9 +183,14 @@ class _Shape:
         the stack (every FMA then read memory: half the FMA rate)."""
         ct, vt, vu, mr, nv, vl = self.ct, self.vt, self.vu, self.mr, self.nv, self.vl
         names = ("ars", "aks", "bks")
-        name = f"tvm_gemm_{self.tag}_" + "_".join("r" if k is None else str(k) for k in key)
+        *key, split = key
+        split = split and nv > 1
+        name = (f"tvm_gemm_{self.tag}_" + "_".join("r" if k is None else str(k) for k in key)
+                + ("_p" if split else ""))
         params = "".join(f", int64_t {n}" for n, k in zip(names, key) if k is None)
+        params += "".join(f", int64_t bo{h}" for h in range(1, nv if split else 1))
         ars, aks, bks = (n if k is None else str(k) for n, k in zip(names, key))
+        boff = [f"bo{h}" if split and h else str(h * vl) for h in range(nv)]
         acc = [[f"c{i}_{h}" for h in range(nv)] for i in range(mr)]
         body = [
             f"static __attribute__((noinline)) void {name}(int64_t kc, const {ct}* restrict a, "
@@ -140,7 +203,7 @@ class _Shape:
         body += [f"    {acc[i][h]} = *(const {vu}*)(c + {i * self.nb + h * vl});"
                  for i in range(mr) for h in range(nv)]
         body += ["  }", f"  for (int64_t k = 0; k < kc; ++k, a += {aks}, b += {bks}) {{"]
-        body += [f"    const {vt} y{h} = *(const {vu}*)(b + {h * vl});" for h in range(nv)]
+        body += [f"    const {vt} y{h} = *(const {vu}*)(b + {boff[h]});" for h in range(nv)]
         for i in range(mr):
             body.append(f"    {{ const {ct} x = a[{i} * {ars}]; "
                         + " ".join(f"{acc[i][h]} += x * y{h};" for h in range(nv)) + " }")
@@ -234,7 +297,11 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         f"      for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
         f"        const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
     ]
-    if column:
+    if kernel.packed_rhs:           # B's panels packed at compile time (pack_panels)
+        if gemv is not False or column:
+            raise ValueError(f"{kernel.name}: a packed B needs the packed path (packable)")
+        src += _packed_block(c, sh, panels=True)
+    elif column:
         src += _column_gemv(c, sh)
     elif gemv is True:
         src += _gemv_row(c, sh)
@@ -252,13 +319,26 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     return em.decls + sh.decls(), "\n".join(src), plan.count
 
 
-def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool) -> list[str]:
+def _panel_offset(sh: _Shape, c, col: str) -> str:
+    """C expression: the element offset of column ``col``'s k = 0 entry in
+    a B packed as panels of ``sh.panel`` columns ([N / W][K][W])."""
+    w = sh.panel
+    return f"({col}) / {w} * {c.K * w} + ({col}) % {w}"
+
+
+def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool, panels: bool = False) -> list[str]:
     """The micro-kernel call for tile (ip, jp): full tiles of an operand
     read directly (``fa`` / ``fb``) are passed in place with their strides,
-    the rest from the packed panels."""
+    the rest from the packed panels (``panels``: B read directly is the
+    constant's compile-time panels, each of its vectors in one panel)."""
     (_, lsm, lsk), (_, rsk, _) = c.lhs_strides, c.rhs_strides
     a_pk, a_dir = ("ap + ip * kc", 1, sh.mr), (f"sa + ip * {lsm} + k0 * {lsk}", lsm, lsk)
     b_pk, b_dir = ("bp + jp * kc", sh.nr), (f"lb + k0 * {rsk} + n0 + jp", rsk)
+    boffs = ()
+    if panels:
+        b_dir = (f"lb + {_panel_offset(sh, c, 'n0 + jp')} + k0 * {sh.panel}", sh.panel)
+        boffs = tuple(f"{_panel_offset(sh, c, f'n0 + jp + {h * sh.vl}')} - "
+                      f"({_panel_offset(sh, c, 'n0 + jp')})" for h in range(1, sh.nv))
     tail = f"cc + (sm0 + ip) * {sh.nb} + jp, k0 == 0);"
     out = []
     for fa, fb in ((True, True), (True, False), (False, True)):
@@ -266,28 +346,40 @@ def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool) -> list[str]:
             continue
         cond = " && ".join(x for x, on in (("fa", fa), ("fb", fb)) if on)
         out.append(f"              {'else ' if out else ''}if ({cond}) "
-                   + sh.call(*(a_dir if fa else a_pk), *(b_dir if fb else b_pk), tail))
+                   + sh.call(*(a_dir if fa else a_pk), *(b_dir if fb else b_pk), tail,
+                             boffs if fb else ()))
     out.append(f"              {'else ' if out else ''}" + sh.call(*a_pk, *b_pk, tail))
     return out
 
 
-def _packed_block(c, sh: _Shape) -> list[str]:
+def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
     """Statements accumulating the mb x nb block at (m0, n0) into ``cc``.
     An operand reused by few tiles is read in place instead of packed (B
     when there are few rows per batch, A when N is at most two panels
-    wide); edge tiles are still packed, zero padded."""
+    wide); edge tiles are still packed, zero padded.  ``panels``: B is a
+    constant packed at compile time (``pack_panels``), read in place
+    whatever M is; only its edge tiles are copied."""
     ct, mr, nr = sh.ct, sh.mr, sh.nr
     (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     # B in place: decided here for a static M, by a run-time test otherwise
-    direct_b = rsn == 1 and (c.M <= DIRECT_B_ROWS if isinstance(c.M, int) else
-                             f"({c.M}) <= {DIRECT_B_ROWS}")
+    direct_b = panels or rsn == 1 and (c.M <= DIRECT_B_ROWS if isinstance(c.M, int) else
+                                       f"({c.M}) <= {DIRECT_B_ROWS}")
     pack_b_when = ("" if direct_b is False else f"jn < {nr}" if direct_b is True
                    else f"jn < {nr} || !({direct_b})")
     direct_a = c.N <= 2 * nr or lsk == 1
     if c.K == 0:
         return [f"        for (int64_t i = 0; i < mb * {sh.nb}; ++i) cc[i] = 0;"]
     # pack loops run along the operand's unit-stride dimension
-    if rsn == 1 or rsk != 1:
+    if panels:       # only edge tiles: copied from the panels, zero padded
+        pack_b = [
+            "            /* B: compile-time panels (packed_weights.py) */",
+            "            for (int64_t k = 0; k < kc; ++k) {",
+            f"              {ct}* restrict d = bp + jp * kc + k * {nr};",
+            f"              for (int64_t j = 0; j < {nr}; ++j)",
+            f"                d[j] = j < jn ? lb[{_panel_offset(sh, c, 'n0 + jp + j')} + (k0 + k) * {sh.panel}] : 0;",
+            "            }",
+        ]
+    elif rsn == 1 or rsk != 1:
         pack_b = [
             "            for (int64_t k = 0; k < kc; ++k) {",
             f"              const {ct}* restrict s = lb + (k0 + k) * {rsk} + (n0 + jp) * {rsn};",
@@ -360,7 +452,7 @@ def _packed_block(c, sh: _Shape) -> list[str]:
         f"            const int fb = {direct_b if isinstance(direct_b, str) else int(direct_b)} && nb - jp >= {nr};",
         f"            for (int64_t ip = 0; ip < sb; ip += {mr}) {{",
         f"              const int fa = {int(direct_a)} && sb - ip >= {mr};",
-        *_micro_calls(sh, c, direct_a, direct_b is not False),
+        *_micro_calls(sh, c, direct_a, direct_b is not False, panels),
         "            }",
         "          }",
         "          }",

@@ -79,6 +79,7 @@ class Kernel:
     constants: list = None    # block arguments passed as push constants (0-d host values)
     dims: tuple = ()          # shape symbols (Dim) passed as i64 push constants after those
     custom: object = None     # kind "custom": the user's CustomKernel (custom_kernels.py)
+    packed_rhs: bool = False  # B is a constant stored as compile-time panels (packed_weights.py)
 
     @property
     def num_bindings(self) -> int:

@@ -140,13 +140,26 @@ def _constant_bytes(array) -> np.ndarray:
     return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
 
 
+def _segment_pieces(pack: list):
+    """The pieces of the shared constant segment: arrays' views as they
+    are, Pieces (constants packed as they are written) flattened."""
+    for p in pack:
+        if isinstance(p, Pieces):
+            yield from p.iter_pieces()
+        else:
+            yield p
+
+
 def generate_module(name, functions, plans: dict, executable, entry_of: dict,
-                    workgroups: dict) -> tuple[ModuleDef, dict]:
+                    workgroups: dict, packed: dict | None = None) -> tuple[ModuleDef, dict]:
     """(the ModuleDef, built in memory: no assembly text; reflection per function).
 
     ``executable`` is (format, target, entry points, data); ``entry_of`` and
-    ``workgroups`` map dispatch ops to entry ordinals and workgroup counts.
+    ``workgroups`` map dispatch ops to entry ordinals and workgroup counts;
+    ``packed``: id(constant op) -> a function returning its bytes' pieces
+    in another layout of the same size (codegen/packed_weights.py).
     """
+    packed = packed or {}
     mdef = ModuleDef(name=name)
     # The constants of straight-line functions share one rodata segment,
     # imported once (bindings address them by offset): a load checks, imports
@@ -162,18 +175,21 @@ def generate_module(name, functions, plans: dict, executable, entry_of: dict,
         for op in plans[id(func)].constants:
             if id(op) in const_index or id(op) in pack_offset:
                 continue
-            data = _constant_bytes(op.attr("value").array)
+            array = op.attr("value").array
+            data = (Pieces(array.nbytes, packed[id(op)]) if id(op) in packed
+                    else _constant_bytes(array))
             if general:
                 const_index[id(op)] = len(mdef.rodata)
                 mdef.rodata.append(RodataDef(f"c{len(mdef.rodata)}", data))
             else:
                 pack_offset[id(op)] = pack_len
-                pad = -data.nbytes % PACK_ALIGNMENT
+                pad = -len(data) % PACK_ALIGNMENT
                 pack += [data, bytes(pad)] if pad else [data]
-                pack_len += data.nbytes + pad
+                pack_len += len(data) + pad
     own = len(mdef.rodata)
     if pack_len:
-        mdef.rodata.append(RodataDef("constants", Pieces(pack_len, pack), PACK_ALIGNMENT))
+        pieces = (lambda: _segment_pieces(pack)) if packed else pack
+        mdef.rodata.append(RodataDef("constants", Pieces(pack_len, pieces), PACK_ALIGNMENT))
     fmt, target, entries, data = executable
     if entries:
         mdef.executables.append(ExecutableDef("kernels", [ExecutableVariant(fmt, target, entries, data)]))
