@@ -53,26 +53,30 @@ def applies(kernel: Kernel) -> bool:
 
 def packable(kernel: Kernel) -> bool:
     """Whether the kernel could read its B from compile-time panels
-    (``pack_panels``): the packed path at every call (static M of at least
-    GEMV_ROWS rows), B a whole K x N matrix (or one per batch) stored row-
-    or column-major, N whole panels, and column blocks that start on a
-    panel, so that no variant's B vector straddles two panels."""
+    (``pack_panels``): B a whole K x N matrix (or one per batch, a static
+    batch) stored row- or column-major, N whole panels, and column blocks
+    that start on a panel, so that no variant's B vector straddles two
+    panels.  M may be a symbol (the GEMV-or-packed choice stays per call:
+    both read the panels)."""
     c = kernel.contraction
-    if kernel.kind != "contraction" or not applies(kernel) or len(c.batch_runs) > 1:
-        return False
-    if not all(isinstance(d, int) for d in (c.B, c.M)) or c.M < GEMV_ROWS or c.K == 0:
+    if kernel.kind != "contraction" or not applies(kernel) or len(c.batch_runs) > 1 or c.K == 0:
         return False
     w = PANEL_BYTES // (4 if c.op.result.type.element == "f32" else 8)
     b_r, rsk, rsn = c.rhs_strides
-    if (rsk, rsn) not in ((c.N, 1), (1, c.K)) or c.N % w or (c.B > 1 and b_r not in (0, c.K * c.N)):
+    if (rsk, rsn) not in ((c.N, 1), (1, c.K)) or c.N % w:
+        return False
+    if packed_batches(c) != 1 and (packed_batches(c) == 0 or b_r != c.K * c.N):
         return False
     plan = contraction_plan(c)
     return plan.col_blocks == 1 or plan.cols % w == 0
 
 
 def packed_batches(c) -> int:
-    """How many K x N matrices a packable contraction's B holds."""
-    return c.B if c.B > 1 and c.rhs_strides[0] else 1
+    """How many K x N matrices a packable contraction's B holds (0: a
+    symbolic number, which is not packable)."""
+    if (isinstance(c.B, int) and c.B == 1) or not c.rhs_strides[0]:
+        return 1
+    return c.B if isinstance(c.B, int) else 0
 
 
 def pack_panels(array, c, piece_bytes: int = 1 << 22):
@@ -297,19 +301,17 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         f"      for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
         f"        const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
     ]
-    if kernel.packed_rhs:           # B's panels packed at compile time (pack_panels)
-        if gemv is not False or column:
-            raise ValueError(f"{kernel.name}: a packed B needs the packed path (packable)")
-        src += _packed_block(c, sh, panels=True)
-    elif column:
+    panels = kernel.packed_rhs       # B's panels packed at compile time (pack_panels)
+    row = _gemv_panels if panels else _gemv_row
+    if column:
         src += _column_gemv(c, sh)
     elif gemv is True:
-        src += _gemv_row(c, sh)
+        src += row(c, sh)
     elif gemv is False:
-        src += _packed_block(c, sh)
+        src += _packed_block(c, sh, panels)
     else:
-        src += ["        if (gemv) {", *_gemv_row(c, sh), "        } else {",
-                *_packed_block(c, sh), "        }"]
+        src += ["        if (gemv) {", *row(c, sh), "        } else {",
+                *_packed_block(c, sh, panels), "        }"]
     src += ["        for (int64_t i = 0; i < mb; ++i) {",
             "          for (int64_t j = 0; j < nb; ++j) {"]
     src += ["            " + d for d in idx_decls]
@@ -490,6 +492,34 @@ def _column_gemv(c, sh: _Shape) -> list[str]:
         f"          cc[i * {sh.nb}] = s;",
         "        }",
     ]
+
+
+def _gemv_panels(c, sh: _Shape) -> list[str]:
+    """``_gemv_row`` for a B stored as compile-time panels: each output's
+    FMA chain in K order (the packed micro-kernel's bits), GROUP panels'
+    chains side by side, every panel read sequentially.  Column blocks
+    start and end on panels (``packable``, and N whole panels)."""
+    ct, vt, vl, vb, w = sh.ct, sh.vt, sh.vl, sh.vb, sh.panel
+    (_, _, lsk), K = c.lhs_strides, c.K
+    per = w // vl                           # vectors per panel
+    group = max(1, 8 // per)                # panels per pass: 8 accumulators
+    acc = [f"s{g}_{v}" for g in range(group) for v in range(per)]
+
+    def sweep(n):
+        out = ["          " + " ".join(f"{vt} {a} = ({vt}){{0}};" for a in acc[:n * per]),
+               f"          const {ct}* restrict p = lb + {_panel_offset(sh, c, 'n0 + j')};",
+               f"          for (int64_t k = 0; k < {K}; ++k) {{",
+               f"            const {ct} x0 = la[k * {lsk}];"]
+        out += [f"            {{ {vt} y; memcpy(&y, p + {g * K * w} + k * {w} + {v * vl}, {vb}); "
+                f"s{g}_{v} += x0 * y; }}" for g in range(n) for v in range(per)]
+        out += ["          }"]
+        out += [f"          memcpy(cc + j + {g * w + v * vl}, &s{g}_{v}, {vb});"
+                for g in range(n) for v in range(per)]
+        return out
+    return ["        /* one row against B's compile-time panels (gemm._gemv_panels) */",
+            "        int64_t j = 0;",
+            f"        for (; j + {group * w} <= nb; j += {group * w}) {{", *sweep(group), "        }",
+            f"        for (; j < nb; j += {w}) {{", *sweep(1), "        }"]
 
 
 def _gemv_row(c, sh: _Shape) -> list[str]:

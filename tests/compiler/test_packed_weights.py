@@ -85,6 +85,31 @@ def test_constant_b_is_stored_packed_and_read_in_place(dt, rhs_t):
     assert _packed(w, rhs_t) in rodata and w.tobytes() not in rodata
 
 
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+def test_rows_of_any_count_read_the_panels(dt):
+    """A symbolic M picks the one-row GEMV or the packed path per call, and
+    a static single row the GEMV: both read the constant's panels (with
+    the packed micro-kernel's bits, so a row's result does not depend on
+    how many rows its call has)."""
+    npdt = np.float32 if dt == "f32" else np.float64
+    rng = np.random.default_rng(8)
+    k, n = gemm.KC + 20, 224
+    w = rng.standard_normal((k, n)).astype(npdt)
+    dyn = _text(("?", k), w, dt, False).replace(f"-> (tensor<{n}x", f"-> (tensor<?x{n}x")
+    dyn = dyn.replace(f"-> tensor<{n}x", f"-> tensor<?x{n}x")
+    a = rng.standard_normal((70, k)).astype(npdt)
+    res = _compile(dyn)
+    assert MARK in res.stats["c_source"] and "_gemv_panels" in res.stats["c_source"]
+    m = runtime.load_module(res.vmfb, device="local-sync")
+    whole = np.asarray(m.main(a)[0])
+    tol = dict(rtol=1e-4, atol=1e-4 * np.sqrt(k)) if dt == "f32" else dict(rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(whole, a @ w, **tol)
+    for rows in (1, 2, 5):
+        np.testing.assert_array_equal(np.asarray(m.main(a[:rows])[0]), whole[:rows])
+    one = _check(_text((1, k), w, dt, False), a[:1], a[:1] @ w, dt)
+    assert "_gemv_panels" in one.stats["c_source"]
+
+
 def test_a_constant_read_by_other_ops_keeps_its_layout():
     """W also reduced on its own: nothing is packed, both results right."""
     rng = np.random.default_rng(4)
