@@ -32,14 +32,15 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ..custom_kernels import HOST_CALL_ATTR
+from ..dialects.registry import EFFECTFUL, with_trait
 from .collectives import CHANNEL_OPS
 from .host_slab import Slab, returned_values
 from .host_transfer import HOST_TRANSFER_OPS, TOKEN_OPS
 
-#: Ops that keep a body on the plain VM loop (control flow, host interaction).
-_NOT_IN_BODY = frozenset(("stablehlo.while", "stablehlo.if", "stablehlo.case",
-                          "stablehlo.custom_call", "stablehlo.optimization_barrier")) \
-    | CHANNEL_OPS | HOST_TRANSFER_OPS | TOKEN_OPS
+#: Ops that keep a body on the plain VM loop: host interaction (effectful
+#: ops: custom calls, infeed/outfeed, send/recv; channels and transfers).
+#: Control flow holds regions, which the body check refuses as well.
+_NOT_IN_BODY = with_trait(EFFECTFUL) | CHANNEL_OPS | HOST_TRANSFER_OPS | TOKEN_OPS
 
 
 class _NoReplay(Exception):
