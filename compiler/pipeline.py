@@ -9,13 +9,13 @@ from tensorvm.vmfb.collectives import DEVICES_REQUIREMENT, devices_requirement
 from tensorvm.vmfb.model import ExecutableVariant
 
 from .codegen import cpu, cpu_targets
-from .codegen.host_program import needs_general_path, plan_general
-from .codegen.donation import dispatch_donors
+from .host.host_program import needs_general_path, plan_general
+from .host.donation import dispatch_donors
 from .codegen.kernel import build_kernel
 from .codegen.packed_weights import plan_packed_weights
 from .codegen.update_window import WINDOW_KIND
 from .codegen.grids import GPU_FORMATS, merge_counts
-from .codegen.vm_host import generate_module
+from .host.vm_host import generate_module
 from .errors import CompileError, UnsupportedOpError
 from .progress import format_bytes
 from .passes.base import PassPipeline
@@ -165,7 +165,7 @@ def _payload_bytes(mdef) -> int:
 
 def _loop_stats(func, plan) -> dict:
     """Whiles that run as native loop entry points (no VM work per iteration
-    on CPU devices: codegen/native_loop.py) and those the VM iterates."""
+    on CPU devices: host/native_loop.py) and those the VM iterates."""
     native = getattr(plan, "loops", None) or {}
     inside = {id(o) for lp in native.values() for o in lp.op.walk()}
     whiles = [o for o in func.walk() if o.name == "stablehlo.while"]

@@ -79,7 +79,7 @@ class Function:
         refl = handle.reflection or {}
         self.args = list(refl.get("args", [{} for _ in self._sig.args]))
         self.results = list(refl.get("results", [{} for _ in self._sig.results]))
-        # arguments whose buffer a result takes over (compiler/codegen/donation.py)
+        # arguments whose buffer a result takes over (compiler/host/donation.py)
         self._donated = [i for i, e in enumerate(self.args) if "donated_to" in e]
         self._specs = [arg_spec(self.args[i]) if i < len(self.args) and p.bank == "ref" else None
                        for i, p in enumerate(self._sig.args)]

@@ -1,6 +1,6 @@
 """The ``hal`` module's functions as compiled code imports them, declared once:
 the compiler writes its ``import @hal.<name>(...)`` lines from this table
-(compiler/codegen/vm_host.py) and the runtime's hal module
+(compiler/host/vm_host.py) and the runtime's hal module
 (runtime/modules/hal.py) binds its implementations against it, so a
 calling convention cannot differ between the two (tests/test_abi_contract.py).
 

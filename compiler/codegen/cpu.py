@@ -13,7 +13,8 @@ from tensorvm.vmfb.model import EntryPoint
 
 from ..dialects.registry import CONDITIONAL, has
 from ..errors import CompileError
-from . import custom, gemm, native_loop, native_loop_c, scalar, vector_math
+from . import custom, gemm, scalar, vector_math
+from ..host import native_loop, native_loop_c
 from .c_style import (CStyleRenderer, contraction_operands, helper_chunks, helper_name,
                       output_stores, workgroup_tile)
 from .cpu_targets import CpuTarget, resolve

@@ -56,7 +56,7 @@ Fields:
   codegen/complex_c.py.
 - ``host_binary``: ``(integer, float)`` VM mnemonics (``add``, ``max`` ...;
   None where the element kind has none) of a binary op computed in host code
-  (codegen/host_ops.py).
+  (host/host_ops.py).
 - ``host_unary``: the VM mnemonic of a unary op on integers in host code
   (``neg``, ``abs``).
 - ``commutative``: a commutative binary op; the pretty ``reduce ... applies OP``
@@ -111,7 +111,7 @@ Fields:
   ``strided_operands``  its loop nest reads operands through strides, so a
                    view of a buffer needs no copy (dot_general, convolution).
   ``native_scalar``  a native loop evaluates it on host scalars in C
-                   (codegen/native_loop_c.py ``scalar_expr``).
+                   (host/native_loop_c.py ``scalar_expr``).
   ``reducer``      combines operand elements with its region's body
                    (reduce, reduce_window).
   ``pure_regions`` has regions yet is a pure function of its operands and

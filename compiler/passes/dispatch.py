@@ -31,8 +31,8 @@ keeps only dispatches, large constants, alias reshapes and the return.
 from __future__ import annotations
 
 from ..custom_kernels import HOST_CALL_ATTR, KERNEL_ATTR
-from ..codegen.collectives import COLLECTIVE_OPS
-from ..codegen.host_transfer import HOST_TRANSFER_OPS, TOKEN_OPS
+from ..host.collectives import COLLECTIVE_OPS
+from ..host.host_transfer import HOST_TRANSFER_OPS, TOKEN_OPS
 from ..dialects import registry
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError

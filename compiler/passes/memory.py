@@ -5,7 +5,7 @@ dispatches it reads; dispatches of one level are independent and run
 concurrently, with one execution barrier between levels (barriers only where
 data flows).
 
-A dispatch that updates a donated value in place (codegen/donation.py)
+A dispatch that updates a donated value in place (host/donation.py)
 also waits for every other reader of the value it overwrites, and the
 values of such an update chain share the storage of its end.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..codegen.donation import dispatch_donors, readers, updated_operand
+from ..host.donation import dispatch_donors, readers, updated_operand
 from ..ir.types import TensorType, numpy_dtype
 
 ALIGNMENT = 64
@@ -140,7 +140,7 @@ def plan_function(func) -> FunctionPlan:
 
 def _in_place_states(func) -> dict:
     """{id(dispatch): the operand it updates in place} for the dispatches of
-    donated update chains (codegen/donation.py)."""
+    donated update chains (host/donation.py)."""
     donors = dispatch_donors(func)
     return {id(op): op.operands[updated_operand(op)[0]]
             for op in func.regions[0].blocks[0].operations if id(op) in donors}

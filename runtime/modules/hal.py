@@ -408,7 +408,7 @@ def command_buffer_dispatch_slotted(state, cb, exe, entry, wx, wy, wz, constants
                                     buffers, slots, ranges):
     """Like dispatch.indirect; push constant k is slot ``constant_slots[k]``
     of the submission's constant table where that is >= 0 (a loop body
-    recorded once: compiler/codegen/host_replay.py)."""
+    recorded once: compiler/host/host_replay.py)."""
     if len(constant_slots) != len(constants):
         raise HalError(f"hal.command_buffer.dispatch.slotted: {len(constants)} constants need as "
                        f"many constant slots, got {len(constant_slots)}")

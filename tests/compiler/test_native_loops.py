@@ -1,4 +1,4 @@
-"""Native loops (codegen/native_loop.py): a qualifying while runs as one CPU
+"""Native loops (host/native_loop.py): a qualifying while runs as one CPU
 entry point; it must compute what the VM loop computes, and variants without
 the entry point (GPU targets) must still take the VM loop."""
 from __future__ import annotations
@@ -280,7 +280,7 @@ def test_no_vm_work_per_iteration(monkeypatch, device):
 @pytest.mark.parametrize("text", ["DECODE_LIKE", "CACHE"])
 def test_compile_time_host_values_are_not_uploaded_per_call(monkeypatch, text):
     """Host scalars known at compile time (a loop's initial counter, a fill
-    value) are bound from module rodata (codegen/host_constants.py): a call
+    value) are bound from module rodata (host/host_constants.py): a call
     imports no host buffer, and the values are right."""
     src = globals()[text].replace("%READ", "%kv")
     vmfb = compile_text(src, CompileOptions()).vmfb
@@ -336,7 +336,7 @@ func.func @main(%x: tensor<8x8xf32>, %n: tensor<i32>) -> tensor<8x8xf32> {
 
 def test_transients_of_a_cached_loop_function_share_one_allocation(monkeypatch):
     """The prefill's intermediate values and the loop's state live in one
-    slab allocated once per call (codegen/host_slab.py); the returned value
+    slab allocated once per call (host/host_slab.py); the returned value
     keeps a buffer of its own, and the values are right on both CPU drivers."""
     vmfb = compile_text(PREFILL_THEN_LOOP, CompileOptions()).vmfb
     x = np.random.default_rng(4).standard_normal((8, 8)).astype(np.float32) * 0.3

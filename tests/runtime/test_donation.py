@@ -1,4 +1,4 @@
-"""Donated arguments (compiler/codegen/donation.py): a result that updates a
+"""Donated arguments (compiler/host/donation.py): a result that updates a
 donated argument in place takes over its buffer; the runtime invalidates the
 DeviceArray it was given and never writes a caller's host array."""
 from __future__ import annotations

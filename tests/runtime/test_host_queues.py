@@ -297,7 +297,7 @@ def test_device_to_device_send_is_a_typed_error():
 def test_compiled_imports_match_the_hal_module():
     """Every hal import compiled code makes (host_queue.* from the contract in
     vmfb/host_transfers.py among them) has the hal module's signature."""
-    from tensorvm.compiler.codegen.vm_host import HAL_IMPORTS
+    from tensorvm.compiler.host.vm_host import HAL_IMPORTS
     from tensorvm.runtime.modules.hal import FUNCTIONS
     from tensorvm.vmfb import host_transfers
     for name, sig in host_transfers.SIGNATURES.items():

@@ -149,7 +149,7 @@ def test_compiled_infinite_while_times_out():
 
 
 # The same endless loop in a form that runs as ONE native CPU entry point
-# (codegen/native_loop.py): it stops on the call's bounds (its stop word and
+# (host/native_loop.py): it stops on the call's bounds (its stop word and
 # deadline), not on a VM back-branch.
 NATIVE_FOREVER = """
 func.func @main(%x: tensor<i32>, %v: tensor<4xf32>) -> tensor<4xf32> {

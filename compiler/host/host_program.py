@@ -31,7 +31,7 @@ from .collectives import COLLECTIVE_OPS, emit_collective
 from .host_transfer import (HOST_TRANSFER_OPS, TOKEN_OPS, Tok, emit_host_transfer, emit_token,
                             is_token, uses_tokens)
 from .donation import dispatch_donors
-from .grids import VariantCounts, count_register, gpu_flag
+from ..codegen.grids import VariantCounts, count_register, gpu_flag
 from .host_constants import constant_bytes
 from .host_slab import Slab, SlabBuf, offset_of, returned_values
 from .host_control import ControlFlow

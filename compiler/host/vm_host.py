@@ -40,7 +40,7 @@ from ..ir.types import TokenType
 from ..passes.inline import symbol
 from ..passes.memory import ALIGNMENT as PACK_ALIGNMENT, FunctionPlan
 from .donation import aliases
-from .grids import VariantCounts, count_register, gpu_flag
+from ..codegen.grids import VariantCounts, count_register, gpu_flag
 from .host_constants import HostConstantPool
 
 #: hal module functions generated code may import: name -> calling
