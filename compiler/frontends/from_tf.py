@@ -214,7 +214,7 @@ def _captures(tf, concrete, label):
 def _wrap(text, flat_in, captures, groups, n_out, label):
     """The XLA module with a new ``main``: inputs (after the variable lists of
     ``groups``), captures baked in or forwarded from those lists."""
-    from ..frontend import parse_module
+    from ..mlir import parse_module
     module = parse_module(text, f"<{label}>")
     main = module.lookup("main")
     if main is None:
