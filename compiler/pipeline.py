@@ -36,6 +36,7 @@ from .passes.memory import plan_function
 from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
 from .passes.split_reductions import SplitLargeReductions
 from .passes.split_sorts import SplitLongSorts
+from .passes.fuse_attention import FuseAttention
 
 
 def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = False,
@@ -48,7 +49,8 @@ def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = Fal
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
     return [ImportGspmd(), DecomposeQuantized(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls({} if custom_kernels is None else custom_kernels),
             *cleanup, *middle, SplitMergedBatch(),
-            SplitLargeReductions(gpu), SplitLongSorts(gpu), TagHostValues(), FormDispatchRegions(row_fusion),
+            SplitLargeReductions(gpu), SplitLongSorts(gpu), TagHostValues(), FuseAttention(gpu),
+            FormDispatchRegions(row_fusion),
             DeadCodeElimination()]
 
 
@@ -97,7 +99,7 @@ def run_pipeline(module, options, progress=None, output=None):
     loops = [lp for f in functions for lp in (getattr(plans[id(f)], "loops", None) or {}).values()]
     for j, lp in enumerate(loops):
         lp.entry = len(kernels) + j
-    packed = plan_packed_weights(functions, plans, kernels, entry_of, options.targets)
+    packed = plan_packed_weights(functions, plans, kernels, entry_of, options)
     variants, sources = (_build_variants(kernels, options, loops, entry_of, progress)
                          if kernels else ([], {}))
     for _ in range(0 if kernels else len(options.targets)):

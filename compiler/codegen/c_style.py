@@ -191,6 +191,8 @@ class CStyleRenderer:
         """(file-scope declarations, kernel source, workgroup count)."""
         if kernel.kind == "custom":
             return self.render_custom(kernel)
+        if kernel.kind == "attention":
+            return self.render_attention(kernel)
         if kernel.kind not in ("loop", "contraction"):
             return self.render_sequential(kernel)
         if kernel.convolution is not None:
@@ -221,6 +223,12 @@ class CStyleRenderer:
 
     def render_loop(self, kernel):
         raise NotImplementedError
+
+    def render_attention(self, kernel):
+        """A fused attention (codegen/attention.py): each workgroup's query
+        rows walked with the online softmax, one item per workgroup."""
+        from .attention import render_plain
+        return render_plain(self, kernel)
 
     def render_sequential(self, kernel):
         """Sequential kinds (sequential.py): one item per workgroup runs the

@@ -113,6 +113,10 @@ class GpuTarget(CStyleRenderer):
         from .gpu_sort import render_parallel
         return render_parallel(self, kernel) or super().render_sequential(kernel)
 
+    def render_attention(self, kernel):
+        from .gpu_attention import render_tiled
+        return render_tiled(self, kernel) or super().render_attention(kernel)
+
     def render_contraction(self, kernel):
         tiled = self._contraction(kernel)
         el = kernel.contraction.op.result.type.element

@@ -79,7 +79,7 @@ class Kernel:
     constants: list = None    # block arguments passed as push constants (0-d host values)
     dims: tuple = ()          # shape symbols (Dim) passed as i64 push constants after those
     custom: object = None     # kind "custom": the user's CustomKernel (custom_kernels.py)
-    packed_rhs: bool = False  # B is a constant stored as compile-time panels (packed_weights.py)
+    packed_rhs: int = 0       # B a constant stored as panels this many columns wide (packed_weights.py)
 
     @property
     def num_bindings(self) -> int:
@@ -172,6 +172,10 @@ def build_kernel(dispatch, customs=None) -> Kernel:
         return kernel
     if root.name in shlo.SEQUENTIAL:
         kernel.kind = root.short_name
+        return kernel
+    from .attention import ATTENTION, kernel_pv
+    if ATTENTION in getattr(kernel_pv(kernel), "attributes", {}):
+        kernel.kind = "attention"      # (passes/fuse_attention.py; rendered by codegen/attention.py)
         return kernel
     kernel.contraction = _find_contraction(root, set(inputs))
     if kernel.contraction is not None:

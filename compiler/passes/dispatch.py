@@ -75,7 +75,8 @@ class FormDispatchRegions(Pass):
         """Forms dispatches in ``block`` and, first, in the regions of its
         control-flow ops; host ops and control flow stay outside kernels."""
         ret = block.terminator
-        ops = block.operations[:-1]
+        ops = [op for op in block.operations[:-1] if op.name != "tvm.dispatch"]
+        formed = [op for op in block.operations[:-1] if op.name == "tvm.dispatch"]
         for op in ops:
             if op.name in REGION_OPS:
                 for region in op.regions:
@@ -91,7 +92,7 @@ class FormDispatchRegions(Pass):
             for r in op.results:
                 if not isinstance(r.type, TensorType):
                     raise UnsupportedOpError(op.name, f"result type {r.type}", op.location)
-        mat = self._materialized(block, ops, ret)
+        mat = self._materialized(block, ops, ret, formed)
         for op in ops:
             if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
                     or HOST_CALL_ATTR in op.attributes or op.name in HOST_RUN_OPS:
@@ -100,9 +101,12 @@ class FormDispatchRegions(Pass):
                 self._form(op, mat, block)
 
     # -- which values live in buffers ---------------------------------------------
-    def _materialized(self, block, ops, ret) -> set:
+    def _materialized(self, block, ops, ret, formed=()) -> set:
         mat = set(block.arguments)
         mat.update(ret.operands)
+        for op in formed:       # dispatches formed by an earlier pass (fuse_attention.py)
+            mat.update(op.operands)
+            mat.update(op.results)
         for op in ops:
             if op.name in _STRIDED_OPERANDS:
                 mat.update(_strided_source(op, v, block) for v in op.operands)
