@@ -41,7 +41,7 @@ MC = 1024     # rows one packed B panel serves, MC / MB blocks of A in turn (the
 NB = 256      # columns of a packed block (f32; f64 uses half)
 GEMV_ROWS = 4  # fewer rows per batch than this: the unpacked row kernel
 DIRECT_B_ROWS = 64  # up to this many rows per batch: B read in place, not packed
-PANEL_BYTES = 64  # a constant B's compile-time panels: one cache line (the widest vector) wide
+PANEL_BYTES = 64  # a constant B's panels in a module of several tile widths: one cache line
 
 
 def applies(kernel: Kernel) -> bool:
@@ -54,21 +54,39 @@ def applies(kernel: Kernel) -> bool:
 def packable(kernel: Kernel) -> bool:
     """Whether the kernel could read its B from compile-time panels
     (``pack_panels``): B a whole K x N matrix (or one per batch, a static
-    batch) stored row- or column-major, N whole panels, and column blocks
-    that start on a panel, so that no variant's B vector straddles two
-    panels.  M may be a symbol (the GEMV-or-packed choice stays per call:
-    both read the panels)."""
+    batch) stored row- or column-major, and column blocks that start on a
+    multiple of the widest vector, so that no variant's B vector straddles
+    two panels (``panel_width`` then needs N whole panels).  M may be a
+    symbol (the GEMV-or-packed choice stays per call: both read the
+    panels)."""
     c = kernel.contraction
     if kernel.kind != "contraction" or not applies(kernel) or len(c.batch_runs) > 1 or c.K == 0:
         return False
     w = PANEL_BYTES // (4 if c.op.result.type.element == "f32" else 8)
     b_r, rsk, rsn = c.rhs_strides
-    if (rsk, rsn) not in ((c.N, 1), (1, c.K)) or c.N % w:
+    if (rsk, rsn) not in ((c.N, 1), (1, c.K)):
         return False
     if packed_batches(c) != 1 and (packed_batches(c) == 0 or b_r != c.K * c.N):
         return False
     plan = contraction_plan(c)
     return plan.col_blocks == 1 or plan.cols % w == 0
+
+
+def panel_width(kernel: Kernel, vector_widths) -> int:
+    """Columns per compile-time panel of a packable kernel's B, for a
+    module whose CPU variants have these vector widths (bytes); 0 when N
+    is not a whole number of them.  One tile width (one variant, or
+    variants that agree): the micro-tile's, so that a tile reads one
+    contiguous k x NR panel, as B packed at run time; several (or N not
+    whole tiles): PANEL_BYTES, the widest vector, which every variant's
+    vectors tile (one copy serves all of them).  Any width works for any variant whose vectors start on
+    its multiples: a tile across two panels takes its vectors' offsets."""
+    c = kernel.contraction
+    ct = scalar.ctype(c.op.result.type.element)
+    tiles = {_Shape(ct, vb, c.N).nr for vb in vector_widths}
+    line = PANEL_BYTES // (4 if ct == "float" else 8)
+    candidates = (*tiles, line) if len(tiles) == 1 else (line,)
+    return next((w for w in candidates if c.N % w == 0), 0)
 
 
 def packed_batches(c) -> int:
@@ -79,20 +97,16 @@ def packed_batches(c) -> int:
     return c.B if isinstance(c.B, int) else 0
 
 
-def pack_panels(array, c, piece_bytes: int = 1 << 22):
+def pack_panels(array, c, w: int, piece_bytes: int = 1 << 22):
     """A function returning a fresh iterator over the bytes of B (``array``,
-    the constant a packable contraction ``c`` reads) as panels of
-    PANEL_BYTES columns, [batch][N / W][K][W]: each panel one cache line
-    wide, K lines long.  Every CPU variant reads it in place (its B vectors
-    of 16, 32 or 64 bytes each lie in one panel; its micro-tile of 1 to 3
-    vectors reads as many panels, each sequentially), so a module with
-    several variants stores one copy.  The pieces are made as the writer
-    asks (``piece_bytes`` each), never the whole matrix at once; the
-    function's ``nbytes`` is their total."""
+    the constant a packable contraction ``c`` reads) as panels of ``w``
+    columns (``panel_width``), [batch][N / w][K][w]: each panel read
+    sequentially by the tiles over its columns.  The pieces are made as
+    the writer asks (``piece_bytes`` each), never the whole matrix at once;
+    the function's ``nbytes`` is their total."""
     K, N = c.K, c.N
     (_, _, rsn), item = c.rhs_strides, array.dtype.itemsize
-    w = PANEL_BYTES // item
-    per = max(1, piece_bytes // (K * PANEL_BYTES))        # panels per piece
+    per = max(1, piece_bytes // (K * w * item))            # panels per piece
     flat = array.reshape(-1)
 
     def pieces():
@@ -162,7 +176,7 @@ class _Shape:
         self.vt = f"tvm_v{self.vl}{'f' if ct == 'float' else 'd'}"
         self.vu = self.vt + "_u"      # the same vector at any element alignment
         self.tag = f"{'f32' if item == 4 else 'f64'}_{self.mr}x{self.nv}v{self.vl}"
-        self.panel = PANEL_BYTES // item     # columns of a compile-time packed panel
+        self.panel = 0                # columns of B's compile-time panels (render)
         self.micro = {}               # (ars, aks, bks, split) -> (name, C function)
 
     @property
@@ -267,6 +281,7 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     c = kernel.contraction
     ct = scalar.ctype(c.op.result.type.element)
     sh = _Shape(ct, vector_bytes, c.N)
+    sh.panel = kernel.packed_rhs
     em = CpuBodyEmitter({}, indent=5)
     head = pointer_decls(kernel, em)
     plan = contraction_plan(c)
@@ -496,30 +511,28 @@ def _column_gemv(c, sh: _Shape) -> list[str]:
 
 def _gemv_panels(c, sh: _Shape) -> list[str]:
     """``_gemv_row`` for a B stored as compile-time panels: each output's
-    FMA chain in K order (the packed micro-kernel's bits), GROUP panels'
-    chains side by side, every panel read sequentially.  Column blocks
-    start and end on panels (``packable``, and N whole panels)."""
+    FMA chain in K order (the packed micro-kernel's bits), eight vectors of
+    columns side by side, each read from its panel (column starts are
+    multiples of a vector; a vector never crosses a panel)."""
     ct, vt, vl, vb, w = sh.ct, sh.vt, sh.vl, sh.vb, sh.panel
     (_, _, lsk), K = c.lhs_strides, c.K
-    per = w // vl                           # vectors per panel
-    group = max(1, 8 // per)                # panels per pass: 8 accumulators
-    acc = [f"s{g}_{v}" for g in range(group) for v in range(per)]
+    group = 8
 
     def sweep(n):
-        out = ["          " + " ".join(f"{vt} {a} = ({vt}){{0}};" for a in acc[:n * per]),
-               f"          const {ct}* restrict p = lb + {_panel_offset(sh, c, 'n0 + j')};",
+        out = ["          " + " ".join(f"{vt} s{q} = ({vt}){{0}};" for q in range(n)),
+               *[f"          const {ct}* restrict p{q} = lb + "
+                 f"{_panel_offset(sh, c, f'n0 + j + {q * vl}')};" for q in range(n)],
                f"          for (int64_t k = 0; k < {K}; ++k) {{",
                f"            const {ct} x0 = la[k * {lsk}];"]
-        out += [f"            {{ {vt} y; memcpy(&y, p + {g * K * w} + k * {w} + {v * vl}, {vb}); "
-                f"s{g}_{v} += x0 * y; }}" for g in range(n) for v in range(per)]
+        out += [f"            {{ {vt} y; memcpy(&y, p{q} + k * {w}, {vb}); s{q} += x0 * y; }}"
+                for q in range(n)]
         out += ["          }"]
-        out += [f"          memcpy(cc + j + {g * w + v * vl}, &s{g}_{v}, {vb});"
-                for g in range(n) for v in range(per)]
+        out += [f"          memcpy(cc + j + {q * vl}, &s{q}, {vb});" for q in range(n)]
         return out
     return ["        /* one row against B's compile-time panels (gemm._gemv_panels) */",
             "        int64_t j = 0;",
-            f"        for (; j + {group * w} <= nb; j += {group * w}) {{", *sweep(group), "        }",
-            f"        for (; j < nb; j += {w}) {{", *sweep(1), "        }"]
+            f"        for (; j + {group * vl} <= nb; j += {group * vl}) {{", *sweep(group), "        }",
+            f"        for (; j < nb; j += {vl}) {{", *sweep(1), "        }"]
 
 
 def _gemv_row(c, sh: _Shape) -> list[str]:

@@ -59,12 +59,20 @@ def _check(text, a, want, dt, cpu="host"):
     return res
 
 
-def _packed(w, rhs_t):
-    """The panels pack_panels stores, from numpy."""
+def _packed(w, rhs_t, cols):
+    """The panels of ``cols`` columns that pack_panels stores, from numpy."""
     kn = w.T if rhs_t else w
     k, n = kn.shape
-    cols = gemm.PANEL_BYTES // w.dtype.itemsize
     return np.ascontiguousarray(kn.reshape(k, n // cols, cols).transpose(1, 0, 2)).tobytes()
+
+
+def _panel_cols(rodata, w, rhs_t):
+    """The panel widths (micro-tile widths or one cache line) whose layout
+    of ``w`` the module's rodata holds."""
+    line = gemm.PANEL_BYTES // w.dtype.itemsize
+    n = w.shape[0] if rhs_t else w.shape[1]
+    return [c for c in sorted({4, 8, 12, 16, 24, 32, line}) if n % c == 0
+            and _packed(w, rhs_t, c) in rodata]
 
 
 @pytest.mark.parametrize("dt", ["f32", "f64"])
@@ -82,7 +90,7 @@ def test_constant_b_is_stored_packed_and_read_in_place(dt, rhs_t):
     assert MARK in res.stats["c_source"]
     assert res.stats["packed_weights"] == {"constants": 1, "bytes": w.nbytes}
     rodata = b"".join(bytes(r.data) for r in container.read_module(res.vmfb).rodata)
-    assert _packed(w, rhs_t) in rodata and w.tobytes() not in rodata
+    assert _panel_cols(rodata, w, rhs_t) and w.tobytes() not in rodata
 
 
 @pytest.mark.parametrize("dt", ["f32", "f64"])
@@ -122,24 +130,27 @@ def test_a_constant_read_by_other_ops_keeps_its_layout():
     np.testing.assert_allclose(float(np.asarray(s)), float(w.sum(dtype=np.float64)), rtol=1e-4)
 
 
-@pytest.mark.skipif(len(LEVELS) < 2, reason="this machine runs fewer than two x86-64 levels")
-def test_every_variant_reads_the_one_packed_copy():
-    """One module with a variant per x86-64 level (16-, 32- and 64-byte
-    vectors, micro-tiles 8, 24 and 32 wide) stores one packed copy; each
-    variant alone and the module's pick compute the product, with column
-    blocks split over workgroups (N = 1024, few rows) and an AVX2 edge tile
-    at every block's end."""
+@pytest.mark.skipif(not LEVELS, reason="this machine runs no x86-64 level")
+def test_each_variant_reads_its_tile_panels_and_a_module_of_several_one_copy():
+    """Alone, each x86-64 level's kernels read panels as wide as their
+    micro-tile (8, 24 or 32 f32 columns); one module with all of them
+    stores one copy in 64-byte panels, which every variant's vectors tile.
+    Column blocks are split over workgroups (few rows, N = 960) at 256
+    columns, so an AVX2 tile also starts inside a panel and reads two."""
     rng = np.random.default_rng(5)
-    m, k, n = 20, 320, 1024
+    m, k, n = 20, 512, 960
     a = rng.standard_normal((m, k)).astype(np.float32)
     w = rng.standard_normal((k, n)).astype(np.float32)
     text = _text(a.shape, w, "f32", False)
-    for cpu in [*LEVELS, ",".join(LEVELS)]:
+    tile = {"x86-64-v2": 8, "x86-64-v3": 24, "x86-64-v4": 32}
+    runs = [(lv, tile[lv]) for lv in LEVELS] + ([(",".join(LEVELS), 16)] if len(LEVELS) > 1 else [])
+    for cpu, cols in runs:
         res = _check(text, a, a @ w, "f32", cpu=cpu)
         assert MARK in res.stats["c_source"]
-    mod = container.read_module(res.vmfb)
+        mod = container.read_module(res.vmfb)
+        rodata = b"".join(bytes(r.data) for r in mod.rodata)
+        assert _panel_cols(rodata, w, False) == [cols], cpu
     assert len(mod.executables[0].variants) == len(LEVELS)
-    assert sum(len(r.data) for r in mod.rodata) < 2 * w.nbytes
 
 
 def test_streamed_packed_constant_is_checked_chunk_by_chunk(tmp_path):
