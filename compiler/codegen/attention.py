@@ -22,6 +22,7 @@ workgroup on GPUs); gpu_attention.py holds the GPU's tiled plan.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from math import prod
 
@@ -32,6 +33,7 @@ from .index_maps import delinearize_decls
 
 ATTENTION = "tvm.attention"     # attribute on the p.v dot_general of a fused attention
 CPU_ROW_WORK = 1 << 15          # multiply-adds a CPU workgroup's rows should carry, at least
+KEY_CHUNK = 16                  # keys a row's walk scores before one max / rescale / exp pass
 
 
 @dataclass
@@ -427,7 +429,11 @@ def render_plain(renderer, kernel):
     a, em, params, setup = prepare(renderer, kernel)
     rows = max(1, min(a.M, -(-CPU_ROW_WORK // max(1, a.N * (a.D + a.Dv)))))
     blocks = -(-a.M // rows)
-    emit_rows(em, kernel, a, renderer.workgroup, rows, blocks)
+    bytes_ = getattr(renderer, "vector_bytes", None)      # the CPU's: GCC vector extensions
+    ct = scalar.ctype(a.pv.result.type.element)
+    vec = CVectors(bytes_, ct) if bytes_ else None
+    emit_rows(em, kernel, a, renderer.workgroup, rows, blocks,
+              vec=(vec, vec.widths()) if vec else None)
     out = [renderer.header(kernel, params)] + setup + renderer.each_workgroup()
     return em.decls, "\n".join(out + em.lines + ["  }", *renderer.kernel_end]), a.B * blocks
 
@@ -449,21 +455,33 @@ def emit_rows(em, kernel, a, wg: str, rows: int, blocks: int, first: str = "0", 
     em.open(f"for (int64_t a_i = a_r0 + {first}; a_i < a_r0 + {rows} && a_i < {a.M}; a_i += {step})")
     m, lsum = em.var(ct, inf), em.var(ct, zero)
     em.line(f"{ct} a_acc[{a.Dv}];")
-    row = (_vector_rows(em, kernel, a, ix, vec) if vec else None) or ScalarRows(em, a, ix)
+    row = (_vector_rows(em, a, ix, vec) if vec else None) or ScalarRows(em, a, ix)
     accs = side_inits(em, a)
-    em.open(f"for (int64_t a_j = 0; a_j < {a.N}; ++a_j)")
+    c = min(KEY_CHUNK, a.N)
+    em.line(f"{ct} a_xs[{c}];")
+    em.open(f"for (int64_t a_j0 = 0; a_j0 < {a.N}; a_j0 += {c})")
+    em.line(f"const int64_t a_n = {a.N} - a_j0 < {c} ? {a.N} - a_j0 : {c};")
+    em.open("for (int64_t a_c = 0; a_c < a_n; ++a_c)")
+    em.line("const int64_t a_j = a_j0 + a_c;")
     x = score(em, a, ix, "a_i", "a_j", dot=row.score())
     side_updates(em, a, ix, accs, x, "a_i", "a_j")
+    em.line(f"a_xs[a_c] = {x};")
+    em.close()
+    em.line(f"{ct} a_mx = {m};")
+    em.line("for (int64_t a_c = 0; a_c < a_n; ++a_c) a_mx = a_xs[a_c] > a_mx ? a_xs[a_c] : a_mx;")
     exp = lambda e: scalar.unary("exponential", el, e)     # noqa: E731
-    em.open(f"if ({x} > {m})")
-    em.line(f"const {ct} a_alpha = {exp(f'{m} - {x}')};")
+    em.open(f"if (a_mx > {m})")
+    em.line(f"const {ct} a_alpha = {exp(f'{m} - a_mx')};")
     em.line(f"{lsum} *= a_alpha;")
     row.scale("a_alpha")
-    em.line(f"{m} = {x};")
+    em.line(f"{m} = a_mx;")
     em.close()
-    em.line(f"const {ct} a_p = {m} == {inf} ? {zero} : {exp(f'{x} - {m}')};")
-    em.line(f"{lsum} += a_p;")
-    row.accumulate("a_p")
+    em.line(f"for (int64_t a_c = 0; a_c < a_n; ++a_c) a_xs[a_c] = {m} == {inf} ? {zero} : {exp(f'a_xs[a_c] - {m}')};")
+    em.line(f"for (int64_t a_c = 0; a_c < a_n; ++a_c) {lsum} += a_xs[a_c];")
+    em.open("for (int64_t a_c = 0; a_c < a_n; ++a_c)")
+    em.line("const int64_t a_j = a_j0 + a_c;")
+    row.accumulate("a_xs[a_c]")
+    em.close()
     em.close()
     row.spill("a_acc")
     em.open(f"for (int64_t a_d = 0; a_d < {a.Dv}; ++a_d)")
@@ -472,33 +490,48 @@ def emit_rows(em, kernel, a, wg: str, rows: int, blocks: int, first: str = "0", 
     em.close()
 
 
-def _row_pointer(em, kernel, operand, idx, dim):
-    """C pointer to ``operand``'s element at ``idx`` (a view of a binding
-    read through its strides) when its dim ``dim`` is contiguous; else None."""
-    from .kernel import _strided_view
-    buf, st = _strided_view(operand, set(kernel.inputs))
-    if buf is None or st[dim] != 1 or buf not in em.bindings:
+_LOAD = re.compile(r"^const \w+ (\w+) = (\w+)\[(.*)\];$")
+
+
+def row_pointer(em, operand, idx, d: str, emit: bool = True):
+    """C pointer to ``operand``'s element at ``idx`` with its dim read at
+    ``d`` set to 0, when the emitter reads the operand (through its views)
+    from a binding at an offset that ends in ``+ d``: consecutive elements
+    along that dim.  The index temporaries it needs are emitted into ``em``
+    (``emit``); None when the read is not such a load."""
+    probe = type(em)(em.bindings, em.depth)
+    probe.fixed, probe.counter = {}, em.counter
+    probe.value(operand, idx)
+    lines = [x.strip() for x in probe.lines]
+    hit = _LOAD.match(lines[-1]) if lines else None
+    if hit is None or hit.group(2) not in em.bindings.values():
         return None
-    off = " + ".join(f"{e} * {s}" for e, s in zip(idx, st) if s and e != "0") or "0"
-    return f"({em.bindings[buf]} + {off})"
+    at = hit.group(3)
+    if at == d:
+        base = "0"
+    elif at.endswith(f" + {d}") and len(re.findall(rf"\b{d}\b", at)) == 1:
+        base = at[: -len(f" + {d}")]
+    else:
+        return None
+    if emit:
+        em.lines += probe.lines[:-1]
+        em.counter = probe.counter
+    return f"({hit.group(2)} + {base})"
 
 
-def _vector_rows(em, kernel, a, ix, vec):
+def _vector_rows(em, a, ix, vec):
     """The vector form of a row's dot products and accumulator (``VectorRows``),
     declared here, or None where q, k or v rows are not contiguous."""
     target, widths = vec
     w = next((w for w in widths if a.D % w == 0 and a.Dv % w == 0), None)
     if w is None:
         return None
-    qb, qc, kb, kc = _dims(a.qk)
-    _, _, vb, vc = _dims(a.pv)
-    vfree = next(d for d in range(a.pv.operands[1].type.rank) if d not in vb and d not in vc)
-    q = _row_pointer(em, kernel, a.qk.operands[0], ix.q("a_i", "0"), qc[0])
-    k = _row_pointer(em, kernel, a.qk.operands[1], ix.k("a_j", "0"), kc[0])
-    v = _row_pointer(em, kernel, a.pv.operands[1], ix.v("a_j", "0"), vfree)
-    if q is None or k is None or v is None:
+    k = row_pointer(em, a.qk.operands[1], ix.k("a_j", "a_d"), "a_d", emit=False)
+    v = row_pointer(em, a.pv.operands[1], ix.v("a_j", "a_d"), "a_d", emit=False)
+    q = row_pointer(em, a.qk.operands[0], ix.q("a_i", "a_d"), "a_d") if k and v else None
+    if q is None:
         return None
-    return VectorRows(em, target, w, scalar.ctype(a.pv.result.type.element), a, q, k, v)
+    return VectorRows(em, target, w, scalar.ctype(a.pv.result.type.element), a, ix, q)
 
 
 class ScalarRows:
@@ -526,14 +559,54 @@ class ScalarRows:
         pass
 
 
+class CVectors:
+    """GCC's vector extensions spelled as VectorRows asks a GPU target for
+    its vectors (the CPU variants' rows)."""
+
+    def __init__(self, vector_bytes: int, ct: str):
+        self.vb, self.ct = vector_bytes, ct
+        self.size = 8 if ct == "double" else 4
+
+    def widths(self) -> tuple:
+        w, out = self.vb // self.size, []
+        while w >= 2:
+            out.append(w)
+            w //= 2
+        return tuple(out)
+
+    def decls(self, w: int) -> list:
+        vt, n = self.vector_type(self.ct, w), w * self.size
+        return [f"typedef {self.ct} {vt} __attribute__((vector_size({n})));",
+                f"typedef {self.ct} {vt}u __attribute__((vector_size({n}), aligned({self.size}), may_alias));"]
+
+    def vector_type(self, ct: str, w: int) -> str:
+        return f"tvm_{ct}x{w}"
+
+    def vector_splat(self, ct: str, w: int, value: str) -> str:
+        return f"(({self.vector_type(ct, w)}){{0}} + ({value}))"
+
+    def vector_load(self, w: int, pointer: str) -> str:
+        return f"(*(const {self.vector_type(self.ct, w)}u*)({pointer}))"
+
+    def vector_store(self, w: int, value: str, pointer: str) -> str:
+        return f"*({self.vector_type(self.ct, w)}u*)({pointer}) = {value};"
+
+    def vector_sum(self, w: int, value: str) -> str:
+        lanes = [f"{value}[{k}]" for k in range(w)]
+        while len(lanes) > 1:
+            lanes = [f"({a} + {b})" for a, b in zip(lanes[::2], lanes[1::2])]
+        return lanes[0]
+
+
 class VectorRows:
     """A query row's q (held in vectors), its dot products with k rows and
     its accumulator over v rows, in vectors of ``w`` lanes."""
 
-    def __init__(self, em, target, w, ct, a, q, k, v):
-        self.em, self.t, self.w, self.ct, self.k, self.v = em, target, w, ct, k, v
+    def __init__(self, em, target, w, ct, a, ix, q):
+        self.em, self.t, self.w, self.ct, self.a, self.ix = em, target, w, ct, a, ix
         self.nq, self.nv = a.D // w, a.Dv // w
         self.vt = target.vector_type(ct, w)
+        em.decls += [d for d in getattr(target, "decls", lambda w: [])(w) if d not in em.decls]
         zero = target.vector_splat(ct, w, scalar.literal(a.pv.result.type.element, 0))
         em.line(f"{self.vt} a_qv[{self.nq}], a_av[{self.nv}];")
         em.line(f"for (int a_u = 0; a_u < {self.nq}; ++a_u) a_qv[a_u] = {target.vector_load(w, f'{q} + a_u * {w}')};")
@@ -543,7 +616,8 @@ class VectorRows:
     def score(self) -> str:
         em, t, w = self.em, self.t, self.w
         em.line(f"{self.vt} a_sv = {self.zero};")
-        em.line(f"for (int a_u = 0; a_u < {self.nq}; ++a_u) a_sv += a_qv[a_u] * {t.vector_load(w, f'{self.k} + a_u * {w}')};")
+        k = row_pointer(em, self.a.qk.operands[1], self.ix.k("a_j", "a_d"), "a_d")
+        em.line(f"for (int a_u = 0; a_u < {self.nq}; ++a_u) a_sv += a_qv[a_u] * {t.vector_load(w, f'{k} + a_u * {w}')};")
         return self.em.tmp(self.ct, t.vector_sum(w, "a_sv"))
 
     def scale(self, alpha: str) -> None:
@@ -551,7 +625,8 @@ class VectorRows:
 
     def accumulate(self, p: str) -> None:
         t, w = self.t, self.w
-        self.em.line(f"for (int a_u = 0; a_u < {self.nv}; ++a_u) a_av[a_u] += {p} * {t.vector_load(w, f'{self.v} + a_u * {w}')};")
+        v = row_pointer(self.em, self.a.pv.operands[1], self.ix.v("a_j", "a_d"), "a_d")
+        self.em.line(f"for (int a_u = 0; a_u < {self.nv}; ++a_u) a_av[a_u] += {p} * {t.vector_load(w, f'{v} + a_u * {w}')};")
 
     def spill(self, acc: str) -> None:
         """The accumulator into the scalar array ``acc``."""
