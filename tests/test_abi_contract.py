@@ -10,7 +10,8 @@ import pytest
 
 from tensorvm import runtime
 from tensorvm.compiler.api import CompileOptions, compile_text
-from tensorvm.compiler.codegen import cpu, native_loop_c, vm_host
+from tensorvm.compiler.codegen import cpu
+from tensorvm.compiler.host import native_loop_c, vm_host
 from tensorvm.hal.drivers import cpu_program
 from tensorvm.hal.loaders import cpu_c
 from tensorvm.runtime.modules import hal as hal_module
