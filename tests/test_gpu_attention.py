@@ -12,6 +12,7 @@ import pytest
 from tensorvm import runtime
 from tensorvm.compiler.api import CompileOptions, compile_text
 from tensorvm.hal import registry
+from tensorvm.hal.loaders import opencl_c
 from test_gpu_kernels import launches  # noqa: F401  (the fixture: launch shapes)
 
 OPENCL = registry.driver_availability("opencl")
@@ -148,9 +149,14 @@ def test_attention_is_one_dispatch(modules, case):
     assert "a0_attention" in r.stats["opencl_source"] and "a0_attention" in r.stats["c_source"]
 
 
-@pytest.mark.parametrize("device", ["local-sync", "local-task"] + ([] if OPENCL else ["opencl"]))
+@pytest.mark.parametrize("device", ["local-sync", "local-task"] + ([] if OPENCL else ["opencl", "opencl-gpu-form"]))
 @pytest.mark.parametrize("case", list(CASES))
-def test_attention_matches_numpy(modules, case, device):
+def test_attention_matches_numpy(modules, case, device, monkeypatch):
+    """opencl: PoCL's CPU-device form (rows per item); opencl-gpu-form: the
+    tiled FlashAttention kernel that GPUs run, built on PoCL."""
+    if device == "opencl-gpu-form":
+        monkeypatch.setattr(opencl_c, "CPU_FORMS", False)
+        device = "opencl"
     args = _inputs(case)
     B, H, Hkv, S, T, D, Dv, causal, bias, guard = CASES[case]
     want = reference(*args[:3], bias=args[3] if bias else None, causal=causal, guard=guard)
@@ -177,3 +183,19 @@ def test_attention_passes_ptxas():
     for case, c in CASES.items():
         source = compile_text(attention(*c), CompileOptions(targets=["cuda"], keep_source=True)).stats["cuda_source"]
         assert "__shared__ float a_k[" in source and "__syncthreads();" in source, case
+
+
+def test_cpu_only_compiles_keep_the_unfused_kernels():
+    """The pass runs for GPU compiles only: CPU-only modules keep their row kernels."""
+    r = compile_text(attention(*CASES["mha"]), CompileOptions(targets=["cpu"]))
+    assert r.stats["dispatches"]["main"] > 1
+
+
+def test_probabilities_read_elsewhere_are_not_fused():
+    """A value of the pattern read outside it (here the probabilities returned
+    too) leaves the attention unfused: fusing would compute it twice."""
+    text = attention(*CASES["mha"])
+    text = text.replace("return %o : tensor<2x3x20x16xf32>", "return %o, %p : tensor<2x3x20x16xf32>, tensor<2x3x20x20xf32>")
+    text = text.replace("-> tensor<2x3x20x16xf32> {", "-> (tensor<2x3x20x16xf32>, tensor<2x3x20x20xf32>) {")
+    r = compile_text(text, CompileOptions(targets=["cpu", "opencl"], keep_source=True))
+    assert "_attention" not in r.stats["opencl_source"] and r.stats["dispatches"]["main"] > 1
