@@ -199,3 +199,37 @@ def test_probabilities_read_elsewhere_are_not_fused():
     text = text.replace("-> tensor<2x3x20x16xf32> {", "-> (tensor<2x3x20x16xf32>, tensor<2x3x20x20xf32>) {")
     r = compile_text(text, CompileOptions(targets=["cpu", "opencl"], keep_source=True))
     assert "_attention" not in r.stats["opencl_source"] and r.stats["dispatches"]["main"] > 1
+
+
+def test_attention_in_a_loop_body():
+    """The pass forms the dispatch in a while body too (FormDispatchRegions
+    leaves it alone there as well): three attention steps, each reading the
+    last one's output as q."""
+    body = attention(1, 2, 2, 8, 8, 8, 8)
+    inner = body[body.index("{\n") + 2: body.rindex("return")]
+    t = "tensor<1x2x8x8xf32>"
+    text = f"""func.func @main(%q0: {t}, %k: {t}, %v: {t}) -> {t} {{
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %q = %q0) : tensor<i32>, {t}
+    cond {{
+      %lt = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    }} do {{
+      {inner}
+      %n = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %n, %o : tensor<i32>, {t}
+    }}
+  return %r#1 : {t}
+}}"""
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal((1, 2, 8, 8), dtype=np.float32) for _ in range(3))
+    want = q
+    for _ in range(3):
+        want = reference(want, k, v)
+    r = compile_text(text, CompileOptions(targets=["cpu", "opencl"], keep_source=True))
+    assert "a0_attention(" in r.stats["opencl_source"]
+    for device in ["local-task"] + ([] if OPENCL else ["opencl"]):
+        got = np.asarray(runtime.load_module(r.vmfb, device=device).main(q, k, v))
+        np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-5)
