@@ -549,27 +549,20 @@ def _gemv_row(c, sh: _Shape) -> list[str]:
         # many rows its call has (a batcher's merged call answers each
         # request as a call of its own); independent chains across columns
         w = 16 if sh.vb >= 64 else 8   # vectors of columns per pass: 16 or 8 accumulators
-        out = [
-            "        int64_t j = 0;",
-            f"        for (; j + {w * vl} <= nb; j += {w * vl}) {{",
-            "          " + " ".join(f"{vt} s{q} = ({vt}){{0}};" for q in range(w)),
-            f"          const {ct}* restrict p = lb + n0 + j;",
-            f"          for (int64_t k = 0; k < {K}; ++k) {{",
-            f"            const {ct} x0 = la[k * {lsk}];",
-        ]
-        out += [f"            {{ {vt} y; memcpy(&y, p + k * {rsk} + {q * vl}, {vb}); s{q} += x0 * y; }}"
-                for q in range(w)]
-        out += ["          }"]
-        out += [f"          memcpy(cc + j + {q * vl}, &s{q}, {vb});" for q in range(w)]
+        out = ["        int64_t j = 0;"]
+        while w:          # then halving widths: a narrow row still has independent chains
+            out += [f"        for (; j + {w * vl} <= nb; j += {w * vl}) {{",
+                    "          " + " ".join(f"{vt} s{q} = ({vt}){{0}};" for q in range(w)),
+                    f"          const {ct}* restrict p = lb + n0 + j;",
+                    f"          for (int64_t k = 0; k < {K}; ++k) {{",
+                    f"            const {ct} x0 = la[k * {lsk}];"]
+            out += [f"            {{ {vt} y; memcpy(&y, p + k * {rsk} + {q * vl}, {vb}); s{q} += x0 * y; }}"
+                    for q in range(w)]
+            out += ["          }"]
+            out += [f"          memcpy(cc + j + {q * vl}, &s{q}, {vb});" for q in range(w)]
+            out += ["        }"]
+            w //= 2
         out += [
-            "        }",
-            f"        for (; j + {vl} <= nb; j += {vl}) {{",
-            f"          {vt} s = ({vt}){{0}};",
-            f"          const {ct}* restrict p = lb + n0 + j;",
-            f"          for (int64_t k = 0; k < {K}; ++k) {{ {vt} y; memcpy(&y, p + k * {rsk}, {vb}); "
-            f"s += la[k * {lsk}] * y; }}",
-            f"          memcpy(cc + j, &s, {vb});",
-            "        }",
             # the last columns as lanes of a zero-padded vector: a scalar loop
             # would be vectorised as products, then in-order adds (no FMA)
             "        if (j < nb) {",
