@@ -511,28 +511,40 @@ def _column_gemv(c, sh: _Shape) -> list[str]:
 
 def _gemv_panels(c, sh: _Shape) -> list[str]:
     """``_gemv_row`` for a B stored as compile-time panels: each output's
-    FMA chain in K order (the packed micro-kernel's bits), eight vectors of
-    columns side by side, each read from its panel (column starts are
-    multiples of a vector; a vector never crosses a panel)."""
-    ct, vt, vl, vb, w = sh.ct, sh.vt, sh.vl, sh.vb, sh.panel
-    (_, _, lsk), K = c.lhs_strides, c.K
-    group = 8
+    FMA chain in K order (the packed micro-kernel's bits), up to eight
+    vectors of columns side by side, each read from its panel (column starts
+    are multiples of a vector; a vector never crosses a panel)."""
+    vl = sh.vl
+    return ["        /* one row against B's compile-time panels (gemm._gemv_panels) */",
+            "        int64_t j = 0;",
+            *_row_sweeps(sh, c, 8, lambda q: "lb + " + _panel_offset(sh, c, f"n0 + j + {q * vl}"),
+                         sh.panel, to_end=True)]
 
-    def sweep(n):
-        out = ["          " + " ".join(f"{vt} s{q} = ({vt}){{0}};" for q in range(n)),
-               *[f"          const {ct}* restrict p{q} = lb + "
-                 f"{_panel_offset(sh, c, f'n0 + j + {q * vl}')};" for q in range(n)],
-               f"          for (int64_t k = 0; k < {K}; ++k) {{",
-               f"            const {ct} x0 = la[k * {lsk}];"]
-        out += [f"            {{ {vt} y; memcpy(&y, p{q} + k * {w}, {vb}); s{q} += x0 * y; }}"
+
+def _row_sweeps(sh, c, widest: int, column, step, to_end: bool = False) -> list[str]:
+    """Passes over one row's columns, ``widest`` vectors at a time, then
+    half as many, down to one: each output one FMA chain in K order (the
+    packed micro-kernel's bits), and even a narrow row keeps independent
+    chains side by side.  ``column(q)``: the C pointer to vector q's column
+    at k = 0; ``step``: its stride along K; ``to_end``: the one-vector pass
+    runs to the end of the row (panels: their vectors never cross it)."""
+    ct, vt, vl, vb = sh.ct, sh.vt, sh.vl, sh.vb
+    (_, _, lsk), K = c.lhs_strides, c.K
+    out, n = [], widest
+    while n:
+        cond = "j < nb" if to_end and n == 1 else f"j + {n * vl} <= nb"
+        out += [f"        for (; {cond}; j += {n * vl}) {{",
+                "          " + " ".join(f"{vt} s{q} = ({vt}){{0}};" for q in range(n)),
+                *[f"          const {ct}* restrict p{q} = {column(q)};" for q in range(n)],
+                f"          for (int64_t k = 0; k < {K}; ++k) {{",
+                f"            const {ct} x0 = la[k * {lsk}];"]
+        out += [f"            {{ {vt} y; memcpy(&y, p{q} + k * {step}, {vb}); s{q} += x0 * y; }}"
                 for q in range(n)]
         out += ["          }"]
         out += [f"          memcpy(cc + j + {q * vl}, &s{q}, {vb});" for q in range(n)]
-        return out
-    return ["        /* one row against B's compile-time panels (gemm._gemv_panels) */",
-            "        int64_t j = 0;",
-            f"        for (; j + {group * vl} <= nb; j += {group * vl}) {{", *sweep(group), "        }",
-            f"        for (; j < nb; j += {vl}) {{", *sweep(1), "        }"]
+        out += ["        }"]
+        n //= 2
+    return out
 
 
 def _gemv_row(c, sh: _Shape) -> list[str]:
@@ -548,28 +560,16 @@ def _gemv_row(c, sh: _Shape) -> list[str]:
         # micro-kernel computes, so a row's result does not depend on how
         # many rows its call has (a batcher's merged call answers each
         # request as a call of its own); independent chains across columns
-        w = 16 if sh.vb >= 64 else 8   # vectors of columns per pass: 16 or 8 accumulators
-        out = ["        int64_t j = 0;"]
-        while w:          # then halving widths: a narrow row still has independent chains
-            out += [f"        for (; j + {w * vl} <= nb; j += {w * vl}) {{",
-                    "          " + " ".join(f"{vt} s{q} = ({vt}){{0}};" for q in range(w)),
-                    f"          const {ct}* restrict p = lb + n0 + j;",
-                    f"          for (int64_t k = 0; k < {K}; ++k) {{",
-                    f"            const {ct} x0 = la[k * {lsk}];"]
-            out += [f"            {{ {vt} y; memcpy(&y, p + k * {rsk} + {q * vl}, {vb}); s{q} += x0 * y; }}"
-                    for q in range(w)]
-            out += ["          }"]
-            out += [f"          memcpy(cc + j + {q * vl}, &s{q}, {vb});" for q in range(w)]
-            out += ["        }"]
-            w //= 2
+        out = ["        int64_t j = 0;", f"        const {ct}* restrict p = lb + n0;"]
+        out += _row_sweeps(sh, c, 16 if sh.vb >= 64 else 8, lambda q: f"p + j + {q * vl}", rsk)
         out += [
             # the last columns as lanes of a zero-padded vector: a scalar loop
             # would be vectorised as products, then in-order adds (no FMA)
             "        if (j < nb) {",
             f"          {vt} s = ({vt}){{0}};",
-            f"          const {ct}* restrict p = lb + n0 + j;",
+            f"          const {ct}* restrict pj = p + j;",
             f"          for (int64_t k = 0; k < {K}; ++k) {{ {vt} y = ({vt}){{0}}; "
-            f"for (int64_t e = 0; e < nb - j; ++e) y[e] = p[k * {rsk} + e]; s += la[k * {lsk}] * y; }}",
+            f"for (int64_t e = 0; e < nb - j; ++e) y[e] = pj[k * {rsk} + e]; s += la[k * {lsk}] * y; }}",
             "          for (int64_t e = 0; e < nb - j; ++e) cc[j + e] = s[e];",
             "        }",
         ]
