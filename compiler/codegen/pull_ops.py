@@ -32,10 +32,10 @@ def _padding(op, n):
     return [(v[2 * k], v[2 * k + 1]) for k in range(n)]
 
 
-def _clamped_start(em, v, lo_hi_size):
-    """int64 expression of scalar index value ``v`` clamped to [0, size]."""
+def clamped_start(em, v, hi):
+    """int64 expression of scalar index value ``v`` clamped to [0, hi]
+    (dynamic_slice and dynamic_update_slice start indices)."""
     s = em.tmp("int64_t", f"(int64_t){em.value(v, ())}")
-    hi = lo_hi_size
     return em.tmp("int64_t", f"({s} < 0 ? 0 : ({s} > {hi} ? {hi} : {s}))")
 
 
@@ -44,7 +44,7 @@ def dynamic_slice(em, op, idx):
     sizes = ints(op.attr("slice_sizes"))
     src = []
     for k, (i, v) in enumerate(zip(idx, op.operands[1:])):
-        s = _clamped_start(em, v, x.type.shape[k] - sizes[k])
+        s = clamped_start(em, v, x.type.shape[k] - sizes[k])
         src.append(f"({i} + {s})")
     return [em.value(x, src)]
 
@@ -52,7 +52,7 @@ def dynamic_slice(em, op, idx):
 def dynamic_update_slice(em, op, idx):
     x, upd = op.operands[:2]
     el = op.result.type.element
-    starts = [_clamped_start(em, v, x.type.shape[k] - upd.type.shape[k])
+    starts = [clamped_start(em, v, x.type.shape[k] - upd.type.shape[k])
               for k, v in enumerate(op.operands[2:])]
     conds = [f"{i} >= {s} && {i} < {s} + {upd.type.shape[k]}" for k, (i, s) in enumerate(zip(idx, starts))]
     r = em.var(scalar.ctype(el), scalar.literal(el, 0))

@@ -14,7 +14,7 @@ contiguous run of the last dim.
 from __future__ import annotations
 
 from .body import delinearize, linearize
-from .pull_ops import _clamped_start
+from .pull_ops import clamped_start
 
 #: Kernel kind of such a dispatch (kernel.Kernel.kind), set by the pipeline
 #: for the dispatches ``donation.dispatch_donors`` names.
@@ -32,7 +32,7 @@ def emit_update_window(kernel, em, wg: str, outs: list) -> int:
         rows *= d
     if rows == 0 or (rank and ushape[-1] == 0):
         return 0
-    starts = [_clamped_start(em, v, shape[k] - ushape[k]) for k, v in enumerate(dus.operands[2:])]
+    starts = [clamped_start(em, v, shape[k] - ushape[k]) for k, v in enumerate(dus.operands[2:])]
     outer = delinearize(wg, ushape[:-1]) if rank > 1 else ()
     outer = tuple(em.tmp("int64_t", str(i)) for i in outer)
     inner = ()

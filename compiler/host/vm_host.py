@@ -315,6 +315,19 @@ class _HostFunction:
         return {"args": args, "results": results}, {"args": args + fences, "results": results}
 
     # -- recording -------------------------------------------------------------------
+    def _refs(self, f, storage):
+        """``ref_of`` for ``_record_commands``: a constant key's rodata
+        reference (loaded once per function), any other key's ``storage(key)``."""
+        consts = {}
+
+        def ref_of(key):
+            if key[0] == "constant":
+                if key not in consts:
+                    consts[key] = self._constant(f, key[1])
+                return consts[key], None
+            return storage(key)
+        return ref_of
+
     def _record_commands(self, f, cb, ref_of):
         """Emit the dispatches/barriers/copies into ``cb``; ``ref_of(key)`` gives
         (buffer register or None, slot) for a storage key."""
@@ -397,15 +410,7 @@ class _HostFunction:
         dev = f.reg("dev")
         f.op("global.load.ref", dev, "__device")
         cb, = f.call("command_buffer.create", [dev], 1)
-        consts = {}
-
-        def ref_of(key):
-            if key[0] == "constant":
-                if key not in consts:
-                    consts[key] = self._constant(f, key[1])
-                return consts[key], None
-            return None, self.slot[key]
-        self._record_commands(f, cb, ref_of)
+        self._record_commands(f, cb, self._refs(f, lambda key: (None, self.slot[key])))
         f.op("ret", [cb])
         return f
 
@@ -471,15 +476,7 @@ class _HostFunction:
                 wait = self._null(f)
                 fence, = f.call("fence.create", [dev], 1)
             cb, = f.call("command_buffer.create", [dev], 1)
-            consts = {}
-
-            def ref_of(key):
-                if key[0] == "constant":
-                    if key not in consts:
-                        consts[key] = self._constant(f, key[1])
-                    return consts[key], None
-                return bufs[key], None
-            self._record_commands(f, cb, ref_of)
+            self._record_commands(f, cb, self._refs(f, lambda key: (bufs[key], None)))
             f.call("device.queue.execute", [dev, wait, fence, [cb]])
             if not asynchronous:
                 f.call("fence.await", [f.const("i32", -1), [fence]], 1)

@@ -331,11 +331,7 @@ class OpFormsMixin(RegionFormsMixin):
             raise self.error("expected exactly one tuple index", t)
         attrs = self.parse_attr_dict() if self.tok.text == "{" else {}
         attrs["index"] = A.IntAttr(idx[0], "i32")
-        self.expect(":", "and the type of get_tuple_element")
-        types, outs = self.parse_signature()
-        operands = self.resolve_operands([t], types if outs is not None else None)
-        rtypes = outs if outs is not None else self.infer_results(name, name_tok, nres, types, attrs)
-        return self.make_op(name, operands, rtypes, attrs, (), loc)
+        return self.finish_op(name, name_tok, loc, nres, [t], attrs, attr_dict=False)
 
     def parse_slice(self, name, name_tok, loc, nres):
         t = self.tok
@@ -372,13 +368,7 @@ class OpFormsMixin(RegionFormsMixin):
                      "limit_indices": A.DenseArrayAttr("i64", tuple(limits)),
                      "strides": A.DenseArrayAttr("i64", tuple(strides))}
             toks = [t]
-        if self.tok.text == "{":
-            attrs.update(self.parse_attr_dict())
-        self.expect(":", f"and the type of '{name}'")
-        types, outs = self.parse_signature()
-        operands = self.resolve_operands(toks, types if outs is not None else None)
-        rtypes = outs if outs is not None else self.infer_results(name, name_tok, nres, types, attrs)
-        return self.make_op(name, operands, rtypes, attrs, (), loc)
+        return self.finish_op(name, name_tok, loc, nres, toks, attrs)
 
     def parse_paren_default(self, name, name_tok, loc, nres):
         """``chlo.top_k(%x, k = 2) : T -> (T, T)``."""
@@ -386,7 +376,13 @@ class OpFormsMixin(RegionFormsMixin):
         attrs = {}
         toks = self.parse_items(name, attrs)
         self.expect(")", f"after the operands of '{name}'", alt="','")
-        if self.tok.text == "{":
+        return self.finish_op(name, name_tok, loc, nres, toks, attrs)
+
+    def finish_op(self, name, name_tok, loc, nres, toks, attrs, attr_dict=True):
+        """The end every own form shares: an optional attribute dict, then
+        ``: signature``; the operand tokens ``toks`` resolved against it and
+        the results inferred where the signature gives only operand types."""
+        if attr_dict and self.tok.text == "{":
             attrs.update(self.parse_attr_dict())
         self.expect(":", f"and the type of '{name}'")
         types, outs = self.parse_signature()
