@@ -4,6 +4,8 @@ compiler and the runtime/HAL read (neither layer may import the other).
 These tests prove both sides use that one declaration: the same objects,
 the compiler's C and the loader's byte layout made from the same table, and
 a compiled module whose entry points and imports the runtime runs."""
+import re
+
 import cffi
 import numpy as np
 import pytest
@@ -154,3 +156,97 @@ def test_packet_runner_entry_and_state_agree_end_to_end(tmp_path):
     assert list(out) == [2, 5, 6, 40, 123]
     words += cpu_abi.packet(entry, int(ffi.cast("uintptr_t", state)), 0, 99)
     assert runner(ffi.new("uintptr_t[]", words), 2, failed) == -7 and failed[0] == 1
+
+
+# -- GPU kernel arguments (vmfb/gpu_abi.py) -------------------------------------------------
+DYNAMIC_SINE = """
+func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = stablehlo.sine %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+"""
+
+
+def test_gpu_renderers_and_drivers_share_one_argument_layout():
+    """The OpenCL and CUDA renderers and their drivers hold the same
+    vmfb/gpu_abi.py layout objects (neither layer imports the other)."""
+    from tensorvm.compiler.codegen import cuda, opencl
+    from tensorvm.hal.drivers import cuda_program, opencl_program
+    from tensorvm.hal.loaders import opencl_c
+    from tensorvm.vmfb import gpu_abi
+    assert opencl.TARGET.abi is opencl_program.ABI is gpu_abi.OPENCL
+    assert cuda.TARGET.abi is cuda_program.ABI is gpu_abi.CUDA
+    assert opencl_c.STATUS_PARAM is gpu_abi.STATUS_PARAM
+
+
+def _kernel_params(source: str, name: str) -> list:
+    head = re.search(rf"\b{name}\(([^)]*)\)\s*{{", source)
+    assert head, name
+    return [p.strip() for p in head.group(1).split(",")]
+
+
+@pytest.mark.parametrize("dialect", ["opencl", "cuda"])
+def test_gpu_kernel_parameters_sit_where_the_layout_puts_them(dialect):
+    """Each rendered kernel's parameter list has the bindings' pointers,
+    offsets and push-constant words at the argument indices the drivers
+    set them at (the layout's), and as many as its entry point declares."""
+    from tensorvm.compiler.codegen.grids import GPU_MARKER
+    from tensorvm.vmfb import gpu_abi
+    abi = {"opencl": gpu_abi.OPENCL, "cuda": gpu_abi.CUDA}[dialect]
+    res = compile_text(DYNAMIC_SINE, CompileOptions(targets=[dialect], keep_source=True))
+    src = res.stats[f"{dialect}_source"]
+    entries = [e for x in res.module.executables for v in x.variants
+               for e in v.entry_points if e.name != GPU_MARKER]
+    assert entries and all(e.constants == 2 for e in entries)      # s0 as two words
+    for e in entries:
+        params = _kernel_params(src, e.name)
+        assert len(params) == abi.count(e.bindings, e.constants)
+        names = ["b0", "o0"]
+        for k, name in enumerate(names):
+            assert re.search(rf"\b{name}(_base)?$", params[abi.binding_arg(k)])
+            if abi.binding_offsets:
+                assert params[abi.offset_arg(k, e.bindings)] == \
+                    f"{abi.offset_ctype} {abi.offset_name(name)}"
+        for w in range(e.constants):
+            assert params[abi.constant_arg(w, e.bindings)] == \
+                f"{abi.constant_ctype} {abi.constant_name(w)}"
+    if not abi.binding_offsets:
+        with pytest.raises(ValueError, match="no binding offsets"):
+            abi.offset_arg(0, 2)
+
+
+def test_opencl_driver_sets_the_rendered_kernel_arguments():
+    """The compiled OpenCL kernel, dispatched through the opencl driver with
+    both bindings at byte offsets and the dynamic dim as its two words, reads
+    and writes where it should: the driver put the pointers, offsets and
+    words at the indices the renderer declared them."""
+    from tensorvm import hal
+    from tensorvm.compiler.codegen.grids import GPU_MARKER
+    from tensorvm.vmfb import container
+    reason = hal.registry.driver_availability("opencl")
+    if reason is not None:
+        pytest.skip(f"opencl unavailable: {reason}")
+    (v,) = container.read_module(compile_text(DYNAMIC_SINE, CompileOptions(
+        targets=["opencl"])).vmfb).executables[0].variants
+    (entry,) = [e.name for e in v.entry_points if e.name != GPU_MARKER]
+    n, pad = 1000, 12
+    x = np.linspace(-3, 3, n, dtype=np.float32)
+    dev = hal.create_device("opencl")
+    try:
+        exe = dev.load_executable("sine", v.format, bytes(v.data), [entry], dict(v.target))
+        xin = dev.allocator.allocate(pad + 4 * n)
+        xin.write(pad, x.tobytes())
+        out = dev.allocator.allocate(2 * pad + 4 * n)
+        out.write(0, bytes(2 * pad + 4 * n))
+        cb = dev.create_command_buffer()
+        cb.dispatch(exe, 0, (n, 1, 1), [n & 0xFFFFFFFF, n >> 32],
+                    [(xin, pad, 4 * n), (out, 2 * pad, 4 * n)])
+        cb.finalize()
+        fence = dev.create_fence()
+        dev.queue_execute(None, fence, [cb])
+        fence.wait(10.0)
+        got = np.frombuffer(out.read(0), np.float32)
+        assert not got[:2 * pad // 4].any()
+        np.testing.assert_allclose(got[2 * pad // 4:], np.sin(x), rtol=1e-5, atol=1e-6)
+    finally:
+        dev.close()

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import tempfile
 
+from tensorvm.vmfb import gpu_abi
 from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
@@ -45,8 +46,7 @@ class CudaTarget(GpuTarget):
     group_id = "blockIdx.x"
     local_id = "threadIdx.x"
     local_size = "blockDim.x"
-    binding_offsets = False
-    constant_type = "uint32_t"
+    abi = gpu_abi.CUDA
     helper_qualifier = "static __device__ __forceinline__"
     device_qualifier = "__device__ "
     table_prefix = "static __device__ const "

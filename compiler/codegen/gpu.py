@@ -15,15 +15,18 @@ constants ``sN``, after the scalar ones.
 sets the spellings GPU dialects share and renders the GPU plans; what
 differs between the dialects (qualifiers, address spaces, index built-ins,
 prologue, helper overrides) ``opencl.py`` and ``cuda.py`` set as data.
-Kernel parameters are the bindings as pointers (inputs const), then --
-where ``binding_offsets`` is set -- one byte offset per binding (OpenCL
-cannot offset a cl_mem on the host), then the push constants as 32-bit
-unsigned values.
+Kernel parameters follow the dialect's ``abi``, declared once in
+vmfb/gpu_abi.py for the drivers too: the bindings as pointers (inputs
+const), then -- where the ABI has binding offsets (OpenCL cannot offset a
+cl_mem on the host) -- one byte offset per binding, then the push
+constants as 32-bit words.
 """
 from __future__ import annotations
 
 import math
 import re
+
+from tensorvm.vmfb import gpu_abi
 
 from . import scalar
 from .c_style import CStyleRenderer, contraction_operands, output_stores, workgroup_tile
@@ -44,9 +47,7 @@ class GpuTarget(CStyleRenderer):
     group_id = "get_group_id(0)"
     local_id = "get_local_id(0)"
     local_size = "get_local_size(0)"
-    binding_offsets = True
-    offset_type = "ulong"
-    constant_type = "uint"
+    abi = gpu_abi.OPENCL    # the kernel-argument layout (vmfb/gpu_abi.py)
     helper_qualifier = "static inline"
     table_prefix = "__constant "
     local_size_hint = 64
@@ -85,17 +86,22 @@ class GpuTarget(CStyleRenderer):
     # -- bindings: pointers (OpenCL: plus byte offsets), then push-constant words -------
     def binding(self, k, name, pointer):
         rs = self.restrict
-        if not self.binding_offsets:
+        if not self.abi.binding_offsets:
             return [f"{pointer} {rs} {name}"], []
         cbyte = f"{self.global_space}{'const ' if 'const' in pointer else ''}uint8_t*"
+        off = self.abi.offset_name(name)
         return [f"{pointer} {rs} {name}_base"], [
-            f"  {pointer} {rs} {name} = ({pointer})(({cbyte}){name}_base + {name}_off);"]
+            f"  {pointer} {rs} {name} = ({pointer})(({cbyte}){name}_base + {off});"]
 
     def binding_tail(self, names) -> list:
-        return [f"{self.offset_type} {name}_off" for name, _ in names] if self.binding_offsets else []
+        abi = self.abi
+        return [f"{abi.offset_ctype} {abi.offset_name(n)}" for n, _ in names] if abi.binding_offsets else []
+
+    def constant_word(self, word: int) -> str:
+        return self.abi.constant_name(word)
 
     def constant_params(self, words: int) -> list:
-        return [f"{self.constant_type} c{i}" for i in range(words)]
+        return [f"{self.abi.constant_ctype} {self.constant_word(i)}" for i in range(words)]
 
     def bitcast_f32(self, bits: str) -> str:
         return f"as_float((uint32_t){bits})"

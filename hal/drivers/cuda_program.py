@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tensorvm.vmfb.gpu_abi import CUDA as ABI
+
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import HalError
 
@@ -184,15 +186,20 @@ def _dispatch(device, cmd: Dispatch, keep):
         return None
     ffi = api.ffi
     run = _Launch()
-    slot_args, boxes = [], []
+    # one box per kernel argument, at the index vmfb/gpu_abi.py gives it (the
+    # binding offsets are added to the pointers here: the ABI has none)
+    nb = len(cmd.bindings)
+    slot_args, boxes = [], [None] * ABI.count(nb, len(cmd.constants))
     for i, (b, off, _) in enumerate(cmd.bindings):
+        at = ABI.binding_arg(i)
         if is_slot(b):
-            slot_args.append((i, b, off))
-            boxes.append(ffi.new("CUdeviceptr*", 0))
+            slot_args.append((at, b, off))
+            boxes[at] = ffi.new("CUdeviceptr*", 0)
         else:
-            boxes.append(ffi.new("CUdeviceptr*", b.device_ptr + off if b.device_ptr else 0))
+            boxes[at] = ffi.new("CUdeviceptr*", b.device_ptr + off if b.device_ptr else 0)
             keep.append(b.storage)
-    boxes += [ffi.new("uint32_t*", c) for c in cmd.constants]
+    for j, c in enumerate(cmd.constants):
+        boxes[ABI.constant_arg(j, nb)] = ffi.new(f"{ABI.constant_ctype}*", c)
     run.boxes, run.slot_args = boxes, tuple(slot_args)
     run.params = ffi.new("void*[]", [ffi.cast("void*", p) for p in boxes] or [ffi.NULL])
     run.fn, run.grid = exe.functions[cmd.entry], (wx, wy, wz)

@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from tensorvm.vmfb.gpu_abi import OPENCL as ABI
+
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import HalError
-from ..loaders.opencl_c import U32, U64
 
 _PATTERN = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -75,9 +76,10 @@ class OpenCLProgram:
 class _Launch:
     """One dispatch: its kernel (taken from the executable's free list,
     returned when the program goes), grid and the slot arguments that each
-    submission fills in (``(arg index, slot, byte offset)``)."""
+    submission fills in (``(binding, slot, byte offset)``; argument
+    indices per vmfb/gpu_abi.py, the offsets' from ``offsets_at``)."""
 
-    __slots__ = ("device", "exe", "entry", "kernel", "gsize", "lsize", "nbindings",
+    __slots__ = ("device", "exe", "entry", "kernel", "gsize", "lsize", "offsets_at",
                  "slot_args", "name", "status_arg", "enqueue")
 
     def __call__(self, q, resolved=None):
@@ -88,7 +90,7 @@ class _Launch:
         k = self.kernel
         kern = k.kernel
         if self.slot_args:
-            args, n = k.args, self.nbindings
+            args, n = k.args, self.offsets_at
             for i, slot, off in self.slot_args:
                 mem, base = resolved[slot]
                 if args[i] is not mem:
@@ -96,7 +98,7 @@ class _Launch:
                     args[i] = mem
                 base += off
                 if args[n + i] != base:
-                    k.set_bytes(n + i, U64(base))
+                    k.set_bytes(n + i, ABI.pack_offset(base))
                     args[n + i] = base
         try:
             if self.status_arg is None:
@@ -140,24 +142,25 @@ def _dispatch(device, cmd: Dispatch):
     nb = len(cmd.bindings)
     kernel = exe.take_kernel(cmd.entry)
     run = _Launch()
-    run.device, run.exe, run.entry, run.name, run.nbindings = device, exe, cmd.entry, what, nb
+    run.device, run.exe, run.entry, run.name = device, exe, cmd.entry, what
+    run.offsets_at = ABI.offset_arg(0, nb)
     run.kernel = kernel                   # back to the free list with ``run``
     run.status_arg = exe.status_args[cmd.entry]
     nargs = len(kernel.args) - (run.status_arg is not None)
-    if nargs != 2 * nb + len(cmd.constants):
+    want = ABI.count(nb, len(cmd.constants))
+    if nargs != want:
         raise HalError(f"{what}: {nb} bindings and {len(cmd.constants)} constants do not match "
-                       f"the kernel's parameters: the kernel takes {nargs} arguments, "
-                       f"not {2 * nb + len(cmd.constants)}")
+                       f"the kernel's parameters: the kernel takes {nargs} arguments, not {want}")
     slot_args = []
     try:
         for i, (b, off, _) in enumerate(cmd.bindings):
             if is_slot(b):
                 slot_args.append((i, b, off))
                 continue
-            kernel.set_buffer(i, _mem(device, b))
-            kernel.set_scalar(nb + i, b.offset + off, U64)
+            kernel.set_buffer(ABI.binding_arg(i), _mem(device, b))
+            kernel.set_scalar(ABI.offset_arg(i, nb), b.offset + off, ABI.pack_offset)
         for j, c in enumerate(cmd.constants):
-            kernel.set_scalar(2 * nb + j, c, U32)
+            kernel.set_scalar(ABI.constant_arg(j, nb), c, ABI.pack_constant)
     except (cl.Error, TypeError, ValueError) as e:
         raise HalError(f"{what}: {nb} bindings and {len(cmd.constants)} constants do not match "
                        f"the kernel's parameters: {e}") from None

@@ -2,11 +2,11 @@
 (the driver's replayable form of a command buffer is
 ``hal/drivers/opencl_program.py``).
 
-Kernel ABI (what tensorvm's OpenCL renderer emits; hand-written kernels
-follow it too): for bindings ``0..n-1`` the ``cl_mem`` arguments, then ``n``
-``ulong`` byte offsets (one per binding, the binding's offset), then the push
-constants as ``uint``.  A dispatch of ``(x, y, z)`` workgroups enqueues an
-NDRange of global size ``(x * L, y, z)`` and local size ``(L, 1, 1)``, where
+Kernel ABI (vmfb/gpu_abi.py's ``OPENCL``, which tensorvm's OpenCL renderer
+emits too; hand-written kernels follow it): for bindings ``0..n-1`` the
+``cl_mem`` arguments, then ``n`` ``ulong`` byte offsets (one per binding, the
+binding's offset), then the push constants as ``uint``.  A dispatch of
+``(x, y, z)`` workgroups enqueues an NDRange of global size ``(x * L, y, z)`` and local size ``(L, 1, 1)``, where
 ``L`` is the variant's ``target["local_size"]`` (default 64) capped by what
 the kernel allows; the kernel strides its threads over the workgroup's work.
 
@@ -22,17 +22,15 @@ launch and a read when the submission completes).
 from __future__ import annotations
 
 import hashlib
-import struct
 import warnings
 
 from tensorvm.vmfb import source_check
+from tensorvm.vmfb.gpu_abi import STATUS_PARAM
 from ..errors import ExecutableRejectedError, HalError
 from ..executable import Executable
 
 FORMAT = "opencl-c"
 BUILD_OPTIONS = ["-cl-std=CL1.2", "-cl-kernel-arg-info"]
-#: The name of a kernel's optional last parameter, its status word (module docstring).
-STATUS_PARAM = "tvm_status"
 # Defined when building for a CPU device (PoCL...): tensorvm's kernels then
 # take their CPU forms (barrier-free, per-thread vectors) under #ifdef.
 # Set False to build the GPU forms on CPU devices too (tests of those forms on PoCL).
@@ -93,17 +91,10 @@ class _Kernel:
             self.args[i] = mem
 
     def set_scalar(self, i: int, value: int, pack) -> None:
-        """Set argument ``i`` to ``value`` packed by ``pack`` (U32 / U64)."""
+        """Set argument ``i`` to ``value`` packed by ``pack`` (gpu_abi's packers)."""
         if self.args[i] != value:
             self.set_bytes(i, pack(value))
             self.args[i] = value
-
-
-#: Packers of the kernel ABI's scalar arguments: push constants (uint) and
-#: binding offsets (ulong), little-endian as every OpenCL device tensorvm
-#: builds for (CPUs and GPUs of x86-64 / aarch64 hosts).
-U32 = struct.Struct("<I").pack
-U64 = struct.Struct("<Q").pack
 
 
 def _build_log(exc) -> str:
