@@ -151,6 +151,9 @@ def build_kernel(dispatch, customs=None) -> Kernel:
             shape = op.operands[0].type.shape
             for d in ints(op.attr("dimensions")):
                 work *= _size_guess(shape[d])
+        elif op.name == "stablehlo.reduce_window" and "window_dimensions" in op.attributes:
+            for w in ints(op.attr("window_dimensions")):     # a pooling reads each tap
+                work *= _size_guess(w)
         elif op.name == "stablehlo.dot_general":
             dn = op.attr("dot_dimension_numbers").fields
             for d in dn.get("lhs_contracting_dimensions", ()):

@@ -126,6 +126,21 @@ def _idempotent(block) -> bool:
             and list(ops[1].operands) == [ops[0].result])
 
 
+def _clamps(wdim, stride, bdil, wdil, pad, dim, out) -> bool:
+    """Whether a max/min window's taps along one dim may read the nearest
+    edge element instead of skipping a padded position: true when the taps
+    are contiguous (no dilation) and every output's window holds at least
+    one element of the operand, so the edge element is in the window and,
+    the body being idempotent, reading it once more changes nothing.  The
+    taps' loads then have no condition, and the loop over a dim without a
+    window (NHWC pooling's channels) vectorises."""
+    if type(dim) is not int or type(out) is not int or out < 1 or bdil != 1 or wdil != 1:
+        return False
+    first_end = wdim - 1 - pad[0]                 # output 0's last tap
+    last_start = (out - 1) * stride - pad[0]      # the last output's first tap
+    return first_end >= 0 and last_start <= dim - 1
+
+
 def _tap_tree(em, op, idx, wdims, strides, bdil, wdil, pad, shape):
     """A max/min window (a pooling) as a balanced tree over its unrolled taps
     and the init: the taps are independent, so the result no longer waits on
@@ -136,14 +151,22 @@ def _tap_tree(em, op, idx, wdims, strides, bdil, wdil, pad, shape):
     body = op.regions[0].blocks[0]
     vals = [em.value(init, ())]
     r = len(shape)
+    out = op.results[0].type.shape
+    clamp = [_clamps(wdims[d], strides[d], bdil[d], wdil[d], pad[d], shape[d], out[d])
+             for d in range(r)]
     for tap in itertools.product(*(range(w) for w in wdims)):
         conds, src = [], []
         for d in range(r):
             if wdims[d] == 1 and strides[d] == 1 and bdil[d] == 1 and pad[d] == (0, 0):
                 src.append(idx[d])
-                continue
-            src.append(_window_source(em, None, idx[d], strides[d], str(tap[d]), wdil[d],
-                                      pad[d][0], bdil[d], shape[d], conds))
+            elif clamp[d]:
+                q = _window_source(em, None, idx[d], strides[d], str(tap[d]), 1, pad[d][0], 1,
+                                   shape[d], [])
+                src.append(em.tmp("int64_t", f"({q} < 0 ? 0 : ({q} > {shape[d] - 1} ? "
+                                             f"{shape[d] - 1} : {q}))"))
+            else:
+                src.append(_window_source(em, None, idx[d], strides[d], str(tap[d]), wdil[d],
+                                          pad[d][0], bdil[d], shape[d], conds))
         if conds:
             v = em.var(ct, vals[0])
             em.open(f"if ({' && '.join(conds)})")

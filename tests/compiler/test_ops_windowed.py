@@ -130,6 +130,44 @@ def test_pooling_keeps_nans_and_signed_zeros(op, window):
     assert np.array_equal(got[ok], ref[ok]) and np.array_equal(np.signbit(got[ok]), np.signbit(ref[ok]))
 
 
+@pytest.mark.parametrize("window,stride,lo,hi,init", [
+    (3, 2, 1, 1, "0xFF800000"),   # ResNet's pool: edge taps read the edge element once more
+    (2, 2, 0, 3, "0xFF800000"),   # the last windows lie wholly in the padding: init
+    (3, 1, 2, 0, "0.5"),          # an init that is not the identity takes part in each window
+    (2, 3, 1, 2, "-1.0"),         # stride past the window
+])
+def test_max_pool_padding_edges(window, stride, lo, hi, init):
+    """NHWC max pools whose padding either lets edge taps read the nearest
+    edge element (every window meets the operand) or leaves some windows with
+    no element at all; relu fused in front, so the pulled producer is read at
+    the clamped positions too."""
+    x = np.random.default_rng(5).standard_normal((1, 7, 6, 5)).astype(np.float32)
+    oh = (7 + lo + hi - window) // stride + 1
+    ow = (6 + lo + hi - window) // stride + 1
+    t = f"""func.func @main(%x: tensor<1x7x6x5xf32>) -> tensor<1x{oh}x{ow}x5xf32> {{
+  %z = stablehlo.constant dense<0.0> : tensor<1x7x6x5xf32>
+  %r = stablehlo.maximum %x, %z : tensor<1x7x6x5xf32>
+  %init = stablehlo.constant dense<{init}> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%r, %init) ({{
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.maximum %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }}) {{window_dimensions = array<i64: 1, {window}, {window}, 1>,
+      window_strides = array<i64: 1, {stride}, {stride}, 1>,
+      padding = dense<[[0, 0], [{lo}, {hi}], [{lo}, {hi}], [0, 0]]> : tensor<4x2xi64>}}
+     : (tensor<1x7x6x5xf32>, tensor<f32>) -> tensor<1x{oh}x{ow}x5xf32>
+  return %0 : tensor<1x{oh}x{ow}x5xf32>
+}}"""
+    fill = np.float32(float.fromhex("-inf") if init.startswith("0x") else float(init))
+    xp = np.pad(np.maximum(x, 0), ((0, 0), (lo, hi), (lo, hi), (0, 0)), constant_values=fill)
+    ref = np.empty((1, oh, ow, 5), np.float32)
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[0, i * stride:i * stride + window, j * stride:j * stride + window]
+            ref[0, i, j] = np.maximum(win.max(axis=(0, 1)), fill)
+    np.testing.assert_array_equal(run_text(t, x), ref)
+
+
 def test_select_and_scatter_max_pool_gradient():
     rng = np.random.RandomState(1)
     x = rng.permutation(24).astype(np.float32).reshape(4, 6)
