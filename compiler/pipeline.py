@@ -27,6 +27,7 @@ from .passes.spmd_partition import PartitionSpmd
 from .passes.split_batch import SplitMergedBatch
 from .passes.custom_calls import BindCustomCalls
 from .passes.dispatch import FormDispatchRegions
+from .passes.scatter_in_place import ScattersInPlace
 from .passes.fold import AlgebraicSimplification
 from .passes.inline import InlineCalls, symbol, visibility
 from .passes.host_values import TagHostValues
@@ -51,7 +52,7 @@ def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = Fal
             *cleanup, *middle, SplitMergedBatch(),
             SplitLargeReductions(gpu), SplitLongSorts(gpu), TagHostValues(), FuseAttention(gpu),
             FormDispatchRegions(row_fusion),
-            DeadCodeElimination()]
+            DeadCodeElimination(), *([ScattersInPlace()] if gpu else [])]
 
 
 def run_pipeline(module, options, progress=None, output=None):

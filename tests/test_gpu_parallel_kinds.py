@@ -140,26 +140,114 @@ def test_top_k_of_one_long_row_is_split_over_work_groups(launches):
     assert [w[0] for _, w in launches] == [32, 1, 1, 1]
 
 
-@pytest.mark.parametrize("el,combiner,unique,mark", [
-    ("f32", "add", False, "atomic_cmpxchg"), ("i32", "add", False, "atomic_add("),
-    ("f32", "multiply", True, "g_u = g_lid"), ("i32", "maximum", False, None)],
-    ids=["f32_add_atomic", "i32_add_atomic", "unique_multiply", "max_sequential"])
-def test_scatter_on_one_work_group_of_items(launches, el, combiner, unique, mark):
-    rng = np.random.default_rng(3)
-    ids = rng.integers(-5, 305, (2000, 1)).astype(np.int32)     # duplicates; some out of bounds
+def _scatter_case(el, combiner, unique, seed=3):
+    """Arguments of ``scatter(el, combiner, unique)`` (duplicate ids unless
+    unique, some out of bounds) and numpy's sequential result."""
+    rng = np.random.default_rng(seed)
+    ids = rng.integers(-5, 305, (2000, 1)).astype(np.int32)
     if unique:
         ids[:, 0] = rng.permutation(2000)[:2000] - 1700          # distinct: 300 in bounds
     x, g = (rng.integers(-9, 9, s).astype(el.replace("f", "float").replace("i", "int"))
             for s in ((300, 40), (2000, 40)))
     ref = x.copy()
     ok = (ids[:, 0] >= 0) & (ids[:, 0] < 300)
-    {"add": np.add, "multiply": np.multiply, "maximum": np.maximum}[combiner].at(ref, ids[ok, 0], g[ok])
-    r = compile_text(scatter(el, combiner, unique), CompileOptions(targets=["opencl"], keep_source=True))
+    getattr(np, combiner).at(ref, ids[ok, 0], g[ok])
+    return (x, ids, g), ref
+
+
+@pytest.fixture
+def bindings(monkeypatch):
+    """(entry point, workgroups, [(buffer or slot, offset) per binding]) of every dispatch."""
+    from tensorvm.hal import command_buffer
+    seen = []
+    original = command_buffer.CommandBuffer.dispatch
+
+    def dispatch(self, executable, entry, workgroups, constants, binds, *args, **kwargs):
+        seen.append((executable.entry_points[entry], tuple(workgroups),
+                     [(b if isinstance(b, int) else id(b), off) for b, off, _ in binds]))
+        return original(self, executable, entry, workgroups, constants, binds, *args, **kwargs)
+    monkeypatch.setattr(command_buffer.CommandBuffer, "dispatch", dispatch)
+    return seen
+
+
+@pytest.mark.parametrize("el,combiner,unique,mark", [
+    ("f32", "add", False, "atomic_cmpxchg"), ("i32", "add", False, "atomic_add("),
+    ("f32", "multiply", True, "g_u = g_first"), ("i32", "maximum", False, "atomic_max("),
+    ("ui32", "minimum", False, "atomic_min("), ("f32", "maximum", False, "atomic_cmpxchg"),
+    ("f32", "minimum", False, "atomic_cmpxchg"), ("i32", "multiply", False, "atomic_cmpxchg")],
+    ids=["f32_add_atomic", "i32_add_atomic", "unique_multiply", "i32_max_atomic",
+         "ui32_min_atomic", "f32_max_cas", "f32_min_cas", "i32_multiply_cas"])
+def test_large_scatter_updates_in_place_over_many_work_groups(bindings, el, combiner, unique, mark):
+    """80000 update elements: the operand (an argument) is copied by a
+    dispatch of its own into the result's buffer, and the scatter dispatch,
+    bound to that buffer as operand and result, spreads the updates over
+    ceil(80000 / 1024) work-groups; values match numpy's sequential order
+    (small integers: exact in any order).  CPU variants of the same module
+    run the same two dispatches."""
+    args, ref = _scatter_case(el, combiner, unique)
+    r = compile_text(scatter(el, combiner, unique),
+                     CompileOptions(targets=["cpu", "opencl"], keep_source=True))
     src = r.stats["opencl_source"]
-    assert (mark in src) if mark else "g_u = g_lid" not in src      # else the sequential kernel
-    out = runtime.load_module(r.vmfb, device="opencl").main(x, ids, g)
-    np.testing.assert_array_equal(np.asarray(out), ref)          # small integers: exact in any order
+    assert mark in src and "g_inplace" in src
+    for device in ("opencl", "local-task"):
+        bindings.clear()
+        out = runtime.load_module(r.vmfb, device=device).main(*args)
+        np.testing.assert_array_equal(np.asarray(out), ref)
+        (copy, cw, cb), (name, sw, sb) = bindings
+        assert copy.endswith("_copy0") and name.endswith("_scatter")
+        assert sw[0] == (79 if device == "opencl" else 1)
+        assert sb[0] == sb[-1] == cb[-1]          # operand, result and copy: one buffer
+
+
+def test_scatter_in_order_keeps_the_sequential_kernel(launches):
+    """A combiner whose result depends on the order (non-unique ids)
+    keeps one item applying the updates in order: no copy dispatch."""
+    args, ref = _scatter_case("i32", "subtract", False)
+    r = compile_text(scatter("i32", "subtract", False), CompileOptions(targets=["opencl"],
+                                                                       keep_source=True))
+    assert "g_u = g_first" not in r.stats["opencl_source"]
+    out = runtime.load_module(r.vmfb, device="opencl").main(*args)
+    np.testing.assert_array_equal(np.asarray(out), ref)
     assert [w[0] for _, w in launches] == [1]
+
+
+def test_scatter_of_a_transient_needs_no_copy(bindings):
+    """The operand made by a dispatch that only the scatter reads is updated
+    in place (no copy dispatch; its slab range lives on as the result);
+    one read elsewhere too (returned) gets a copy and stays intact."""
+    src = """func.func @main(%a: tensor<300x40x4xf32>, %i: tensor<2000x1xi32>, %g: tensor<2000x40xf32>) -> (tensor<300x40xf32>, tensor<300x40xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %x = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [2] : (tensor<300x40x4xf32>, tensor<f32>) -> tensor<300x40xf32>
+  %s = "stablehlo.scatter"(%x, %i, %g) ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %c = stablehlo.maximum %p, %q : tensor<f32>
+      stablehlo.return %c : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+        inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+     : (tensor<300x40xf32>, tensor<2000x1xi32>, tensor<2000x40xf32>) -> tensor<300x40xf32>
+  %w = stablehlo.reduce(%g init: %z) applies stablehlo.add across dimensions = [0] : (tensor<2000x40xf32>, tensor<f32>) -> tensor<40xf32>
+  %wb = stablehlo.broadcast_in_dim %w, dims = [1] : (tensor<40xf32>) -> tensor<300x40xf32>
+  %y = stablehlo.multiply %s, %wb : tensor<300x40xf32>
+  return %y, RET : tensor<300x40xf32>, tensor<300x40xf32>
+}"""
+    rng = np.random.default_rng(5)
+    a = rng.integers(-4, 4, (300, 40, 4)).astype(np.float32)
+    (_, ids, g), _ = _scatter_case("f32", "maximum", False, seed=5)
+    x = a.sum(2)
+    s = x.copy()
+    ok = (ids[:, 0] >= 0) & (ids[:, 0] < 300)
+    np.maximum.at(s, ids[ok, 0], g[ok])
+    y = s * g.sum(0)
+    for ret, second, copies in (("%y", y, 0), ("%x", x, 1)):
+        r = compile_text(src.replace("RET", ret), CompileOptions(targets=["opencl"]))
+        bindings.clear()
+        out = runtime.load_module(r.vmfb, device="opencl").main(a, ids, g)
+        np.testing.assert_array_equal(np.asarray(out[0]), y)
+        np.testing.assert_array_equal(np.asarray(out[1]), second)
+        names = [n for n, _, _ in bindings]
+        assert sum(n.endswith("_copy0") for n in names) == copies
+        (sw, sb), = [(w, b) for n, w, b in bindings if n.endswith("_scatter")]
+        assert sw[0] == 79 and sb[0] == sb[-1]
 
 
 def test_parallel_kernels_pass_ptxas():
@@ -170,6 +258,10 @@ def test_parallel_kernels_pass_ptxas():
         pytest.skip(f"no CUDA toolchain: {why}")
     for text, mark in ((PAIRS, "g_si[g_a]"), (MIDDLE, "g_si[g_a]"), (TOP_K, "g_tv[g_lid * 8 + g_c]"),
                        (scatter("f32", "add", False), "atomicAdd((float*)"),
-                       (scatter("i32", "add", False), "atomicAdd((int*)")):
+                       (scatter("i32", "add", False), "atomicAdd((int*)"),
+                       (scatter("i32", "maximum", False), "atomicMax((int*)"),
+                       (scatter("ui32", "minimum", False), "atomicMin((unsigned int*)"),
+                       (scatter("f32", "maximum", False), "atomicCAS(g_ap, g_was, __float_as_int("),
+                       (scatter("f32", "multiply", True), "g_u = g_first")):
         source = compile_text(text, CompileOptions(targets=["cuda"], keep_source=True)).stats["cuda_source"]
         assert mark in source and "__syncthreads();" in source

@@ -7,7 +7,10 @@ data flows).
 
 A dispatch that updates a donated value in place (host/donation.py)
 also waits for every other reader of the value it overwrites, and the
-values of such an update chain share the storage of its end.
+values of such an update chain share the storage of its end.  So do a
+large GPU scatter's operand and result (passes/scatter_in_place.py: the
+operand is a transient only that scatter reads): the result takes the
+operand's slab range, which stays live until the result's last reader.
 
 Memory: transient values share one slab per invocation.  A value occupies its
 slab range from the level that writes it to the last level that reads it;
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..codegen.gpu_scatter import IN_PLACE_ATTR
 from ..host.donation import dispatch_donors, readers, updated_operand
 from ..ir.types import TensorType, numpy_dtype
 
@@ -108,18 +112,27 @@ def plan_function(func) -> FunctionPlan:
         if state is not None and op.result in plan.storage and state.defining_op is not None:
             plan.storage[state] = plan.storage[op.result]
 
-    # Last level that reads each transient value (through aliases).
+    # Last level that reads each transient value (through aliases); a value
+    # updated in place lives as long as its update's result.
     last_use = {}
     for level, ops in enumerate(plan.levels):
         for op in ops:
             for v in op.operands:
                 root = _root(v, alias_of)
                 last_use[root] = max(last_use.get(root, -1), level)
+    for op in reversed(plan.dispatches):
+        state = in_place.get(id(op))
+        if state is not None:
+            last_use[state] = max(last_use.get(state, -1), last_use.get(op.result, level_of[id(op)]))
     live: list = []   # (offset, size, last level)
     for level, ops in enumerate(plan.levels):
         for op in ops:
+            state = in_place.get(id(op))
             for r in op.results:
                 if r in plan.storage:
+                    continue
+                if state is not None and getattr(plan.storage.get(state), "kind", None) == "slab":
+                    plan.storage[r] = plan.storage[state]     # updated in place
                     continue
                 size = _align(byte_size(r.type))
                 end = last_use.get(r, level)
@@ -140,10 +153,14 @@ def plan_function(func) -> FunctionPlan:
 
 def _in_place_states(func) -> dict:
     """{id(dispatch): the operand it updates in place} for the dispatches of
-    donated update chains (host/donation.py)."""
+    donated update chains (host/donation.py) and the scatters marked
+    ``IN_PLACE_ATTR`` (passes/scatter_in_place.py)."""
     donors = dispatch_donors(func)
-    return {id(op): op.operands[updated_operand(op)[0]]
-            for op in func.regions[0].blocks[0].operations if id(op) in donors}
+    ops = func.regions[0].blocks[0].operations
+    out = {id(op): op.operands[updated_operand(op)[0]] for op in ops if id(op) in donors}
+    out.update((id(op), op.operands[op.attributes[IN_PLACE_ATTR].value]) for op in ops
+               if IN_PLACE_ATTR in op.attributes)
+    return out
 
 
 def _align(n: int) -> int:
