@@ -3,19 +3,23 @@
 Three forms are recognised by their first bytes, not their file names:
 - MLIR bytecode (``ML\\xefR``): a StableHLO portable artifact (VHLO, what
   ``Exported.mlir_module_serialized`` and ``stablehlo.serialize_portable_artifact``
-  write) or plain MLIR bytecode of a StableHLO module;
+  write), read natively (compiler/mlir/vhlo.py: its constants stay views of
+  the input, no text copy, no jaxlib); plain MLIR bytecode of a StableHLO
+  module, or VHLO the native reader does not know, goes through jaxlib
+  (when installed: deserialised and printed as text, said in a warning);
 - a whole serialised ``jax.export.Exported`` (``exp.serialize()``), whose
   argument/result pytrees are kept as the module's reflection;
 - UTF-8 MLIR text, returned as it is;
 - a zip archive that is a Keras 3 ``.keras`` model (compiled for its declared
   inputs, an unknown batch dim symbolic) or a ``torch.export.save`` ``.pt2``
   program (its own shapes and dynamic dims), through those frontends.
-Deserialising needs jaxlib's StableHLO bindings (imported here, lazily); the
-text parser that follows is tensorvm's own (compiler/frontend/).
+The jaxlib path needs its StableHLO bindings (imported here, lazily); the
+text parser that follows is tensorvm's own (compiler/mlir/).
 """
 from __future__ import annotations
 
 import os
+import warnings
 
 from .common import FrontendError, describe_treedef, require
 
@@ -24,9 +28,9 @@ MLIR_BYTECODE_MAGIC = b"ML\xefR"
 
 def read_artifact(data: bytes, filename: str = "<input>") -> tuple[str, dict]:
     """(MLIR text, reflection extras for ``main``) of the serialised module ``data``."""
+    if bytes(data[:4]) == MLIR_BYTECODE_MAGIC:
+        return read_bytecode(data, filename), {}
     data = bytes(data)
-    if data.startswith(MLIR_BYTECODE_MAGIC):
-        return bytecode_to_text(data, filename), {}
     if data.startswith(b"PK\x03\x04"):
         return _zip_model(data, filename)
     try:
@@ -39,14 +43,18 @@ def read_artifact(data: bytes, filename: str = "<input>") -> tuple[str, dict]:
 def open_artifact(path, filename: str | None = None) -> tuple:
     """(MLIR input, reflection extras) of the file at ``path``.  MLIR text comes
     back as a read-only mmap of the file, which the parser reads in place
-    (compiler/frontend/source.py), so a model's text is never copied into
-    memory whole; other forms are read and converted by ``read_artifact``."""
+    (compiler/mlir/source.py), so a model's text is never copied into
+    memory whole; MLIR bytecode is read from an mmap too, its constants left
+    as views of it; other forms are read and converted by ``read_artifact``."""
     import mmap
     filename = filename or os.fspath(path)
     with open(path, "rb") as f:
         head = f.read(4096)
         if _looks_like_text(head) and os.fstat(f.fileno()).st_size > len(head):
             return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), {}
+        if head.startswith(MLIR_BYTECODE_MAGIC):
+            return read_bytecode(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ),
+                                 filename), {}
         f.seek(0)
         data = f.read()
     return read_artifact(data, filename)
@@ -93,6 +101,28 @@ def _zip_model(data: bytes, filename: str) -> tuple[str, dict]:
         raise FrontendError(f"{filename}: a zip archive that is neither a Keras .keras model "
                             f"nor a torch.export .pt2 program (holds {names[:5]})")
     return exp.mlir, exp.reflection
+
+
+def read_bytecode(data, filename: str = "<input>"):
+    """The parser's input for MLIR bytecode ``data`` (bytes or an mmap): the
+    native reader's skeleton (``source.Source``) when it knows every
+    encoding, else jaxlib's text (a warning says why; without jaxlib, the
+    native reader's error)."""
+    from ..mlir.bytecode import BytecodeError
+    from ..mlir.vhlo import read_portable_artifact
+    try:
+        return read_portable_artifact(data, filename)
+    except BytecodeError as native:
+        try:
+            require("jaxlib", "flax")
+        except FrontendError:
+            raise native from None
+        warnings.warn(f"{native}; reading it through jaxlib instead (a text copy of the "
+                      "module)", stacklevel=2)
+        try:
+            return bytecode_to_text(bytes(data), filename)
+        except FrontendError as e:
+            raise FrontendError(f"{e} (native reader: {native})") from None
 
 
 def bytecode_to_text(data: bytes, filename: str = "<input>") -> str:

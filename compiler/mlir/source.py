@@ -50,6 +50,10 @@ class Source:
             self._cut_total.append(total)
         self.input_bytes = input_bytes
 
+    def __len__(self) -> int:
+        """The input's size (what progress reports as the parsed bytes)."""
+        return self.input_bytes
+
     @property
     def blob_bytes(self) -> int:
         return sum(len(b) for b in self.blobs.values())

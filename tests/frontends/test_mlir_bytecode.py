@@ -1,0 +1,161 @@
+"""StableHLO portable artifacts (VHLO bytecode) read natively (compiler/mlir/
+bytecode.py, vhlo.py): the IR equals what jaxlib's deserialiser + text gives,
+constants stay views of the input file, damaged input is a typed error."""
+from __future__ import annotations
+
+import mmap
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jaxlib", reason="the artifacts are written with jaxlib (pip install jax)")
+
+from jaxlib.mlir import ir  # noqa: E402
+from jaxlib.mlir.dialects import stablehlo  # noqa: E402
+
+from tensorvm.compiler.errors import CompileError  # noqa: E402
+from tensorvm.compiler.frontends.artifacts import (bytecode_to_text, open_artifact,  # noqa: E402
+                                                   read_artifact)
+from tensorvm.compiler.ir import attributes as A  # noqa: E402
+from tensorvm.compiler.ir.printer import print_module  # noqa: E402
+from tensorvm.compiler.mlir.bytecode import BytecodeError  # noqa: E402
+from tensorvm.compiler.mlir.parser import parse_module  # noqa: E402
+from tensorvm.compiler.mlir.source import Source  # noqa: E402
+from tensorvm.compiler.mlir.vhlo import read_portable_artifact  # noqa: E402
+
+TESTDATA = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "testdata"
+#: One program per shape of encoding: regions (sort, reduce, while), structs
+#: (dot, gather, scatter, conv), i64 arrays, i1 and complex constants, enums.
+PROGRAMS = ["abs_complex64_20_20.mlir", "sort_complex64_5_7.mlir",
+            "reduce_window_add_float32_112_112.mlir", "gather_float32_10_10_10_int64_1_4_2.mlir",
+            "conv_general_dilated_float32_2_3_9_10_float32_4_5_3_3.mlir",
+            "pad_uint32_2_3_uint32.mlir", "random_randint_.mlir",
+            "select_and_scatter_add_float16_1_3_5_float16_2_4_6.mlir",
+            "dot_general_float32_4_3_complex64_3_6.mlir", "argmax_bool_15.mlir",
+            "scatter_add_bfloat16_5_6_7_bfloat16_5_2_2.mlir", "broadcast_in_dim_bool_2.mlir",
+            "while"]
+WHILE = """func.func @main(%x: tensor<f32>) -> tensor<f32> {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c, %v = %x) : tensor<i32>, tensor<f32>
+    cond {
+      %lim = stablehlo.constant dense<3> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %lim : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %n = stablehlo.add %i, %one : tensor<i32>
+      %w = stablehlo.multiply %v, %v : tensor<f32>
+      stablehlo.return %n, %w : tensor<i32>, tensor<f32>
+    }
+  return %r#1 : tensor<f32>
+}
+"""
+
+
+def _serialise(text: str, target: str) -> bytes:
+    from jax._src.interpreters.mlir import make_ir_context
+    with make_ir_context():
+        return stablehlo.serialize_portable_artifact(ir.Module.parse(text), target)
+
+
+def _canonical(module) -> str:
+    """The module printed with each op's attributes in name order (the two
+    readers list them in different orders; the IR is the same)."""
+    def sort(ops):
+        for op in ops:
+            op.attributes = dict(sorted(op.attributes.items()))
+            for r in op.regions:
+                for b in r.blocks:
+                    sort(b.operations)
+    sort(module.body.operations)
+    return print_module(module)
+
+
+def _program(name: str) -> str:
+    if name == "while":
+        return WHILE
+    path = TESTDATA / name
+    if not path.exists():
+        matches = sorted(TESTDATA.glob(name.split("_")[0] + "_*.mlir"))
+        if not matches:
+            pytest.skip(f"no conformance program like {name}")
+        path = matches[0]
+    return path.read_text()
+
+
+@pytest.mark.parametrize("target", ["current", "0.9.0"])
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_native_reader_gives_the_ir_of_the_jaxlib_text_path(name, target):
+    text = _program(name)
+    version = stablehlo.get_current_version() if target == "current" else target
+    data = _serialise(text, version)
+    native = read_portable_artifact(data, name)
+    assert isinstance(native, Source)
+    assert _canonical(parse_module(native, name)) == \
+        _canonical(parse_module(bytecode_to_text(data, name), name))
+
+
+def _big_constant_artifact(n: int) -> tuple:
+    weights = np.arange(n, dtype=np.float32) * 0.5 - 7.0
+    hexdata = weights.tobytes().hex().upper()
+    text = (f'func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n'
+            f'  %w = stablehlo.constant dense<"0x{hexdata}"> : tensor<{n}xf32>\n'
+            f'  %y = stablehlo.add %x, %w : tensor<{n}xf32>\n'
+            f'  return %y : tensor<{n}xf32>\n}}\n')
+    return weights, _serialise(text, stablehlo.get_current_version())
+
+
+def test_a_large_constant_is_a_view_of_the_mapped_file(tmp_path):
+    weights, data = _big_constant_artifact(1 << 18)
+    path = tmp_path / "big.mlirbc"
+    path.write_bytes(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no fallback to jaxlib's text
+        src, _ = open_artifact(path)
+    assert isinstance(src, Source) and src.blob_bytes >= weights.nbytes
+    assert len(src.text) < 2048                 # the skeleton holds no constant data
+    module = parse_module(src, str(path))
+    consts = [op.attributes["value"] for op in module.functions[0].regions[0].blocks[0].operations
+              if op.name == "stablehlo.constant"]
+    (arr,) = [c.array for c in consts if isinstance(c, A.DenseElementsAttr)]
+    np.testing.assert_array_equal(arr, weights)
+    assert not arr.flags.writeable and not arr.flags.owndata
+    base = arr
+    while isinstance(base, np.ndarray) and base.base is not None:
+        base = base.base
+    owner = base.obj if isinstance(base, memoryview) else base
+    assert isinstance(owner, mmap.mmap)         # the file's pages, not a copy
+
+
+def test_damaged_bytecode_is_a_typed_error():
+    _, data = _big_constant_artifact(64)
+    rng = np.random.default_rng(0)
+    for i in range(300):
+        d = bytearray(data)
+        if i % 2:
+            d = d[:int(rng.integers(4, len(d)))]
+        else:
+            for p in rng.integers(4, len(d), 3):
+                d[p] = int(rng.integers(256))
+        try:
+            parse_module(read_portable_artifact(bytes(d), "damaged.mlirbc"), "damaged.mlirbc")
+        except CompileError:
+            pass                                # BytecodeError, or the parser's ParseError
+    with pytest.raises(BytecodeError, match="runs past|end of data"):
+        read_portable_artifact(data[:len(data) // 2], "half.mlirbc")
+    with pytest.raises(BytecodeError, match="version 99 is newer"):
+        read_portable_artifact(b"ML\xefR" + bytes([99 << 1 | 1]) + data[5:], "new.mlirbc")
+
+
+def test_unknown_op_is_named_and_falls_back_to_jaxlib():
+    text = _program("abs_float32_20_20.mlir")
+    data = _serialise(text, stablehlo.get_current_version())
+    renamed = data.replace(b"abs_v1", b"abz_v1")
+    with pytest.raises(BytecodeError, match="'vhlo.abz_v1'") as e:
+        read_portable_artifact(renamed, "renamed.mlirbc")
+    assert e.value.unsupported
+    with pytest.warns(UserWarning, match="vhlo.abz_v1.*through jaxlib"):
+        with pytest.raises(CompileError, match="native reader: .*abz_v1"):
+            read_artifact(renamed, "renamed.mlirbc")       # jaxlib does not know it either
