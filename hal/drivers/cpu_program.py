@@ -173,11 +173,15 @@ class DispatchPacket:
     def timing(self):
         """[seconds of a whole run on one thread, seconds split over workers,
         seconds of its segment run over workers] (running means; None until
-        measured), then the whole runs since splitting was last tried; shared
-        by every dispatch of this entry point with this workgroup count."""
+        measured), then the whole runs since splitting was last tried, the
+        whole runs before the next try, and the runs of its segment one
+        dispatch after another since they last ran side by side (see
+        local_task.SPLIT_RETRY); shared by every dispatch of this entry point
+        with this workgroup count."""
         rec = self.times.get(self.key)
         if rec is None:
-            rec = self.times[self.key] = [None, None, None, 0]
+            from .local_task import SPLIT_RETRY_MIN
+            rec = self.times[self.key] = [None, None, None, 0, SPLIT_RETRY_MIN, 0]
         return rec
 
     def note(self, slot: int, seconds: float) -> None:

@@ -52,8 +52,17 @@ DEFAULT_SPLIT_US = 60.0
 # of a whole one (on a loaded or hyperthreaded machine it may not pay at all).
 SPLIT_GAIN = 0.85
 # A dispatch kept whole because splitting did not pay tries splitting again
-# after this many whole runs: one slow split run (a cold worker, another
-# process on the cores) must not keep it on one thread for good.
+# after SPLIT_RETRY_MIN whole runs, then after twice as many each time the
+# try does not pay either, up to SPLIT_RETRY; a try that pays starts over at
+# SPLIT_RETRY_MIN.  A try is one fresh split run (its time replaces the mean
+# of the runs that did not pay).  On a machine shared with other work a
+# split measured while another process held a core then keeps a dispatch
+# whole for 2 runs, not 16 (a fixed 16 was most of a benchmark cell of
+# ResNet-50, about 25 calls), and a dispatch that never gains still pays one
+# split run in 16 at most.  Independent dispatches of a segment that ran
+# side by side without gain are tried side by side again the same way
+# (before, never again).
+SPLIT_RETRY_MIN = 2
 SPLIT_RETRY = 16
 # A long dispatch is cut into up to this many ranges per worker, each at
 # least PIECE_S of one thread's work: threads take ranges until none are
@@ -81,6 +90,17 @@ def _pieces(solo, workers: int) -> int:
     if solo is None:
         return 1
     return max(1, min(PIECES_PER_WORKER, int(solo / (PIECE_S * workers))))
+
+
+_NO_RECORD = (None, None, None, 0, SPLIT_RETRY_MIN, 0)
+
+
+def _backoff(rec, slot: int, whole=None) -> None:
+    """After a split (``slot`` 1) or side-by-side (2) run that paid: the next
+    try, should one be needed, comes after SPLIT_RETRY_MIN whole runs again
+    (a try that does not pay doubled the wait when it was made)."""
+    if rec[slot] < SPLIT_GAIN * (rec[0] if whole is None else whole):
+        rec[4] = SPLIT_RETRY_MIN
 
 
 class _Queue:
@@ -125,7 +145,7 @@ class _Queue:
         items, whole_s, split_one, lead = [], 0.0, None, None
         for op in seg:
             if type(op) is DispatchPacket:
-                rec = op.timing() if split_s else (None, None, None, 0)
+                rec = op.timing() if split_s else _NO_RECORD
                 solo, split = rec[0], rec[1]
                 if lead is None:
                     lead, lead_op = rec, op  # the segment's first dispatch keeps its record
@@ -136,8 +156,10 @@ class _Queue:
                 long_enough = solo is not None and solo >= split_s
                 if pool is not None and op.total >= self.inline_threshold and (
                         split_s == 0 or (long_enough and (
-                            split is None or split < SPLIT_GAIN * solo or rec[3] >= SPLIT_RETRY))):
+                            split is None or split < SPLIT_GAIN * solo or rec[3] >= rec[4]))):
                     if split_s:
+                        if rec[3] >= rec[4]:     # a fresh try, not averaged with the lost runs
+                            rec[1], rec[4] = None, min(SPLIT_RETRY, 2 * rec[4])
                         rec[3] = 0
                     parts = self.workers * _pieces(solo, self.workers) if split_s else self.workers
                     items.extend((op, r) for r in _ranges(op.total, min(parts, op.total)))
@@ -148,6 +170,10 @@ class _Queue:
             items.append((op, None))
         alone = len(items) == len(seg) and (whole_s < split_s or (
             lead is not None and lead[2] is not None and lead[2] >= SPLIT_GAIN * whole_s))
+        if alone and whole_s >= split_s and split_s:     # side by side did not pay: retry?
+            lead[5] += 1
+            if lead[5] >= lead[4]:
+                lead[2], lead[4], lead[5], alone = None, min(SPLIT_RETRY, 2 * lead[4]), 0, False
         if len(items) == 1 or pool is None or alone:
             for op, rng in items:          # here, in order: a hand-off would cost more
                 if tracer is not None:
@@ -170,8 +196,11 @@ class _Queue:
         if split_s:
             if split_one is not None:
                 split_one.note(1, _clock() - t0)
+                _backoff(split_one.timing(), 1)
             elif len(items) == len(seg) and lead is not None:
                 lead_op.note(2, _clock() - t0)   # independent dispatches side by side
+                if whole_s:
+                    _backoff(lead, 2, whole_s)
 
     def run_programs(self, programs) -> None:
         try:

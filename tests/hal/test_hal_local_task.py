@@ -67,12 +67,33 @@ def test_dispatches_split_only_while_it_pays(split_us, expected):
 
 def test_splitting_is_tried_again_after_whole_runs():
     """One split run that did not pay keeps the dispatch whole for
-    SPLIT_RETRY runs only, then splitting is measured again (a cold worker or
-    another process once must not pin it to one thread for good)."""
-    from tensorvm.hal.drivers.local_task import SPLIT_RETRY
+    SPLIT_RETRY_MIN runs only, then splitting is measured again (a cold
+    worker or another process once must not pin it to one thread for long);
+    each try that does not pay either doubles the wait, up to SPLIT_RETRY."""
+    from tensorvm.hal.drivers.local_task import SPLIT_RETRY, SPLIT_RETRY_MIN
+    expected, gap = [1, _SLOW_SPLIT], SPLIT_RETRY_MIN
+    while len(expected) < 2 * SPLIT_RETRY + 2:
+        expected += [1] * gap + [_SLOW_SPLIT]
+        gap = min(2 * gap, SPLIT_RETRY)
+    assert gap == SPLIT_RETRY                 # the wait reached its cap in these runs
     with hal.create_device("local-task://4", split_us=60.0) as d:
-        _, calls = _record_tids(d, _load(d), 64, runs=SPLIT_RETRY + 4, entry="record_tid_slow")
-    assert calls == [1, _SLOW_SPLIT] + [1] * SPLIT_RETRY + [_SLOW_SPLIT, 1]
+        _, calls = _record_tids(d, _load(d), 64, runs=len(expected), entry="record_tid_slow")
+    assert calls == expected
+
+
+def test_a_split_that_pays_again_keeps_splitting():
+    """A dispatch kept whole by a try that did not pay splits for good once a
+    try pays: the fresh try's time, not its mean with the lost ones, decides
+    (the first try here slept 4 x 20 ms per worker, the second is quick)."""
+    from tensorvm.hal.drivers.local_task import SPLIT_RETRY_MIN
+    with hal.create_device("local-task://4", split_us=60.0) as d:
+        exe = _load(d)
+        _, calls = _record_tids(d, exe, 64, runs=2 + SPLIT_RETRY_MIN, entry="record_tid_slow")
+        rec = next(iter(exe.run_times.values()))
+        rec[0] = 1.0              # as if the whole runs had taken a second: splitting pays now
+        _, more = _record_tids(d, exe, 64, runs=4, entry="record_tid_slow")
+    assert calls == [1, _SLOW_SPLIT] + [1] * SPLIT_RETRY_MIN
+    assert more == [_SLOW_SPLIT] * 4
 
 
 def test_workgroups_spread_over_workers_one_call_each(dev4):
