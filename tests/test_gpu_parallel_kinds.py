@@ -265,3 +265,35 @@ def test_parallel_kernels_pass_ptxas():
                        (scatter("f32", "multiply", True), "g_u = g_first")):
         source = compile_text(text, CompileOptions(targets=["cuda"], keep_source=True)).stats["cuda_source"]
         assert mark in source and "__syncthreads();" in source
+
+
+def test_scatter_in_a_function_with_control_flow_stays_one_work_group():
+    """The general host path gives every result its own buffer: a large
+    scatter in a while body keeps the one-work-group kernel, no copy dispatch."""
+    body = scatter("f32", "add", False).split("\n", 1)[1].rsplit("  return", 1)[0]
+    body = body.replace("%x, %i, %g", "%x, %i, %g0").replace("%s =", "%s2 =")
+    text = """func.func @main(%x0: tensor<300x40xf32>, %i: tensor<2000x1xi32>, %g0: tensor<2000x40xf32>) -> tensor<300x40xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %r:2 = stablehlo.while(%k = %c0, %x = %x0) : tensor<i32>, tensor<300x40xf32>
+  cond {
+    %p = stablehlo.compare LT, %k, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+  BODY
+    %k1 = stablehlo.add %k, %c1 : tensor<i32>
+    stablehlo.return %k1, %s2 : tensor<i32>, tensor<300x40xf32>
+  }
+  return %r#1 : tensor<300x40xf32>
+}""".replace("BODY", body)
+    (x, ids, g), _ = _scatter_case("f32", "add", False)
+    ref = x.copy()
+    ok = (ids[:, 0] >= 0) & (ids[:, 0] < 300)
+    for _ in range(3):
+        np.add.at(ref, ids[ok, 0], g[ok])
+    r = compile_text(text, CompileOptions(targets=["opencl"], keep_source=True))
+    src = r.stats["opencl_source"]
+    assert "atomic_cmpxchg" in src and "g_inplace" not in src and "_copy0" not in src
+    out = runtime.load_module(r.vmfb, device="opencl").main(x, ids, g)
+    np.testing.assert_array_equal(np.asarray(out), ref)

@@ -12,15 +12,20 @@ reads, made by a dispatch of its own: where it is not (a function argument,
 a constant, a value read elsewhere or returned), a copy dispatch is put in
 front that makes one.  The memory plan (passes/memory.py) gives the result
 the operand's storage, so the copy is the operand's own kernel and the
-scatter dispatch's grid covers only the updates.  Host paths that do not
-share the storage stay correct: the kernel compares the two pointers and,
-where they differ, copies and updates on its first work-group as before.
+scatter dispatch's grid covers only the updates.  Only functions of
+straight-line dispatches (the static plan) are changed: the general host
+path (control flow, dynamic shapes) allocates every result a buffer of its
+own, and its scatters keep the one-work-group kernel, with no copy
+dispatch.  The kernel stays correct where a host does not share the
+storage anyway: it compares the two pointers and, where they differ,
+copies and updates on its first work-group.
 """
 from __future__ import annotations
 
 from math import prod
 
 from ..codegen.gpu_scatter import IN_PLACE_ATTR, parallel_updates
+from ..host.host_program import needs_general_path
 from ..ir.attributes import IntAttr, StringAttr
 from ..ir.core import Block, Operation, Region
 from .base import Pass
@@ -35,14 +40,15 @@ class ScattersInPlace(Pass):
 
     def run(self, module) -> None:
         copies = 0
-        for d in [o for o in module.walk() if o.name == "tvm.dispatch"]:
+        dispatches = [o for f in module.functions if not needs_general_path(f)
+                      for o in f.regions[0].blocks[0].operations if o.name == "tvm.dispatch"]
+        for d in dispatches:
             k = _scatter_operand(d)
             if k is None:
                 continue
             v = d.operands[k]
             producer = v.defining_op
-            if len(v.uses) != 1 or producer is None or producer.name != "tvm.dispatch" \
-                    or producer.parent is not d.parent:
+            if len(v.uses) != 1 or producer is None or producer.name != "tvm.dispatch":
                 d.set_operand(k, _copy(d, v, copies).result)
                 copies += 1
             d.attributes[IN_PLACE_ATTR] = IntAttr(k, "i64")
