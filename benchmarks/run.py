@@ -25,7 +25,10 @@ adds each engine's achieved GFLOP/s (the models' dot and convolution FLOPs
 over the best call) as a fraction of numpy/OpenBLAS on a 2048^2 f32 GEMM
 timed in the same run (the better of the GEMMs timed just before and just
 after each model; one thread beside the sync columns, all threads beside
-the task columns).
+the task columns), and the CPU that processes outside the benchmark took
+while each cell was timed (cores; /proc): on a shared machine a cell timed
+while another session ran is slower for that reason alone (sched autogroup
+gives another session's `nice -n 19` job a whole core).
 
 Engines: tensorvm (local-sync, local-task), IREE (llvm-cpu, target-cpu=host;
 local-sync, local-task), XLA:CPU (jaxlib's PJRT client compiling the same
@@ -230,6 +233,11 @@ def big_report(results, workloads, refs) -> dict:
         rows.append(row)
     print_table("ROOFLINE: achieved GFLOP/s of the best call (fraction of OpenBLAS: one thread for "
                 "sync / 1T columns, all threads for the others)", header, rows)
+    rows = [[m] + [f"{results[m][e]['others_cores']:.2f}" if "others_cores" in results[m].get(e, {})
+                   else "n/a" for e in engines] for m in workloads]
+    print_table(f"OTHER PROCESSES: CPU cores (of {os.cpu_count()}) that processes outside this "
+                f"benchmark used while each cell was timed (a cell beside a busy one is not "
+                f"comparable with it)", ["model"] + engines, rows)
     return out
 
 
@@ -453,6 +461,33 @@ def prepare_cell(prepare, wl) -> tuple:
     return fn, info
 
 
+def cpu_ticks() -> tuple[int, int] | None:
+    """(clock ticks every CPU spent busy since boot, ticks this process and
+    its live children (the XLA workers) used), from /proc; None without it.
+    Their difference over a cell is the CPU other processes took meanwhile:
+    with the kernel's autogroup scheduling (each session its own group) a
+    `nice -n 19` job in another session still takes a whole core from the
+    benchmark, so a cell's times are only comparable with the other cells'
+    when that figure is about zero."""
+    try:
+        with open("/proc/stat") as f:
+            user, nice, system, _idle, _wait, irq, softirq, *_ = (int(x) for x in f.readline().split()[1:9])
+        me, ours = os.getpid(), 0
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:            # gone meanwhile
+                continue
+            if int(pid) == me or int(fields[1]) == me:     # fields[1]: the parent's pid
+                ours += int(fields[11]) + int(fields[12])  # utime + stime
+        return user + nice + system + irq + softirq, ours
+    except (OSError, ValueError):
+        return None
+
+
 def run_workloads(wls: dict, args) -> dict:
     """Prepare every engine for each workload in ``wls`` ({name: (workload,
     engines' prepares)}), then time all of those cells in interleaved rounds,
@@ -469,11 +504,13 @@ def run_workloads(wls: dict, args) -> dict:
                 if args.verbose:
                     traceback.print_exc()
     times: dict = {cell: [] for cell in ready}
+    foreign: dict = {cell: [0, 0.0] for cell in ready}    # others' ticks, wall seconds
     per_round = args.time_per_cell / args.rounds
     reps = -(-args.min_reps // args.rounds)
     for rnd in range(args.rounds):
         for (w, e), (fn, info) in ready.items():
             warmup = args.warmup if rnd == 0 else 1
+            before, t0 = cpu_ticks(), time.perf_counter()
             try:
                 if "sample" in info:     # timed in the engine's worker process (XLA)
                     times[w, e] += info["sample"](per_round, reps, warmup)
@@ -481,6 +518,10 @@ def run_workloads(wls: dict, args) -> dict:
                     times[w, e] += sample(fn, wls[w][0]["inputs"], per_round, reps, warmup, info)
             except Exception as err:  # noqa: BLE001  a failure while timing
                 results[w][e] = {"error": short_error(err)}
+            after = cpu_ticks()
+            if before is not None and after is not None:
+                foreign[w, e][0] += (after[0] - before[0]) - (after[1] - before[1])
+                foreign[w, e][1] += time.perf_counter() - t0
     for (w, e), (fn, info) in ready.items():
         if "release" in info:            # a worker process frees the workload's inputs
             with contextlib.suppress(Exception):
@@ -491,6 +532,9 @@ def run_workloads(wls: dict, args) -> dict:
         ts = times[w, e]
         kept = {k: v for k, v in info.items() if k.endswith("_s") or k in ("dispatches", "xla_call")}
         results[w][e] = {"median_s": statistics.median(ts), "min_s": min(ts), "reps": len(ts), **kept}
+        ticks, wall = foreign[w, e]
+        if wall:              # other processes' CPU while this cell was timed, in cores
+            results[w][e]["others_cores"] = max(0.0, ticks / os.sysconf("SC_CLK_TCK") / wall)
     return results
 
 
