@@ -93,12 +93,20 @@ class Cursor:
         return v >> 1, bool(v & 1)
 
     def cstring(self) -> str:
-        end = bytes(self.buf[self.pos:self.end]).find(b"\0")
-        if end < 0:
-            raise Malformed("unterminated string")
-        s = bytes(self.buf[self.pos:self.pos + end]).decode("utf-8", "replace")
-        self.pos += end + 1
-        return s
+        """A NUL-terminated string (searched a window at a time: the buffer
+        may be a whole model, which is not copied to find one byte)."""
+        start = end = self.pos
+        while True:
+            window = bytes(self.buf[end:min(end + 256, self.end)])
+            if not window:
+                raise Malformed("unterminated string")
+            nul = window.find(b"\0")
+            if nul >= 0:
+                end += nul
+                break
+            end += len(window)
+        self.pos = end + 1
+        return bytes(self.buf[start:end]).decode("utf-8", "replace")
 
     def align(self, alignment: int) -> None:
         if alignment <= 0 or alignment & (alignment - 1):
