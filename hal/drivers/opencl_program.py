@@ -29,12 +29,20 @@ which costs more than the enqueue list (measured: docs/hal.md).
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from tensorvm.vmfb.gpu_abi import OPENCL as ABI
 
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import HalError
+
+
+def _unset():
+    """``_Launch.seen``'s entry for a slot argument not set yet (a dead weak reference)."""
+    return None
+
 
 _PATTERN = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -80,26 +88,37 @@ class _Launch:
     indices per vmfb/gpu_abi.py, the offsets' from ``offsets_at``)."""
 
     __slots__ = ("device", "exe", "entry", "kernel", "gsize", "lsize", "offsets_at",
-                 "slot_args", "name", "status_arg", "enqueue")
+                 "slot_args", "seen", "name", "status_arg", "enqueue")
 
-    def __call__(self, q, resolved=None):
+    def __call__(self, q, table=None):
         """Enqueue the kernel, first setting the slot arguments that differ
-        from what its kernel last got (``resolved``: per slot of the
-        submission's table, its ``(cl_mem, base offset)``); returns the
-        launch's status word buffer (kernels that report failure) or None."""
+        from what its kernel last got (``table``: the submission's binding
+        table); returns the launch's status word buffer (kernels that report
+        failure) or None.
+
+        ``seen`` holds a weak reference to the table buffer each slot
+        argument was last set from: a buffer object's cl_mem and offset
+        never change, so a slot bound to the same buffer as last time -- a
+        model's weights, call after call -- costs one identity test, not a
+        cl_mem look-up per slot per submission (weak: a finished
+        submission's buffers stay free to go)."""
         k = self.kernel
         kern = k.kernel
         if self.slot_args:
-            args, n = k.args, self.offsets_at
-            for i, slot, off in self.slot_args:
-                mem, base = resolved[slot]
+            args, n, seen = k.args, self.offsets_at, self.seen
+            for j, (i, slot, off) in enumerate(self.slot_args):
+                b = table[slot]
+                if seen[j]() is b:
+                    continue
+                mem = _mem(self.device, b)
                 if args[i] is not mem:
                     kern.set_arg(i, mem)
                     args[i] = mem
-                base += off
+                base = b.offset + off
                 if args[n + i] != base:
                     k.set_bytes(n + i, ABI.pack_offset(base))
                     args[n + i] = base
+                seen[j] = weakref.ref(b)
         try:
             if self.status_arg is None:
                 self.enqueue(q, kern, self.gsize, self.lsize)
@@ -166,6 +185,7 @@ def _dispatch(device, cmd: Dispatch):
                        f"the kernel's parameters: {e}") from None
     run.gsize, run.lsize = (wx * local, wy, wz), (local, 1, 1)
     run.slot_args = tuple(slot_args)
+    run.seen = [_unset] * len(slot_args)
     run.enqueue = cl.enqueue_nd_range_kernel
     return run
 
@@ -247,14 +267,13 @@ def enqueue_programs(device, programs):
     count = 0
     for p in programs:
         table = p.table
-        transfers = resolved = None
-        if table is not None:           # each slot's cl_mem and offset, once per submission
-            resolved = [(_mem(device, b), b.offset) for b in table]
+        transfers = None
+        if table is not None:
             transfers = {i: cmd for i, cmd, _ in p.slots if cmd is not None}
         count += len(p.ops)
         for i, op in enumerate(p.ops):
             if op.__class__ is _Launch:
-                word = op(queue, resolved)
+                word = op(queue, table)
                 if word is not None:
                     statuses.append((word, op.name))
             elif op is None:
