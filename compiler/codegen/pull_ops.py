@@ -141,13 +141,24 @@ def _clamps(wdim, stride, bdil, wdil, pad, dim, out) -> bool:
     return first_end >= 0 and last_start <= dim - 1
 
 
+def _tap_load(em, x, src, conds, init) -> str:
+    """``x`` at ``src``, or ``init`` where the tap's validity ``conds`` fail."""
+    ct = scalar.ctype(x.type.element)
+    if not conds:
+        return em.tmp(ct, em.value(x, src))
+    v = em.var(ct, init)
+    em.open(f"if ({' && '.join(conds)})")
+    em.line(f"{v} = {em.value(x, src)};")
+    em.close()
+    return v
+
+
 def _tap_tree(em, op, idx, wdims, strides, bdil, wdil, pad, shape):
     """A max/min window (a pooling) as a balanced tree over its unrolled taps
     and the init: the taps are independent, so the result no longer waits on
     one serial chain of compares per tap.  Exact, the body being associative
     and commutative (also for NaNs and signed zeros)."""
     x, init = op.operands[:2]
-    ct = scalar.ctype(x.type.element)
     body = op.regions[0].blocks[0]
     vals = [em.value(init, ())]
     r = len(shape)
@@ -167,18 +178,35 @@ def _tap_tree(em, op, idx, wdims, strides, bdil, wdil, pad, shape):
             else:
                 src.append(_window_source(em, None, idx[d], strides[d], str(tap[d]), wdil[d],
                                           pad[d][0], bdil[d], shape[d], conds))
-        if conds:
-            v = em.var(ct, vals[0])
-            em.open(f"if ({' && '.join(conds)})")
-            em.line(f"{v} = {em.value(x, src)};")
-            em.close()
-        else:
-            v = em.tmp(ct, em.value(x, src))
-        vals.append(v)
+        vals.append(_tap_load(em, x, src, conds, vals[0]))
     while len(vals) > 1:
         vals = [em.region_call(body, vals[k:k + 2])[0] if k + 1 < len(vals) else vals[k]
                 for k in range(0, len(vals), 2)]
     return vals[0]
+
+
+def _unrolled_window(em, op, idx, wdims, strides, bdil, wdil, pad, shape) -> list:
+    """A window of few taps (an average pooling's sum) unrolled in the
+    loop's order: the same chain of combines, so the same bits, with no
+    inner loop left; device compilers that keep a short loop rolled (PoCL's
+    LLVM) then vectorise the body like any elementwise one (PoCL, 2x2
+    average pool of 16x32x32x16: 247 -> 32-50 us)."""
+    n = len(op.results)
+    inputs, inits = op.operands[:n], op.operands[n:2 * n]
+    body = op.regions[0].blocks[0]
+    init_vals = [em.value(v, ()) for v in inits]
+    accs = init_vals
+    for tap in itertools.product(*(range(w) for w in wdims)):
+        conds, src = [], []
+        for d in range(len(shape)):
+            if wdims[d] == 1 and strides[d] == 1 and bdil[d] == 1 and pad[d] == (0, 0):
+                src.append(idx[d])
+                continue
+            src.append(_window_source(em, None, idx[d], strides[d], str(tap[d]), wdil[d],
+                                      pad[d][0], bdil[d], shape[d], conds))
+        accs = em.region_call(body, accs + [_tap_load(em, v, src, conds, init)
+                                            for v, init in zip(inputs, init_vals)])
+    return accs
 
 
 def reduce_window(em, op, idx):
@@ -202,6 +230,8 @@ def reduce_window(em, op, idx):
     if n == 1 and isinstance(taps, int) and 1 < taps <= MAX_TREE_TAPS \
             and _idempotent(op.regions[0].blocks[0]):
         return [_tap_tree(em, op, idx, wdims, strides, bdil, wdil, pad, shape)]
+    if isinstance(taps, int) and taps <= MAX_TREE_TAPS:
+        return _unrolled_window(em, op, idx, wdims, strides, bdil, wdil, pad, shape)
     accs = [em.var(scalar.ctype(v.type.element), em.value(v, ())) for v in inits]
     ws = []
     for d in range(r):
