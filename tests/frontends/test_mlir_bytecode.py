@@ -159,3 +159,28 @@ def test_unknown_op_is_named_and_falls_back_to_jaxlib():
     with pytest.warns(UserWarning, match="vhlo.abz_v1.*through jaxlib"):
         with pytest.raises(CompileError, match="native reader: .*abz_v1"):
             read_artifact(renamed, "renamed.mlirbc")       # jaxlib does not know it either
+
+
+def test_compiling_an_artifact_needs_no_jaxlib(tmp_path):
+    """In a process where jaxlib cannot be imported, the CLI compiles a
+    portable artifact natively (and a module the reader does not know is a
+    one-line error naming the op, not a fallback)."""
+    import subprocess
+    import sys
+    data = _serialise(WHILE, stablehlo.get_current_version())
+    (tmp_path / "ok.mlirbc").write_bytes(data)
+    (tmp_path / "unknown.mlirbc").write_bytes(data.replace(b"multiply_v1", b"multiplz_v1"))
+    script = (
+        "import sys; sys.modules['jaxlib'] = sys.modules['jax'] = None\n"
+        "from tensorvm.compiler import cli\n"
+        "ok = cli.main([sys.argv[1], '-o', sys.argv[2]])\n"
+        "bad = cli.main([sys.argv[3], '-o', sys.argv[2] + '.bad'])\n"
+        "print('RESULT', ok, bad)\n")
+    r = subprocess.run([sys.executable, "-c", script, str(tmp_path / "ok.mlirbc"),
+                        str(tmp_path / "ok.vmfb"), str(tmp_path / "unknown.mlirbc")],
+                       capture_output=True, text=True, timeout=600)
+    assert "RESULT 0 1" in r.stdout, r.stdout + r.stderr
+    from tensorvm.runtime import load_module
+    got = load_module(str(tmp_path / "ok.vmfb")).main(np.float32(1.5))
+    np.testing.assert_allclose(np.asarray(got), np.float32(1.5) ** 8, rtol=1e-6)
+    assert "'vhlo.multiplz_v1'" in r.stderr and "Traceback" not in r.stderr
