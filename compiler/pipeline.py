@@ -209,12 +209,13 @@ def _build_variants(kernels, options, loops=(), entry_of=None, progress=None):
             fmt = cpu_target.format
         elif t == "opencl":
             from .codegen import opencl
-            data, target, entries, counts, src = opencl.build_opencl_executable(kernels)
+            data, target, entries, counts, src = opencl.build_opencl_executable(kernels, loops,
+                                                                                entry_of)
             fmt = opencl.FORMAT
         elif t == "cuda":
             from .codegen import cuda
-            data, target, entries, counts, src = cuda.build_cuda_executable(kernels,
-                                                                            options.cuda_arch)
+            data, target, entries, counts, src = cuda.build_cuda_executable(
+                kernels, options.cuda_arch, loops, entry_of)
             fmt = cuda.FORMAT
         else:
             raise CompileError(f"unknown target '{t}'")

@@ -414,11 +414,33 @@ def test_a_static_function_is_prepared_once_and_replayed():
     assert after["host_cpu_ns"] > before["host_cpu_ns"] and after["host_us_per_command"] > 0
 
 
-def test_loop_iterations_bind_one_prepared_template():
+def _vm_loops(monkeypatch):
+    """Hide the loops' one-launch entry points (codegen/gpu_loop.py): the
+    tests below cover the VM loop that GPU variants keep for loops the
+    GPU form cannot compose."""
+    from tensorvm.runtime.modules import hal as hal_module
+    sig, real = hal_module.FUNCTIONS["executable.has_entry"]
+    monkeypatch.setitem(hal_module.FUNCTIONS, "executable.has_entry", (sig, lambda state, exe, name: (
+        0 if str(name).endswith("_native") else real(state, exe, name))))
+
+
+def test_a_device_loop_is_one_launch():
+    """The same loop with its GPU entry point: one submission per call."""
+    m = runtime.load_module(compiled(DEVICE_CONDITION), device="opencl")
+    x = np.array([1, 2, 3, 4], np.float32)
+    np.testing.assert_array_equal(np.asarray(m.main(x)), x * 256)
+    before = m.device.stats()
+    np.testing.assert_array_equal(np.asarray(m.main(x)), x * 256)
+    s = {k: v - before[k] for k, v in m.device.stats().items()}
+    assert s["submissions"] == 1, s
+
+
+def test_loop_iterations_bind_one_prepared_template(monkeypatch):
     """A loop whose condition is read back each iteration submits once per
     iteration (its condition's dispatch and the recorded body nested, one
     row: host_replay.py); every submission after the first of its shape is
     bound to the prepared template, within a call and across calls."""
+    _vm_loops(monkeypatch)
     m = runtime.load_module(compiled(DEVICE_CONDITION), device="opencl")
     x = np.array([1, 2, 3, 4], np.float32)
     before = m.device.stats()
@@ -463,6 +485,7 @@ def test_a_loop_body_is_recorded_once_and_replayed(monkeypatch):
     per submission shows in the trace summary."""
     from tensorvm.hal.command_buffer import CommandBuffer
     from tensorvm.hal.trace import Tracer, format_summary, summary
+    _vm_loops(monkeypatch)
     m = runtime.load_module(compiled(SLICED_LOOP), device="opencl")
     t = (np.arange(32, dtype=np.float32).reshape(8, 4) % 5) * 0.5
     x = np.array([0.5, 1, 1.5, 2], np.float32)

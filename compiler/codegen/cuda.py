@@ -20,6 +20,7 @@ from tensorvm.vmfb import gpu_abi
 from tensorvm.vmfb.model import EntryPoint
 
 from ..errors import CompileError
+from . import gpu_loop
 from .gpu import GpuTarget
 from .grids import GPU_MARKER
 
@@ -117,12 +118,15 @@ def compile_ptx(source: str, arch: str = DEFAULT_ARCH) -> str:
     return text
 
 
-def build_cuda_executable(kernels: list, arch: str = DEFAULT_ARCH):
-    """(PTX bytes, target, entry points, workgroup counts, CUDA source)."""
-    source, counts, _ = TARGET.render_program(kernels)
+def build_cuda_executable(kernels: list, arch: str = DEFAULT_ARCH, loops=(), entry_of=None):
+    """(PTX bytes, target, entry points, workgroup counts, CUDA source);
+    ``loops`` (host/native_loop.NativeLoop) add one entry point each after
+    the kernels (gpu_loop.py: the whole loop in one launch)."""
+    source, counts, needs_f64 = TARGET.render_program(kernels)
+    source, looped = gpu_loop.add_loops(TARGET, source, kernels, counts, needs_f64, loops, entry_of)
     ptx = compile_ptx(source, arch)
     m = re.search(r"^\.version\s+(\S+)", ptx, re.M)
-    entries = [EntryPoint(k.name, k.num_bindings, k.num_constant_words) for k in kernels]
+    entries = [EntryPoint(k.name, k.num_bindings, k.num_constant_words) for k in kernels] + looped
     entries.append(EntryPoint(GPU_MARKER, 0, 0))     # grids.py: the host's 'GPU variant' test
     target = {"arch": arch, "ptx_version": m.group(1) if m else None,
               "local_size": TARGET.local_size_hint}

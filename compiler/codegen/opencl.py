@@ -16,6 +16,7 @@ import re
 
 from tensorvm.vmfb.model import EntryPoint
 
+from . import gpu_loop
 from .gpu import GpuTarget
 from .grids import GPU_MARKER
 
@@ -103,10 +104,13 @@ class OpenCLTarget(GpuTarget):
 TARGET = OpenCLTarget()
 
 
-def build_opencl_executable(kernels: list):
-    """(source bytes, target, entry points, workgroup counts, source text)."""
+def build_opencl_executable(kernels: list, loops=(), entry_of=None):
+    """(source bytes, target, entry points, workgroup counts, source text);
+    ``loops`` (host/native_loop.NativeLoop) add one entry point each after
+    the kernels (gpu_loop.py: the whole loop in one launch)."""
     source, counts, needs_f64 = TARGET.render_program(kernels)
-    entries = [EntryPoint(k.name, k.num_bindings, k.num_constant_words) for k in kernels]
+    source, looped = gpu_loop.add_loops(TARGET, source, kernels, counts, needs_f64, loops, entry_of)
+    entries = [EntryPoint(k.name, k.num_bindings, k.num_constant_words) for k in kernels] + looped
     entries.append(EntryPoint(GPU_MARKER, 0, 0))     # grids.py: the host's 'GPU variant' test
     target = {"language": "OpenCL C 1.2", "extensions": ["cl_khr_fp64"] if needs_f64 else [],
               "local_size": TARGET.local_size_hint}

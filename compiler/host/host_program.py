@@ -171,7 +171,8 @@ class GeneralFunction(ControlFlow):
                 self._emit_cached()
                 return
             # cached only where the loaded variant runs every loop natively (a
-            # GPU variant has no loop entry points: it takes the general path)
+            # GPU variant may lack a loop's entry point, codegen/gpu_loop.py:
+            # it then takes the general path)
             f = self.f
             exe = f.reg("exe")
             f.op("global.load.ref", exe, "__exe")

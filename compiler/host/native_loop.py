@@ -32,9 +32,10 @@ returns ``RC_CANCELLED`` / ``RC_TIMED_OUT`` (vmfb/cpu_abi.py).
 A loop qualifies when every value inside it is a static-shape device value or
 a host scalar of a supported type, and every op is a static dispatch, a
 device reshape (an alias), a supported host scalar op, a device constant, or a
-nested while / if / case that qualifies the same way.  The host code keeps
-the VM loop for variants that lack the entry point (GPU targets), chosen at
-run time (``hal.executable.has_entry``).
+nested while / if / case that qualifies the same way.  GPU variants get the
+same entry point as one persistent kernel launch (codegen/gpu_loop.py
+renders this plan); the host code keeps the VM loop for variants that lack
+the entry point, chosen at run time (``hal.executable.has_entry``).
 """
 from __future__ import annotations
 
@@ -70,6 +71,9 @@ class Frame:
     carry: dict = field(default_factory=dict)   # device position -> carry slot offset
     results: dict = field(default_factory=dict)  # device position -> slot in the parent's half
     state: dict = field(default_factory=dict)    # in-place position -> offset after the halves
+    # (id(dispatch), operand) -> slot of a host scalar a kernel reads as a
+    # buffer: the GPU form (codegen/gpu_loop.py) stores it there; C uses a local
+    staged: dict = field(default_factory=dict)
     state_bytes: int = 0
     half: int = 0
     offset: int = 0                              # of the first half in the scratch
@@ -265,11 +269,14 @@ class _Planner:
         if name == "tvm.dispatch":
             if "tvm.dims" in o.attributes:
                 raise _NotNative
-            for v in o.operands:
+            push = set(ints(o.attributes.get("push_constants")))
+            for i, v in enumerate(o.operands):
                 if v in self.host and not scalar_type(v.type):
                     self.upload(v)
                 else:
                     self.use(v)
+                    if v in self.host and i not in push:
+                        frame.staged[(id(o), i)] = frame.slot(8)
             self.define(o.results)
             for r in o.results:
                 frame.slots[r] = frame.slot(nbytes(r.type))

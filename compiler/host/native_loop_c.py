@@ -126,14 +126,14 @@ class _Renderer:
         cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
         region, it = self.fresh("R"), self.fresh("it")
         half = frame.half
-        self.emit(f"char* const {region} = scratch + {frame.offset}; (void){region};")
+        self.emit(f"{self.space}char* const {region} = scratch + {frame.offset}; (void){region};")
         carried = []
         for j, v in enumerate(op.operands):
             c = self.fresh("c")
             init = self.ex[v] if op.results[j] in self.host else self.uploaded.get(v, self.ex.get(v))
             if j in frame.state:                 # updated in place: the loop's own copy
-                self.emit(f"char* {c} = {region} + {2 * half + frame.state[j]};")
-                self.emit(f"memcpy({c}, {init}, {nbytes(v.type)});")
+                self.emit(f"{self.space}char* {c} = {region} + {2 * half + frame.state[j]};")
+                self.emit(self.copy(c, init, nbytes(v.type)))
             else:
                 self.emit(f"{self._decl(op.results[j])} {c} = {init};")
             carried.append(c)
@@ -142,17 +142,15 @@ class _Renderer:
         outer_half = self.half
         h, o = self.fresh("H"), self.fresh("O")
         self.half = h
-        self.emit(f"char* const {h} = {region} + ({it} & 1) * (uint64_t){half}; (void){h};")
-        self.emit(f"char* const {o} = {region} + (({it} & 1) ^ 1) * (uint64_t){half}; (void){o};")
+        self.emit(f"{self.space}char* const {h} = {region} + ({it} & 1) * (uint64_t){half}; (void){h};")
+        self.emit(f"{self.space}char* const {o} = {region} + (({it} & 1) ^ 1) * (uint64_t){half}; (void){o};")
         for blk in (cond, body):
             for a, c in zip(blk.arguments, carried):
                 self.ex[a] = c
         self.block(cond)
         self.emit(f"if (!{self.read(cond.terminator.operands[0])}) break;")
         self.emit("++tvm_n_it;" if op is self.loop.op else "++tvm_n_inner;")
-        self.emit(f"if (*stop) return {RC_CANCELLED};")
-        self.emit(f"if (deadline && (++tick & {CLOCK_EVERY - 1}) == 0 && tvm_now_ns() > deadline) "
-                  f"return {RC_TIMED_OUT};")
+        self.iteration_checks()
         self.block(body)
         nexts = []
         for j, y in enumerate(body.terminator.operands):   # a parallel move: read every next value first
@@ -163,7 +161,7 @@ class _Renderer:
             if j in frame.carry and half:
                 size = nbytes(op.results[j].type)
                 self.emit(f"if ({n} >= {o} && {n} < {o} + {half}) "
-                          f"{{ memcpy({h} + {frame.carry[j]}, {n}, {size}); {n} = {h} + {frame.carry[j]}; }}")
+                          f"{{ {self.copy(f'{h} + {frame.carry[j]}', n, size)} {n} = {h} + {frame.carry[j]}; }}")
             nexts.append((j, n))
         for j, n in nexts:
             self.emit(f"{carried[j]} = {n};")
@@ -175,7 +173,7 @@ class _Renderer:
                 size = nbytes(r.type)
                 slot = f"{outer_half} + {frame.results[j]}"
                 self.emit(f"if ({carried[j]} >= {region} && {carried[j]} < {region} + {frame.size}) "
-                          f"{{ memcpy({slot}, {carried[j]}, {size}); {carried[j]} = {slot}; }}")
+                          f"{{ {self.copy(slot, carried[j], size)} {carried[j]} = {slot}; }}")
             self.ex[r] = carried[j]
 
     def branches(self, op) -> None:
@@ -231,8 +229,11 @@ class _Renderer:
         for r in o.results:
             self.ex[r] = f"({self.half} + {self.slots[r]})"
         count = self.count_of(o)
-        if not count:
-            return
+        if count:
+            self.call_kernel(o, count)
+
+    def call_kernel(self, o, count) -> None:
+        """Run dispatch ``o``'s kernel over its ``count`` workgroups."""
         push = set(ints(o.attributes.get("push_constants")))
         ptrs, lens, words = [], [], []
         for i, v in enumerate(o.operands):
@@ -295,7 +296,7 @@ class _Renderer:
         dst_off = " + ".join([f"({starts[d]} + {idx[d]}) * {strides[d]}" for d in range(k)]
                              + [f"{starts[d]} * {strides[d]}" for d in range(k, rank)]) or "0"
         src_off = " + ".join(f"{idx[d]} * {ustrides[d]}" for d in range(k)) or "0"
-        self.emit(f"memcpy({dest} + ({dst_off}) * {upd.item}, {src} + ({src_off}) * {upd.item}, {run});")
+        self.emit(self.copy(f"{dest} + ({dst_off}) * {upd.item}", f"{src} + ({src_off}) * {upd.item}", run))
         for _ in idx:
             self.depth -= 1
             self.emit("}")
@@ -304,16 +305,30 @@ class _Renderer:
         self.depth -= 1
         self.emit("}")
 
+    # -- what a GPU form (codegen/gpu_loop.py) spells differently ---------------------------
+    #: address space of the device pointers (OpenCL: ``__global ``)
+    space = ""
+
+    def copy(self, dst: str, src: str, size) -> str:
+        """A statement copying ``size`` bytes between device buffers."""
+        return f"memcpy({dst}, {src}, {size});"
+
+    def iteration_checks(self) -> None:
+        """The call's bounds, read once per iteration: cancel() and the deadline."""
+        self.emit(f"if (*stop) return {RC_CANCELLED};")
+        self.emit(f"if (deadline && (++tick & {CLOCK_EVERY - 1}) == 0 && tvm_now_ns() > deadline) "
+                  f"return {RC_TIMED_OUT};")
+
     def read(self, v) -> str:
         """A host scalar's C expression; a device scalar is loaded from its buffer."""
         if v in self.host:
             return self.ex[v]
         el = v.type.element
-        load = f"(*(const {STORAGE[el]}*)({self.ex[v]}))"
+        load = f"(*({self.space}const {STORAGE[el]}*)({self.ex[v]}))"
         return f"({load} != 0)" if el == "i1" else f"({CTYPE[el]}){load}"
 
     def _decl(self, v) -> str:
-        return CTYPE[v.type.element] if v in self.host else "char*"
+        return CTYPE[v.type.element] if v in self.host else f"{self.space}char*"
 
 
 def push_words(v, x: str) -> list:

@@ -16,6 +16,7 @@ import numpy as np
 
 from tensorvm import hal
 from tensorvm.hal import Buffer, BufferView, CommandBuffer, Executable, Fence, HalError
+from tensorvm.hal.allocator import DeviceBoundAllocator
 from tensorvm.hal.channel import Channel
 from tensorvm.hal.command_buffer import constant_slot
 from tensorvm.hal.errors import rethrow
@@ -219,6 +220,10 @@ def invocation_bounds(state, device):
         if state.timeout_s is not None:
             words[BOUNDS_DEADLINE] = int((time.monotonic() + state.timeout_s) * 1e9)
     words[BOUNDS_MEASURE] = device.tracer is not None
+    if isinstance(device.allocator, DeviceBoundAllocator):
+        # a GPU loop kernel (compiler/codegen/gpu_loop.py) takes the bounds as
+        # a device binding it does not read: a copy on the device
+        return device.allocator.import_host(words.view(np.uint8))
     return Buffer(words.view(np.uint8))
 
 
