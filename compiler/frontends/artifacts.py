@@ -26,8 +26,10 @@ from .common import FrontendError, describe_treedef, require
 MLIR_BYTECODE_MAGIC = b"ML\xefR"
 
 
-def read_artifact(data: bytes, filename: str = "<input>") -> tuple[str, dict]:
-    """(MLIR text, reflection extras for ``main``) of the serialised module ``data``."""
+def read_artifact(data: bytes, filename: str = "<input>") -> tuple:
+    """(parser input, reflection extras for ``main``) of the serialised module
+    ``data``: the input is MLIR text, or for bytecode the native reader's
+    ``source.Source`` skeleton."""
     if bytes(data[:4]) == MLIR_BYTECODE_MAGIC:
         return read_bytecode(data, filename), {}
     data = bytes(data)
@@ -151,8 +153,9 @@ def bytecode_to_text(data: bytes, filename: str = "<input>") -> str:
         return module.operation.get_asm(enable_debug_info=True)
 
 
-def _jax_exported(data: bytes, filename: str) -> tuple[str, dict]:
-    """A serialised ``jax.export.Exported``: its module text and pytrees."""
+def _jax_exported(data: bytes, filename: str) -> tuple:
+    """A serialised ``jax.export.Exported``: its module (the portable artifact
+    it carries, read as ``read_bytecode`` does) and pytrees."""
     jax = require("jax", "flax")
     from jax import export
     try:
@@ -164,5 +167,5 @@ def _jax_exported(data: bytes, filename: str) -> tuple[str, dict]:
         raise FrontendError(f"{filename}: neither MLIR text, MLIR bytecode nor a serialised "
                             "jax.export.Exported") from None
     args_tree, _ = jax.tree_util.treedef_children(exp.in_tree)
-    return exp.mlir_module(), {"pytree_args": describe_treedef(args_tree, jax.tree_util),
+    return read_bytecode(exp.mlir_module_serialized, filename), {"pytree_args": describe_treedef(args_tree, jax.tree_util),
                                "pytree_results": describe_treedef(exp.out_tree, jax.tree_util)}
