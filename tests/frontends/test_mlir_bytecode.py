@@ -4,6 +4,8 @@ constants stay views of the input file, damaged input is a typed error."""
 from __future__ import annotations
 
 import mmap
+import os
+import sys
 import warnings
 from pathlib import Path
 
@@ -19,11 +21,14 @@ from tensorvm.compiler.errors import CompileError  # noqa: E402
 from tensorvm.compiler.frontends.artifacts import (bytecode_to_text, open_artifact,  # noqa: E402
                                                    read_artifact)
 from tensorvm.compiler.ir import attributes as A  # noqa: E402
-from tensorvm.compiler.ir.printer import print_module  # noqa: E402
 from tensorvm.compiler.mlir.bytecode import BytecodeError  # noqa: E402
 from tensorvm.compiler.mlir.parser import parse_module  # noqa: E402
 from tensorvm.compiler.mlir.source import Source  # noqa: E402
 from tensorvm.compiler.mlir.vhlo import read_portable_artifact  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "tools"))
+from check_mlirbc import canonical  # noqa: E402  (the IR printed, attributes sorted)
 
 TESTDATA = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "testdata"
 #: One program per shape of encoding: regions (sort, reduce, while), structs
@@ -60,19 +65,6 @@ def _serialise(text: str, target: str) -> bytes:
         return stablehlo.serialize_portable_artifact(ir.Module.parse(text), target)
 
 
-def _canonical(module) -> str:
-    """The module printed with each op's attributes in name order (the two
-    readers list them in different orders; the IR is the same)."""
-    def sort(ops):
-        for op in ops:
-            op.attributes = dict(sorted(op.attributes.items()))
-            for r in op.regions:
-                for b in r.blocks:
-                    sort(b.operations)
-    sort(module.body.operations)
-    return print_module(module)
-
-
 def _program(name: str) -> str:
     if name == "while":
         return WHILE
@@ -93,8 +85,8 @@ def test_native_reader_gives_the_ir_of_the_jaxlib_text_path(name, target):
     data = _serialise(text, version)
     native = read_portable_artifact(data, name)
     assert isinstance(native, Source)
-    assert _canonical(parse_module(native, name)) == \
-        _canonical(parse_module(bytecode_to_text(data, name), name))
+    assert canonical(parse_module(native, name)) == \
+        canonical(parse_module(bytecode_to_text(data, name), name))
 
 
 def _big_constant_artifact(n: int) -> tuple:
@@ -166,7 +158,6 @@ def test_compiling_an_artifact_needs_no_jaxlib(tmp_path):
     portable artifact natively (and a module the reader does not know is a
     one-line error naming the op, not a fallback)."""
     import subprocess
-    import sys
     data = _serialise(WHILE, stablehlo.get_current_version())
     (tmp_path / "ok.mlirbc").write_bytes(data)
     (tmp_path / "unknown.mlirbc").write_bytes(data.replace(b"multiply_v1", b"multiplz_v1"))
