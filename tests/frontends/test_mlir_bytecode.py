@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("jaxlib", reason="the artifacts are written with jaxlib (pip install jax)")
+pytest.importorskip("jax", reason="the artifacts are written with jax's jaxlib (pip install jax)")
 
 from jaxlib.mlir import ir  # noqa: E402
 from jaxlib.mlir.dialects import stablehlo  # noqa: E402
