@@ -31,10 +31,10 @@ def profile(text: str, reps: int = 3):
     from tensorvm.vmfb import container
     kinds, build = {}, opencl.build_opencl_executable
 
-    def recording(kernels):
+    def recording(kernels, *rest):
         for k in kernels:
             kinds[k.name] = _describe(k)
-        return build(kernels)
+        return build(kernels, *rest)      # (rest: the loops gpu_loop.py adds, their entries)
     opencl.build_opencl_executable = recording
     try:
         mdef = container.read_module(compiler.compile_str(text, targets=["opencl"]))
