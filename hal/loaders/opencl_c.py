@@ -8,7 +8,8 @@ emits too; hand-written kernels follow it): for bindings ``0..n-1`` the
 binding's offset), then the push constants as ``uint``.  A dispatch of
 ``(x, y, z)`` workgroups enqueues an NDRange of global size ``(x * L, y, z)`` and local size ``(L, 1, 1)``, where
 ``L`` is the variant's ``target["local_size"]`` (default 64) capped by what
-the kernel allows; the kernel strides its threads over the workgroup's work.
+the kernel allows, or the kernel's ``reqd_work_group_size`` where it
+declares one; the kernel strides its threads over the workgroup's work.
 
 A kernel may report failure, as a CPU kernel does with a nonzero return: one
 more parameter after the push constants, ``__global uint* tvm_status`` (known
@@ -190,6 +191,10 @@ def load(device, name, data, entry_points, target) -> OpenCLExecutable:
                            f"(its OpenCL program defines {program.kernel_names!r})") from None
         limit = kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE,
                                            device.cl_device)
-        local_sizes.append(max(1, min(want, int(limit))))
+        # a kernel that declares reqd_work_group_size gets it (a GPU loop's
+        # kernel on CPU devices: compiler/codegen/gpu_loop.py)
+        fixed = kernel.get_work_group_info(cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE,
+                                           device.cl_device)
+        local_sizes.append(int(fixed[0]) if fixed and fixed[0] else max(1, min(want, int(limit))))
         kernels.append(_Kernel(kernel))
     return OpenCLExecutable(device, name, entry_points, program, local_sizes, kernels)
