@@ -76,7 +76,16 @@ def _scatter(kernel, em, wg, outs) -> int:
     if any(d == 0 for d in shape):
         return 0
     em.open(f"if ({wg} == 0)")
+    # a dispatch that updates its operand's buffer (passes/scatter_in_place.py)
+    # has nothing to copy when the host shares the two
+    from .gpu_scatter import IN_PLACE_ATTR
+    shared = em.bindings.get(operands[0]) if n == 1 and IN_PLACE_ATTR in getattr(
+        op.parent_op, "attributes", {}) else None
+    if shared is not None:
+        em.open(f"if ((const void*){shared} != (const void*){outs[0]})")
     copy_in(em, outs, op.results, operands)
+    if shared is not None:
+        em.close()
     ushape = updates[0].type.shape
     uidx = loops(em, ushape, "u")
     full, cond = scatter_target(em, op, uidx)
