@@ -95,8 +95,8 @@ def run_pipeline(module, options, progress=None, output=None):
             if dyn is not None:
                 shapes.bind_dispatch(d, dyn)
             kernels.append(build_kernel(d, customs))
-            if id(d) in in_place:       # writes only its window (codegen/update_window.py)
-                kernels[-1].kind = WINDOW_KIND
+            if id(d) in in_place and kernels[-1].root.name == "stablehlo.dynamic_update_slice":
+                kernels[-1].kind = WINDOW_KIND  # writes only its window (codegen/update_window.py)
     loops = [lp for f in functions for lp in (getattr(plans[id(f)], "loops", None) or {}).values()]
     for j, lp in enumerate(loops):
         lp.entry = len(kernels) + j

@@ -297,3 +297,29 @@ def test_scatter_in_a_function_with_control_flow_stays_one_work_group():
     assert "atomic_cmpxchg" in src and "g_inplace" not in src and "_copy0" not in src
     out = runtime.load_module(r.vmfb, device="opencl").main(x, ids, g)
     np.testing.assert_array_equal(np.asarray(out), ref)
+
+
+def test_scatter_into_a_donated_argument_needs_no_copy(bindings):
+    """A donated operand: the scatter's result takes over its buffer
+    (host/donation.py), so there is no copy dispatch and the updates run
+    over the grid; the array passed in is invalidated, a host array is
+    never written."""
+    from tensorvm.runtime import DonatedArrayError
+    text = scatter("f32", "add", False).replace(
+        "%x: tensor<300x40xf32>", "%x: tensor<300x40xf32> {jax.buffer_donor = true}", 1)
+    (x, ids, g), ref = _scatter_case("f32", "add", False)
+    m = runtime.load_module(compile_text(text, CompileOptions(targets=["opencl"])).vmfb,
+                            device="opencl")
+    assert m.main.args[0]["donated_to"] == 0
+    host = x.copy()
+    out = m.main(host, ids, g)
+    np.testing.assert_array_equal(host, x)
+    np.testing.assert_array_equal(np.asarray(out), ref)
+    (name, sw, _), = bindings                 # the call's one dispatch
+    assert name.endswith("_scatter") and sw[0] == 79
+    again = m.main(out, ids, g)
+    ok = (ids[:, 0] >= 0) & (ids[:, 0] < 300)
+    np.add.at(ref, ids[ok, 0], g[ok])
+    np.testing.assert_array_equal(np.asarray(again), ref)
+    with pytest.raises(DonatedArrayError):
+        m.main(out, ids, g)

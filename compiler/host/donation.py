@@ -6,11 +6,12 @@ naming the result).  A donated argument reaches a result of the same type
 through a chain of in-place updates: dispatches whose region's root is a
 ``dynamic_update_slice`` of the value, which the region reads nowhere
 else (a KV cache written at one position; a stacked cache written once per
-layer).  Every other reader of a value in the chain must run before the
+layer), or a large GPU scatter into it (passes/scatter_in_place.py).  Every
+other reader of a value in the chain must run before the
 update that overwrites it (program order; the static schedule in
 passes/memory.py waits for them) and cannot pass it on.  The chain's
 dispatches then write into the argument's buffer, each only its update
-window (update_window.py): the result IS the argument's storage, so a cache
+window (update_window.py) or its scatter's updates: the result IS the argument's storage, so a cache
 passed in and returned stays in one buffer across calls.
 
 Reflection marks the pair (``donated_to`` on the argument, ``donor`` on the
@@ -82,7 +83,12 @@ def update_chains(func) -> dict:
 
 
 def _top_level_update(d, i):
-    """Dispatch ``d`` updates its operand ``i`` in place (True) or not (None)."""
+    """Dispatch ``d`` updates its operand ``i`` in place (True) or not (None):
+    a window update, or a scatter marked so (passes/scatter_in_place.py)."""
+    from ..codegen.gpu_scatter import IN_PLACE_ATTR
+    mark = d.attributes.get(IN_PLACE_ATTR)
+    if mark is not None:
+        return True if mark.value == i else None
     found = updated_operand(d)
     return True if found is not None and found[0] == i else None
 

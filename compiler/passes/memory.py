@@ -157,9 +157,10 @@ def _in_place_states(func) -> dict:
     ``IN_PLACE_ATTR`` (passes/scatter_in_place.py)."""
     donors = dispatch_donors(func)
     ops = func.regions[0].blocks[0].operations
-    out = {id(op): op.operands[updated_operand(op)[0]] for op in ops if id(op) in donors}
-    out.update((id(op), op.operands[op.attributes[IN_PLACE_ATTR].value]) for op in ops
-               if IN_PLACE_ATTR in op.attributes)
+    out = {id(op): op.operands[op.attributes[IN_PLACE_ATTR].value] for op in ops
+           if IN_PLACE_ATTR in op.attributes}
+    out.update((id(op), op.operands[updated_operand(op)[0]]) for op in ops
+               if id(op) in donors and id(op) not in out)
     return out
 
 

@@ -8,9 +8,10 @@ whose updates can be applied in any order by many work-groups
 (``gpu_scatter.parallel_updates``) and that has at least ``MIN_UPDATES``
 update elements is marked ``IN_PLACE_ATTR`` = the binding that holds the
 scatter's operand.  The operand must then be a value only this dispatch
-reads, made by a dispatch of its own: where it is not (a function argument,
-a constant, a value read elsewhere or returned), a copy dispatch is put in
-front that makes one.  The memory plan (passes/memory.py) gives the result
+reads, made by a dispatch of its own, or a donated argument whose buffer
+the scatter's result takes over (host/donation.py): where it is neither
+(an argument, a constant, a value read elsewhere or returned), a copy
+dispatch is put in front that makes one.  The memory plan (passes/memory.py) gives the result
 the operand's storage, so the copy is the operand's own kernel and the
 scatter dispatch's grid covers only the updates.  Only functions of
 straight-line dispatches (the static plan) are changed: the general host
@@ -25,6 +26,7 @@ from __future__ import annotations
 from math import prod
 
 from ..codegen.gpu_scatter import IN_PLACE_ATTR, parallel_updates
+from ..host.donation import dispatch_donors
 from ..host.host_program import needs_general_path
 from ..ir.attributes import IntAttr, StringAttr
 from ..ir.core import Block, Operation, Region
@@ -40,18 +42,20 @@ class ScattersInPlace(Pass):
 
     def run(self, module) -> None:
         copies = 0
-        dispatches = [o for f in module.functions if not needs_general_path(f)
-                      for o in f.regions[0].blocks[0].operations if o.name == "tvm.dispatch"]
-        for d in dispatches:
-            k = _scatter_operand(d)
-            if k is None:
+        for f in module.functions:
+            if needs_general_path(f):
                 continue
-            v = d.operands[k]
-            producer = v.defining_op
-            if len(v.uses) != 1 or producer is None or producer.name != "tvm.dispatch":
-                d.set_operand(k, _copy(d, v, copies).result)
-                copies += 1
-            d.attributes[IN_PLACE_ATTR] = IntAttr(k, "i64")
+            for d in [o for o in f.regions[0].blocks[0].operations if o.name == "tvm.dispatch"]:
+                k = _scatter_operand(d)
+                if k is None:
+                    continue
+                v = d.operands[k]
+                d.attributes[IN_PLACE_ATTR] = IntAttr(k, "i64")
+                fresh = len(v.uses) == 1 and getattr(v.defining_op, "name", None) == "tvm.dispatch"
+                # (a donated argument: the mark makes ``d`` an update of its chain)
+                if not fresh and (v.defining_op is not None or id(d) not in dispatch_donors(f)):
+                    d.set_operand(k, _copy(d, v, copies).result)
+                    copies += 1
 
 
 def _scatter_operand(d):
