@@ -24,7 +24,8 @@ single-block kernel, launched as one workgroup:
 The entry keeps the CPU entry's name and binding layout, so the host code's
 run-time choice (``executable.has_entry``) is unchanged.  A loop this module
 cannot compose (a custom kernel, a host scalar read as a buffer, local
-memory over the budget, f64 host math in a program without f64) gets an
+memory over the budget, f64 host math in a program without f64, a body
+dispatch of more than MAX_WORKGROUPS workgroups) gets an
 empty placeholder entry instead, keeping the ordinals of the loops after it,
 and the VM loop runs it as before.
 
@@ -75,6 +76,10 @@ DIALECTS = {
 #: body's small dispatches gain nothing from 64; measured lstm 0.91 -> ~0.35
 #: ms, gru 1.0 -> ~0.33 ms against 64 items)
 CPU_DEVICE_ITEMS = 4
+#: The most workgroups a body dispatch may have: one block runs them in
+#: turn, so a loop whose body has device-sized dispatches keeps the VM loop
+#: (the loop models' bodies have at most 16: decode steps, recurrent cells)
+MAX_WORKGROUPS = 64
 #: Local (shared) memory the arena may take: OpenCL 1.2 guarantees 32 KiB,
 #: CUDA's static shared memory is 48 KiB.
 LOCAL_LIMIT = {"opencl": 32768, "cuda": 49152}
@@ -251,6 +256,8 @@ class _GpuLoop(_Renderer):
         """The kernel's step over its workgroups, then a barrier."""
         if type(count) is not int:
             raise NotComposable("a dynamic workgroup count")
+        if count > MAX_WORKGROUPS:
+            raise NotComposable(f"{count} workgroups in one dispatch: work for a whole device")
         kernel, gs = self.kernel_obj(o), self.space
         push = set(ints(o.attributes.get("push_constants")))
         staged = False

@@ -125,3 +125,32 @@ def test_cuda_loop_kernel_passes_ptxas():
     src = res.stats["cuda_source"]
     assert 'extern "C" __global__ void loop' in src and "_native_vm(" not in src
     assert "__syncthreads();" in src
+
+
+# A body with a dispatch of 256 workgroups: device-sized work, not for one block.
+BIG_BODY = """
+func.func @main(%x: tensor<256x1024xf32>) -> tensor<256x1024xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<256x1024xf32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %v2 = stablehlo.add %v, %v : tensor<256x1024xf32>
+      %in = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %in, %v2 : tensor<i32>, tensor<256x1024xf32>
+    }
+  return %r#1 : tensor<256x1024xf32>
+}
+"""
+
+
+def test_a_device_sized_body_keeps_the_vm_loop():
+    if OPENCL is not None:
+        pytest.skip(f"opencl unavailable: {OPENCL}")
+    res = compile_text(BIG_BODY, CompileOptions(targets=["opencl"], keep_source=True))
+    assert "_native_vm(" in res.stats["opencl_source"]
+    x = np.random.default_rng(0).standard_normal((256, 1024)).astype(np.float32)
+    np.testing.assert_array_equal(np.asarray(runtime.load_module(res.vmfb, device="opencl").main(x)), x * 8)
