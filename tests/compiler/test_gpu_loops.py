@@ -12,6 +12,8 @@ from tensorvm.compiler.codegen import cuda
 from tensorvm.hal.trace import Tracer, summary
 from tensorvm.runtime.modules import hal as hal_module
 
+import test_native_loops
+
 OPENCL = hal.registry.driver_availability("opencl")
 
 # Each step: row i of x scaled by the running sum s (a reduction of the
@@ -127,30 +129,15 @@ def test_cuda_loop_kernel_passes_ptxas():
     assert "__syncthreads();" in src
 
 
-# A body with a dispatch of 256 workgroups: device-sized work, not for one block.
-BIG_BODY = """
-func.func @main(%x: tensor<256x1024xf32>) -> tensor<256x1024xf32> {
-  %c0 = stablehlo.constant dense<0> : tensor<i32>
-  %c1 = stablehlo.constant dense<1> : tensor<i32>
-  %n = stablehlo.constant dense<3> : tensor<i32>
-  %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<256x1024xf32>
-    cond {
-      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
-      stablehlo.return %p : tensor<i1>
-    } do {
-      %v2 = stablehlo.add %v, %v : tensor<256x1024xf32>
-      %in = stablehlo.add %i, %c1 : tensor<i32>
-      stablehlo.return %in, %v2 : tensor<i32>, tensor<256x1024xf32>
-    }
-  return %r#1 : tensor<256x1024xf32>
-}
-"""
-
 
 def test_a_device_sized_body_keeps_the_vm_loop():
+    """A body dispatch of 256 workgroups (device-sized work) is not run by one block."""
     if OPENCL is not None:
         pytest.skip(f"opencl unavailable: {OPENCL}")
-    res = compile_text(BIG_BODY, CompileOptions(targets=["opencl"], keep_source=True))
+    text = test_native_loops.DOUBLING.replace("tensor<4xf32>", "tensor<256x1024xf32>")
+    res = compile_text(text, CompileOptions(targets=["opencl"], keep_source=True))
     assert "_native_vm(" in res.stats["opencl_source"]
     x = np.random.default_rng(0).standard_normal((256, 1024)).astype(np.float32)
-    np.testing.assert_array_equal(np.asarray(runtime.load_module(res.vmfb, device="opencl").main(x)), x * 8)
+    i, v = runtime.load_module(res.vmfb, device="opencl").main(x)
+    assert int(np.asarray(i)) == 3
+    np.testing.assert_array_equal(np.asarray(v), x * 8)

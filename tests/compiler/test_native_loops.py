@@ -85,9 +85,8 @@ def test_variant_without_the_entry_takes_the_vm_loop(compiled, monkeypatch):
         np.testing.assert_allclose(np.asarray(g), e, rtol=1e-5, atol=1e-6)
 
 
-def test_loop_whose_counter_is_used_after_runs_natively():
-    """The final counter comes back through a host result buffer the VM reads."""
-    text = """
+# x doubled three times; the counter is returned too
+DOUBLING = """
     func.func @main(%x: tensor<4xf32>) -> (tensor<i32>, tensor<4xf32>) {
       %c0 = stablehlo.constant dense<0> : tensor<i32>
       %c1 = stablehlo.constant dense<1> : tensor<i32>
@@ -104,7 +103,11 @@ def test_loop_whose_counter_is_used_after_runs_natively():
       return %r#0, %r#1 : tensor<i32>, tensor<4xf32>
     }
     """
-    res = compile_text(text, CompileOptions(keep_source=True))
+
+
+def test_loop_whose_counter_is_used_after_runs_natively():
+    """The final counter comes back through a host result buffer the VM reads."""
+    res = compile_text(DOUBLING, CompileOptions(keep_source=True))
     assert "_native(" in res.stats["c_source"]
     i, v = runtime.load_module(res.vmfb, device="local-sync").main(np.arange(4, dtype=np.float32))
     assert int(np.asarray(i)) == 3
