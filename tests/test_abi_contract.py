@@ -123,26 +123,33 @@ def test_a_hal_module_missing_a_declared_function_is_refused():
         hal_imports.bind(impls)
 
 
-def test_packet_runner_entry_and_state_agree_end_to_end(tmp_path):
-    """An entry point written with the compiler's declarator and the packet
-    runner's C, built by the system compiler, run through the loader's
-    function-pointer type on the loader's state and vmfb's packet layout:
-    the kernel sees the grid, bindings and workgroup range it was given."""
+def _probe_library(tmp_path, body: str, runner_c: str):
+    """A shared object (ctypes) of entry point ``probe`` (``body``, written
+    with the compiler's declarator) and ``runner_c``, built by the system C
+    compiler; the test is skipped without one."""
     import ctypes
     import shutil
     import subprocess
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         pytest.skip("no C compiler")
-    src = ("#include <stdint.h>\n" + cpu_abi.STATE_C + cpu_abi.declarator("probe") + " {\n"
-           "  uint64_t* out = (uint64_t*)st->bindings[0];\n"
-           "  out[0] = wg_begin; out[1] = wg_end; out[2] = st->workgroup_count[1];\n"
-           "  out[3] = st->binding_lengths[0]; out[4] = st->constants[0];\n"
-           "  return wg_end == 99 ? -7 : 0;\n}\n" + cpu_abi.PACKET_RUNNER_C)
-    (tmp_path / "p.c").write_text(src)
+    (tmp_path / "p.c").write_text("#include <stdint.h>\n" + cpu_abi.STATE_C
+                                  + cpu_abi.declarator("probe") + " {\n" + body + "}\n" + runner_c)
     so = tmp_path / "p.so"
     subprocess.run([cc, "-shared", "-fPIC", "-O1", str(tmp_path / "p.c"), "-o", str(so)], check=True)
-    lib = ctypes.CDLL(str(so))
+    return ctypes.CDLL(str(so))
+
+
+def test_packet_runner_entry_and_state_agree_end_to_end(tmp_path):
+    """An entry point written with the compiler's declarator and the packet
+    runner's C, built by the system compiler, run through the loader's
+    function-pointer type on the loader's state and vmfb's packet layout:
+    the kernel sees the grid, bindings and workgroup range it was given."""
+    import ctypes
+    lib = _probe_library(tmp_path, "  uint64_t* out = (uint64_t*)st->bindings[0];\n"
+                         "  out[0] = wg_begin; out[1] = wg_end; out[2] = st->workgroup_count[1];\n"
+                         "  out[3] = st->binding_lengths[0]; out[4] = st->constants[0];\n"
+                         "  return wg_end == 99 ? -7 : 0;\n", cpu_abi.PACKET_RUNNER_C)
     ffi = cpu_c.ffi
     out = ffi.new("uint64_t[]", 5)
     addrs = ffi.new("uintptr_t[]", [int(ffi.cast("uintptr_t", out))])
@@ -156,6 +163,35 @@ def test_packet_runner_entry_and_state_agree_end_to_end(tmp_path):
     assert list(out) == [2, 5, 6, 40, 123]
     words += cpu_abi.packet(entry, int(ffi.cast("uintptr_t", state)), 0, 99)
     assert runner(ffi.new("uintptr_t[]", words), 2, failed) == -7 and failed[0] == 1
+
+
+
+def test_claim_runner_claims_every_workgroup_once_and_stops_at_an_error(tmp_path):
+    """``tvm_run_claimed`` built from vmfb's C and called through the
+    loader's pointer type: two calls sharing one counter run each workgroup
+    exactly once, ``grain`` at a time (the second finds nothing left); an
+    entry point's error is returned and ends the claims; the compiler puts
+    the runner in every CPU module."""
+    import ctypes
+    lib = _probe_library(tmp_path, "  uint32_t* seen = (uint32_t*)st->bindings[0];\n"
+                         "  for (uint32_t w = wg_begin; w < wg_end; ++w) seen[w] += wg_end - wg_begin;\n"
+                         "  return wg_end > st->constants[0] ? -7 : 0;\n", cpu_abi.CLAIM_RUNNER_C)
+    ffi = cpu_c.ffi
+    seen = ffi.new("uint32_t[]", 10)
+    addrs = ffi.new("uintptr_t[]", [int(ffi.cast("uintptr_t", seen))])
+    consts = ffi.new("uint32_t[]", [100])
+    state = cpu_c.new_state(addrs, ffi.new("uint64_t[]", [40]), consts, (10, 1, 1))
+    entry = ffi.cast(cpu_c.ENTRY_TYPE, ctypes.cast(lib.probe, ctypes.c_void_p).value)
+    claim = ffi.cast(cpu_c.CLAIMER_TYPE, ctypes.cast(lib.tvm_run_claimed, ctypes.c_void_p).value)
+    counter = ffi.new("uint32_t*")
+    assert claim(entry, state, counter, 10, 3) == 0 and claim(entry, state, counter, 10, 3) == 0
+    assert list(seen) == [3] * 9 + [1]          # claims [0,3) [3,6) [6,9) [9,10), once each
+    consts[0], counter[0] = 4, 0                # a claim ending past 4 fails
+    assert claim(entry, state, counter, 10, 3) == -7 and counter[0] >= 10
+    assert cpu_abi.declarator(cpu_abi.CLAIM_RUNNER, "int", cpu_abi.CLAIM_PARAMS) \
+        in cpu_abi.CLAIM_RUNNER_C
+    res = compile_text(ADD, CompileOptions(targets=["cpu"], keep_source=True))
+    assert cpu_abi.CLAIM_RUNNER_C in res.stats["c_source"]
 
 
 # -- GPU kernel arguments (vmfb/gpu_abi.py) -------------------------------------------------

@@ -18,6 +18,17 @@ is ``PACKET_WORDS`` pointer-sized words: the entry point's address, its
 stops at the first entry point that returns non-zero, stores that packet's
 index in ``*failed`` and returns the code.  Modules built before it existed
 lack the symbol; the loader then runs the packets one call each.
+
+``tvm_run_claimed`` runs one dispatch's workgroups ``grain`` at a time,
+each batch claimed from a counter the calling threads share (an atomic
+fetch-add; relaxed: the workgroups write disjoint outputs and the threads
+meet under a lock afterwards), until the counter passes ``end``.  local-task
+gives each of its threads one such call for a split dispatch: a thread that
+is slow to wake or preempted by another process holds ``grain`` workgroups
+at most, where a fixed range per thread left the others waiting for its
+whole range.  An entry point's error stops the claims (the counter is set
+to ``end``) and is returned.  Modules built before it lack the symbol; the
+driver then cuts ranges.
 """
 from __future__ import annotations
 
@@ -102,6 +113,32 @@ PACKET_FIELDS = ("entry", "state", "wg_begin", "wg_end")
 PACKET_WORDS = len(PACKET_FIELDS)
 PACKET_PARAMS = (("const uintptr_t*", "p"), ("uintptr_t", "n"), ("uintptr_t*", "failed"))
 _AT = {f: i for i, f in enumerate(PACKET_FIELDS)}
+
+
+CLAIM_RUNNER = "tvm_run_claimed"
+#: The entry point, its state, the shared counter (the next unclaimed
+#: workgroup; starts at 0), the end workgroup, workgroups per claim.
+CLAIM_PARAMS = (("tvm_entry_fn", "entry"), (f"const {STATE_STRUCT}*", "st"),
+                ("uint32_t*", "next"), ("uint32_t", "end"), ("uint32_t", "grain"))
+CLAIM_RUNNER_C = f"""
+typedef {pointer_type().replace("(*)", "(*tvm_entry_fn)").replace("const void*", f"const {STATE_STRUCT}*")};
+__attribute__((visibility("default")))
+{declarator(CLAIM_RUNNER, "int", CLAIM_PARAMS)} {{
+  for (;;) {{
+    const uint32_t b = __atomic_fetch_add(next, grain, __ATOMIC_RELAXED);
+    if (b >= end) return 0;
+    const int rc = entry(st, b, end - b < grain ? end : b + grain);
+    if (rc) {{ __atomic_store_n(next, end, __ATOMIC_RELAXED); return rc; }}
+  }}
+}}
+"""
+
+
+def claim_pointer_type() -> str:
+    """cffi's spelling of ``tvm_run_claimed``'s pointer type (structs as
+    ``void*``, the entry point as its own pointer type)."""
+    plain = {"tvm_entry_fn": pointer_type(), f"const {STATE_STRUCT}*": "const void*"}
+    return f"int(*)({', '.join(plain.get(t, t) for t, _ in CLAIM_PARAMS)})"
 
 
 def packet(entry: int, state: int, wg_begin: int, wg_end: int) -> list:

@@ -190,6 +190,33 @@ class DispatchPacket:
         rec[slot] = seconds if old is None else 0.5 * (old + seconds)
 
 
+class ClaimedRun:
+    """One thread's share of a split dispatch: workgroups ``grain`` at a
+    time from ``counter``, which every thread's share of this run claims
+    from (the executable's ``tvm_run_claimed``, vmfb/cpu_abi.py; one native
+    call, the GIL released).  local-task gives each thread one; a share
+    taken after the others claimed everything returns at once."""
+
+    __slots__ = ("packet", "counter", "grain")
+
+    def __init__(self, packet, counter, grain: int):
+        self.packet, self.counter, self.grain = packet, counter, grain
+
+    name = property(lambda self: self.packet.name)
+
+    def run_all(self) -> None:
+        p = self.packet
+        rc = p.executable.claimer(p.fn, p.state, self.counter, p.total, self.grain)
+        if rc:
+            raise p.error(rc)
+
+
+def claimed_shares(packet, threads: int, grain: int) -> list:
+    """``threads`` ClaimedRuns of ``packet`` sharing one fresh counter."""
+    counter = ffi.new("uint32_t*")
+    return [ClaimedRun(packet, counter, grain) for _ in range(threads)]
+
+
 def _gil_verdict(runner, static: bool, seconds: float):
     """Whether a packet or batch whose whole run took ``seconds`` keeps the GIL
     from now on: True, False, or None to look again (a first run pays page

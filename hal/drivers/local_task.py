@@ -41,7 +41,7 @@ import weakref
 from ..device import donor
 from ..errors import HalError, rethrow
 from .cpu_device import CpuDevice, run_submission
-from .cpu_program import DispatchPacket, PacketBatch, batched_segments
+from .cpu_program import DispatchPacket, PacketBatch, batched_segments, claimed_shares
 from .worker_pool import SegmentJob, WorkerPool, run_traced
 
 DEFAULT_INLINE_THRESHOLD = 4
@@ -72,6 +72,13 @@ SPLIT_RETRY = 16
 # one, and the dispatch then stayed on one thread).
 PIECES_PER_WORKER = 4
 PIECE_S = 0.5e-3
+# Where the executable has ``tvm_run_claimed`` (vmfb/cpu_abi.py) a split
+# dispatch is instead one native call per thread, each claiming workgroups
+# from a shared counter about this many claims per thread at a time: a
+# thread preempted by another process (or woken late) holds a few
+# workgroups, not a range of a quarter or a half of the dispatch, so the
+# others finish the rest instead of waiting for it.
+CLAIMS_PER_WORKER = 16
 _clock = time.perf_counter
 _POLL_S = 0.25      # how often a blocked queue thread checks for close()
 
@@ -161,8 +168,14 @@ class _Queue:
                         if rec[3] >= rec[4]:     # a fresh try, not averaged with the lost runs
                             rec[1], rec[4] = None, min(SPLIT_RETRY, 2 * rec[4])
                         rec[3] = 0
-                    parts = self.workers * _pieces(solo, self.workers) if split_s else self.workers
-                    items.extend((op, r) for r in _ranges(op.total, min(parts, op.total)))
+                    threads = min(self.workers, op.total)
+                    if tracer is None and getattr(op.executable, "claimer", None) is not None \
+                            and op.total < (1 << 31):
+                        grain = max(1, op.total // (self.workers * CLAIMS_PER_WORKER))
+                        items.extend((share, None) for share in claimed_shares(op, threads, grain))
+                    else:    # ranges: a tracer records each, or a module built before claims
+                        parts = self.workers * _pieces(solo, self.workers) if split_s else threads
+                        items.extend((op, r) for r in _ranges(op.total, min(parts, op.total)))
                     split_one = op if len(seg) == 1 else None
                     continue
                 if long_enough:

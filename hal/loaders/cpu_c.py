@@ -39,7 +39,7 @@ import weakref
 import _cffi_backend
 
 from tensorvm.vmfb import cpu_abi
-from tensorvm.vmfb.cpu_abi import PACKET_RUNNER
+from tensorvm.vmfb.cpu_abi import CLAIM_RUNNER, PACKET_RUNNER
 
 from ..errors import ExecutableRejectedError, HalError
 from . import elf_check
@@ -146,7 +146,8 @@ def _unique_fd_path(fd: int) -> str:
 class CpuExecutable(Executable):
     """A dlopen'ed shared object and its entry point function pointers."""
 
-    def __init__(self, device, name, format, entry_points, lib, functions, runner=None):
+    def __init__(self, device, name, format, entry_points, lib, functions, runner=None,
+                 claimer=None):
         super().__init__(device, name, format, entry_points)
         self._lib = lib                 # the ctypes handle
         self.functions = functions      # cffi function pointers, by ordinal
@@ -155,6 +156,9 @@ class CpuExecutable(Executable):
         # ctypes function, keeps it), or None in modules built before it.
         self.runner = None if runner is None else \
             (ffi.cast(RUNNER_TYPE, runner), _HELD_RUNNER(runner))
+        # tvm_run_claimed (cffi pointer, releases the GIL), or None in modules
+        # built before it: local-task then cuts a split dispatch into ranges.
+        self.claimer = None if claimer is None else ffi.cast(CLAIMER_TYPE, claimer)
         # Unmapped once nothing (no prepared program) references this executable.
         weakref.finalize(self, _dlclose, lib._handle)
 
@@ -174,6 +178,8 @@ _HELD_ENTRY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint32, 
 #: ``tvm_run_packets`` (vmfb/cpu_abi.py: PACKET_PARAMS).
 RUNNER_TYPE = ffi.typeof(cpu_abi.pointer_type("int", cpu_abi.PACKET_PARAMS))
 _HELD_RUNNER = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
+#: ``tvm_run_claimed`` (vmfb/cpu_abi.py: CLAIM_PARAMS).
+CLAIMER_TYPE = ffi.typeof(cpu_abi.claim_pointer_type())
 
 
 def _dlclose(handle) -> None:
@@ -222,8 +228,13 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
             _dlclose(lib._handle)
             raise HalError(f"executable '{name}' has no entry point symbol '{e}': {err}") from None
         functions.append(ffi.cast(ENTRY_TYPE, address))
+    runner, claimer = (_optional_symbol(lib, s) for s in (PACKET_RUNNER, CLAIM_RUNNER))
+    return CpuExecutable(device, name, format, entry_points, lib, functions, runner, claimer)
+
+
+def _optional_symbol(lib, symbol: str):
+    """The address of ``symbol``, or None in modules built before it existed."""
     try:
-        runner = _ctypes.dlsym(lib._handle, PACKET_RUNNER)
-    except OSError:                  # built before the runner existed
-        runner = None
-    return CpuExecutable(device, name, format, entry_points, lib, functions, runner)
+        return _ctypes.dlsym(lib._handle, symbol)
+    except OSError:
+        return None

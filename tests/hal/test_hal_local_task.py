@@ -106,6 +106,24 @@ def test_workgroups_spread_over_workers_one_call_each(dev4):
     assert runs <= 4
 
 
+def test_split_dispatch_claims_workgroups_where_the_module_can(dev4):
+    """An executable with ``tvm_run_claimed`` (vmfb/cpu_abi.py) runs a split
+    dispatch as one native call per thread, each claiming workgroups from a
+    shared counter: every workgroup runs once, in claims of
+    total / (workers x CLAIMS_PER_WORKER) workgroups (1 here: 64 entry calls),
+    on more than one thread.  The same kernels without the runner get one
+    range per worker (test_workgroups_spread_over_workers_one_call_each)."""
+    from tensorvm.hal.drivers.local_task import CLAIMS_PER_WORKER
+    from tensorvm.vmfb.cpu_abi import CLAIM_RUNNER_C
+    from hal_kernels import SOURCE
+    exe = dev4.load_executable("k", dev4.supported_formats()[0], compile_so(SOURCE + CLAIM_RUNNER_C),
+                               ENTRIES, {})
+    assert exe.claimer is not None
+    tids, calls = _record_tids(dev4, exe, 64)
+    assert calls == 64 // max(1, 64 // (4 * CLAIMS_PER_WORKER))
+    assert np.all(tids != 0) and len(set(tids.tolist())) > 1
+
+
 def test_tiny_dispatch_runs_inline_on_queue_thread(dev4):
     tids, calls = _record_tids(dev4, _load(dev4), 1)
     assert calls == 1
