@@ -11,6 +11,7 @@ which GCC vectorises without if-conversion.
 """
 from __future__ import annotations
 
+from . import scalar
 from .body import BodyEmitter
 from .lane_reduce import lanes_for
 
@@ -46,6 +47,35 @@ class CpuBodyEmitter(BodyEmitter):
 
     def reduction_lanes(self, op) -> int:
         return lanes_for(op)
+
+    def _pad(self, op, idx, low, interior):
+        """A pad that only adds (no interior, no negative edge) as a read at
+        the index clamped into the operand and a blend with the padding
+        value: the read is of an element the pad's result holds anyway, and
+        with no branch around it a loop over a dim the pad leaves alone
+        vectorises (Keras's ZeroPadding2D pulled into the max pool after it:
+        each tap's load sat under an ``if``)."""
+        x = op.operands[0]
+        shape, out = x.type.shape, op.result.type.shape
+        ct = scalar.ctype(op.result.type.element)
+        if op.name != "stablehlo.pad" or ct not in _BLENDS or any(
+                type(v) is not int for v in (*shape, *out, *low, *interior)) or any(interior) \
+                or any(lo < 0 or o - lo - d < 0 for lo, o, d in zip(low, out, shape)) \
+                or any(d == 0 for d in shape):
+            return super()._pad(op, idx, low, interior)
+        conds, src = [], []
+        for i, lo, d, o in zip(idx, low, shape, out):
+            if lo == 0 and o == d:
+                src.append(i)
+                continue
+            t = self.tmp("int64_t", f"({i} - {lo})" if lo else f"({i})")
+            conds.append(f"({t} >= 0) & ({t} < {d})")
+            src.append(self.tmp("int64_t", f"({t} < 0 ? 0 : ({t} > {d - 1} ? {d - 1} : {t}))"))
+        if not conds:
+            return [self.value(x, src)]
+        inside = self.tmp("uint8_t", " & ".join(f"({c})" for c in conds))
+        return [self.tmp(ct, self.select_expr(ct, inside, self.value(x, src),
+                                              self.value(op.operands[1], ())))]
 
     def select_expr(self, ctype: str, p: str, a: str, b: str) -> str:
         blend = _BLENDS.get(ctype)

@@ -168,6 +168,50 @@ def test_max_pool_padding_edges(window, stride, lo, hi, init):
     np.testing.assert_array_equal(run_text(t, x), ref)
 
 
+@pytest.mark.parametrize("dtype,lo,hi,interior", [
+    ("f32", (0, 1, 2, 0), (0, 2, 1, 0), (0, 0, 0, 0)),   # Keras's ZeroPadding2D before a pool
+    ("i32", (1, 0, 3, 0), (0, 1, 0, 2), (0, 0, 0, 0)),   # the channels padded too
+    ("f32", (0, -1, 1, 0), (0, 1, -2, 0), (0, 0, 0, 0)), # cropping: the branch form
+    ("f32", (0, 1, 0, 0), (0, 0, 1, 0), (0, 1, 0, 0)),   # interior padding: the branch form
+])
+def test_pad_pulled_into_a_pool_and_an_add(dtype, lo, hi, interior):
+    """A pad read by a 2x2/1 max pool and by an add of itself with an iota:
+    every position of the padded tensor matches numpy, on the CPU's
+    clamped-read-and-blend form and the branch form alike."""
+    rng = np.random.default_rng(7)
+    np_t = {"f32": np.float32, "i32": np.int32}[dtype]
+    x = (rng.standard_normal((1, 5, 4, 3)) * 10).astype(np_t)
+    xp = x
+    if any(interior):
+        shape = [d + (d - 1) * k for d, k in zip(x.shape, interior)]
+        xp = np.full(shape, -3, np_t)
+        xp[tuple(slice(None, None, k + 1) for k in interior)] = x
+    widths = [(max(a, 0), max(b, 0)) for a, b in zip(lo, hi)]
+    xp = np.pad(xp, widths, constant_values=-3)
+    xp = xp[tuple(slice(-a if a < 0 else 0, (b if b < 0 else None)) for a, b in zip(lo, hi))]
+    ps = "x".join(map(str, xp.shape))
+    qs = "x".join(map(str, (xp.shape[0], xp.shape[1] - 1, xp.shape[2] - 1, xp.shape[3])))
+    ty = dtype
+    lit = "-3.0" if dtype == "f32" else "-3"
+    t = f"""func.func @main(%x: tensor<1x5x4x3x{ty}>) -> (tensor<{qs}x{ty}>, tensor<{ps}x{ty}>) {{
+  %c = stablehlo.constant dense<{lit}> : tensor<{ty}>
+  %p = stablehlo.pad %x, %c, low = [{", ".join(map(str, lo))}], high = [{", ".join(map(str, hi))}], interior = [{", ".join(map(str, interior))}] : (tensor<1x5x4x3x{ty}>, tensor<{ty}>) -> tensor<{ps}x{ty}>
+  %r = "stablehlo.reduce_window"(%p, %c) ({{
+    ^bb0(%a: tensor<{ty}>, %b: tensor<{ty}>):
+      %s = stablehlo.maximum %a, %b : tensor<{ty}>
+      stablehlo.return %s : tensor<{ty}>
+  }}) {{window_dimensions = array<i64: 1, 2, 2, 1>}} : (tensor<{ps}x{ty}>, tensor<{ty}>) -> tensor<{qs}x{ty}>
+  %i = stablehlo.iota dim = 3 : tensor<{ps}x{ty}>
+  %s = stablehlo.add %p, %i : tensor<{ps}x{ty}>
+  return %r, %s : tensor<{qs}x{ty}>, tensor<{ps}x{ty}>
+}}"""
+    pool, added = run_text(t, x)
+    ref = np.maximum.reduce([xp[:, i:i + xp.shape[1] - 1, j:j + xp.shape[2] - 1, :]
+                             for i in range(2) for j in range(2)])
+    np.testing.assert_array_equal(pool, np.maximum(ref, np_t(-3)))
+    np.testing.assert_array_equal(added, xp + np.arange(xp.shape[3], dtype=np_t))
+
+
 def test_select_and_scatter_max_pool_gradient():
     rng = np.random.RandomState(1)
     x = rng.permutation(24).astype(np.float32).reshape(4, 6)
