@@ -112,6 +112,13 @@ class Allocator:
         its contents are undefined: for buffers the caller overwrites)."""
         raise NotImplementedError
 
+    def allocate_result(self, size: int) -> Buffer:
+        """A buffer for a call's result, which the host will read back; its
+        contents are undefined (the call writes them).  Drivers whose device
+        memory is not host memory may place it where that read needs no
+        device round trip (opencl on a device sharing host memory)."""
+        return self.allocate(size, zero=False)
+
     def import_host(self, obj, writable: bool = False) -> Buffer:
         raise NotImplementedError
 

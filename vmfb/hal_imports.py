@@ -16,6 +16,7 @@ SIGNATURES = {
     "device.get": "->r",
     "executable.load": "rr->r",
     "allocator.allocate": "rI->r",
+    "allocator.allocate.result": "rI->r",
     "allocator.import": "rr->r",
     "buffer_view.assert": "rri*I->",
     "buffer_view.buffer": "r->r",

@@ -359,9 +359,11 @@ class GeneralFunction(ControlFlow):
         return self.f.consts[("null", None)]
 
     # -- device work ------------------------------------------------------------------------
-    def allocate(self, t, value=None, transient: bool = False) -> str:
+    def allocate(self, t, value=None, transient: bool = False, result: bool = False) -> str:
         """A buffer for a value of type ``t``; a ``transient`` one (never
-        returned) of static size is a range of the call's slab when there is one."""
+        returned) of static size is a range of the call's slab when there is
+        one; a ``result`` (returned) one comes from ``allocator.allocate.result``
+        (the host reads it back: opencl places it in shared host memory)."""
         if transient and self.slab is not None and t.is_static:
             buf = self.slab.reserve(t)
             if buf is not None:
@@ -374,7 +376,8 @@ class GeneralFunction(ControlFlow):
             size = self.binop("max.s.i64", up, four, "i64")
         else:
             size = self.f.const("i64", max(4, (_nbytes(t) + 3) // 4 * 4))  # 32-bit loads stay in range
-        buf, = self.f.call("allocator.allocate", [self.dev, size], 1)
+        buf, = self.f.call("allocator.allocate.result" if result else "allocator.allocate",
+                           [self.dev, size], 1)
         return buf
 
     # -- dynamic dims -----------------------------------------------------------------------
@@ -560,7 +563,8 @@ class GeneralFunction(ControlFlow):
         for r in op.results:
             # a donated argument's buffer, updated in place (donation.py)
             buf = self.env[self.func.regions[0].blocks[0].arguments[donor]].buf \
-                if donor is not None else self.allocate(r.type, r, transient=r not in self.returned)
+                if donor is not None else self.allocate(r.type, r, transient=r not in self.returned,
+                                                        result=r in self.returned)
             outs.append(Dev(buf, r.type, True))
             bufs.append(buf)
             spans += [f.const("i64", offset_of(buf)), self.nbytes(r)]

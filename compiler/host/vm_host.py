@@ -448,8 +448,9 @@ class _HostFunction:
         for key in self.per_call:
             if key in donated:            # the result takes over the donated argument's buffer
                 bufs[key], = f.call("buffer_view.buffer", [f"%a{donated[key]}"], 1)
-            elif key[0] != "arg":
-                bufs[key], = f.call("allocator.allocate", [dev, f.const("i64", sizes[key])], 1)
+            elif key[0] != "arg":         # (results: where the host reads them back cheaply)
+                bufs[key], = f.call("allocator.allocate.result" if key[0] == "result"
+                                    else "allocator.allocate", [dev, f.const("i64", sizes[key])], 1)
         if self.static:
             cb = f.reg("cb")
             slot = "__cb_" + self.func_name

@@ -7,9 +7,11 @@ pyopencl is imported lazily, when the driver is first asked for.
 * Buffers are ``cl.Buffer``s (``OpenCLBuffer``); host reads are blocking
   ``clEnqueueReadBuffer``s, host writes asynchronous.  ``import_host`` of
   writable C-contiguous memory on a device that shares host memory is
-  zero-copy (``CL_MEM_USE_HOST_PTR``; after each submission the written
-  imports are mapped and unmapped, which makes the device's writes visible
-  in the caller's array); other imports copy.
+  zero-copy (``CL_MEM_USE_HOST_PTR``; each submission maps and unmaps the
+  imports it writes before its end marker, which makes the device's writes
+  visible in the caller's array); other imports copy.  A call's results
+  (``allocate_result``) are such host memory on those devices too, so
+  reading one back needs no read command.
 * Executables (``opencl-c``) are OpenCL C source built on the device at
   load; programs are cached per physical device by source hash, so a second
   load -- also from another HAL device on the same OpenCL device -- does not

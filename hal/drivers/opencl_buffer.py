@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..allocator import DeviceBoundAllocator, contiguous_copy, host_array
+from ..allocator import DeviceBoundAllocator, aligned_bytes, contiguous_copy, host_array
 from ..buffer import Buffer, MemoryType
 from ..errors import HalError, OutOfMemoryError
 
 DEVICE_MEMORY = MemoryType.DEVICE_LOCAL
+# host memory of result buffers: what a CPU OpenCL needs to use it in place
+HOST_ALIGNMENT = 128
 
 
 class _Empty:
@@ -28,10 +30,11 @@ _EMPTY = _Empty()
 class OpenCLBuffer(Buffer):
     """A range of a cl.Buffer; ``host`` keeps imported host memory alive."""
 
-    __slots__ = ("offset", "host", "host_shared")
+    __slots__ = ("offset", "host", "host_shared", "host_read")
     dlpack_device_type = 4          # kDLOpenCL (runtime/dlpack.py)
 
-    def __init__(self, allocator, mem, offset, length, writable, host=None, host_shared=False):
+    def __init__(self, allocator, mem, offset, length, writable, host=None, host_shared=False,
+                 host_read=False):
         self._storage = mem if mem is not None else _EMPTY
         self._address = None
         self.byte_length = int(length)
@@ -41,6 +44,10 @@ class OpenCLBuffer(Buffer):
         self.offset = int(offset)
         self.host = host
         self.host_shared = host_shared
+        # reads come from ``host`` once the queue is idle: a result buffer
+        # (allocate_result), whose every device write its submission follows
+        # with a map, so host memory holds the device's writes
+        self.host_read = host_read
 
     @property
     def mem(self):
@@ -55,7 +62,7 @@ class OpenCLBuffer(Buffer):
     def subspan(self, offset: int, length=None) -> "OpenCLBuffer":
         length = self.check_range(offset, length, "subspan")
         return OpenCLBuffer(self.allocator, self.mem, self.offset + offset, length,
-                            self.writable, self.host, self.host_shared)
+                            self.writable, self.host, self.host_shared, self.host_read)
 
     def map(self) -> memoryview:
         raise HalError("OpenCL device memory is not host-visible; use read()/write()")
@@ -68,10 +75,20 @@ class OpenCLBuffer(Buffer):
         mem = self.mem
         if length == 0 or mem is None:
             return b""
+        if self.host_read:
+            return self._host_bytes(offset, length).tobytes()
         import pyopencl as cl
         out = host_array(length, self.allocator.device_name, zero=False)
         cl.enqueue_copy(self._queue(), out, mem, src_offset=self.offset + offset, is_blocking=True)
         return out.tobytes()
+
+    def _host_bytes(self, offset: int, length: int) -> np.ndarray:
+        """A result buffer's bytes, read from host memory after the work
+        enqueued so far finished (clFinish of an idle queue returns at once:
+        no device round trip, where a read command costs one)."""
+        self._queue().finish()
+        start = self.offset + offset
+        return self.host[start:start + length]
 
     def write(self, offset: int, data) -> None:
         """Asynchronous: ordered before any work enqueued after it."""
@@ -82,12 +99,16 @@ class OpenCLBuffer(Buffer):
         mem = self.mem
         if src.nbytes and mem is not None:
             import pyopencl as cl
-            cl.enqueue_copy(self._queue(), mem, src, dst_offset=self.offset + offset,
-                            is_blocking=False)
+            q = self._queue()
+            cl.enqueue_copy(q, mem, src, dst_offset=self.offset + offset, is_blocking=False)
+            if self.host_read:                 # host memory follows, as after a submission
+                map_unmap(q, mem, self.host.nbytes)
 
     def to_host(self, length=None) -> np.ndarray:
         """A fresh, writable uint8 copy of the first ``length`` bytes
         (BufferView.to_numpy of device memory)."""
+        if self.host_read:
+            return self._host_bytes(0, self.check_range(0, length, "read")).copy()
         return np.frombuffer(bytearray(self.read(0, length)), np.uint8)
 
     def __repr__(self):
@@ -116,6 +137,29 @@ class OpenCLAllocator(DeviceBoundAllocator):
             raise _allocation_error(f"OpenCL allocation of {size} bytes on '{dev.name}' failed: "
                                     f"{e}", e, size, dev.name) from None
         return OpenCLBuffer(self, mem, 0, size, True)
+
+    def allocate_result(self, size: int) -> OpenCLBuffer:
+        """A call's result.  On a device sharing host memory (a CPU device
+        such as PoCL, an integrated GPU) it is host memory the kernels write
+        in place (``CL_MEM_USE_HOST_PTR``), and every submission that writes
+        it maps it before its end marker, so reading it back is a copy from
+        host memory, not a read command and its device round trip (PoCL:
+        12-30 us each); elsewhere a device buffer, as ``allocate``."""
+        dev = self.device
+        if not dev.host_unified_memory:
+            return self.allocate(size, zero=False)
+        size = self.validated_size(size, DEVICE_MEMORY)
+        if size == 0:
+            return OpenCLBuffer(self, None, 0, 0, True)
+        import pyopencl as cl
+        raw = aligned_bytes(size, HOST_ALIGNMENT, dev.name)
+        try:
+            mem = cl.Buffer(dev.context, cl.mem_flags.READ_WRITE | cl.mem_flags.USE_HOST_PTR,
+                            hostbuf=raw)
+        except cl.Error as e:
+            raise _allocation_error(f"OpenCL allocation of {size} bytes on '{dev.name}' failed: "
+                                    f"{e}", e, size, dev.name) from None
+        return OpenCLBuffer(self, mem, 0, size, True, host=raw, host_shared=True, host_read=True)
 
     def import_host(self, obj, writable: bool = False) -> OpenCLBuffer:
         """Upload host memory.  ``writable=True`` shares it with the device
@@ -168,3 +212,13 @@ def _allocation_error(message: str, exc, size: int, device: str) -> HalError:
     if getattr(exc, "code", None) in _OUT_OF_MEMORY:
         return OutOfMemoryError(message, size=size, device=device)
     return HalError(message)
+
+
+def map_unmap(queue, mem, size: int) -> None:
+    """Enqueue a map for reading and its unmap of ``mem``'s ``size`` bytes: a
+    host-memory buffer (``CL_MEM_USE_HOST_PTR``) holds the device's writes
+    enqueued before it once the map ran (no host wait here)."""
+    import pyopencl as cl
+    host, _ = cl.enqueue_map_buffer(queue, mem, cl.map_flags.READ, 0, (size,), np.uint8,
+                                    is_blocking=False)
+    host.base.release(queue)

@@ -37,6 +37,7 @@ from tensorvm.vmfb.gpu_abi import OPENCL as ABI
 
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import HalError
+from .opencl_buffer import map_unmap
 
 
 def _unset():
@@ -282,17 +283,16 @@ def enqueue_programs(device, programs):
                     op(queue)
             else:
                 op(queue)
+    for p in programs:                    # host-memory buffers follow the device's writes
+        for mem, size in p.shared:
+            map_unmap(queue, mem, size)
     marker = cl.enqueue_marker(queue)
-    shared = [s for p in programs for s in p.shared]
 
     def done():
         marker.wait()
         status = marker.command_execution_status
         if status < 0:
             raise HalError(f"OpenCL execution failed with status {status}")
-        for mem, size in shared:          # make device writes visible in host memory
-            host, _ = cl.enqueue_map_buffer(queue, mem, cl.map_flags.READ, 0, (size,), np.uint8)
-            host.base.release(queue)
         for p in programs:
             p.release()
         for word, name in statuses:       # the first kernel that reported failure

@@ -208,6 +208,13 @@ def allocator_allocate(state, device, size):
     return device.allocator.allocate(size, zero=False)
 
 
+def allocator_allocate_result(state, device, size):
+    """A buffer for one of the call's results (the host reads it back)."""
+    if device.__class__ is not state.device_class:
+        _device(state, device, "allocator.allocate.result")
+    return device.allocator.allocate_result(size)
+
+
 def invocation_bounds(state, device):
     """The calling invocation's bounds (vmfb/cpu_abi.py: BOUNDS_*) as a host
     buffer, bound to native loops so ``timeout_s`` and ``cancel()`` stop them,
@@ -653,6 +660,7 @@ FUNCTIONS = hal_imports.bind({
     "executable.has_entry": executable_has_entry,
     "invocation.bounds": invocation_bounds,
     "allocator.allocate": allocator_allocate,
+    "allocator.allocate.result": allocator_allocate_result,
     "allocator.import": allocator_import,
     "buffer_view.assert": buffer_view_assert,
     "buffer_view.buffer": buffer_view_buffer,
@@ -693,7 +701,8 @@ class HalModule(NativeModule):
     """The ``hal`` module; its state is the context's device (``context.device``)."""
 
     name = "hal"
-    plain = frozenset(("buffer_view.checked_buffer", "buffer_view.check_args", "allocator.allocate", "buffer_view.create",
+    plain = frozenset(("buffer_view.checked_buffer", "buffer_view.check_args", "allocator.allocate",
+                       "allocator.allocate.result", "buffer_view.create",
                        "buffer_view.buffer", "allocator.import", "device.get", "executable.load"))
 
     def __init__(self, *, defer_loads: bool = True):

@@ -13,6 +13,7 @@ from tensorvm.vmfb.model import EntryPoint, ExecutableDef, ExecutableVariant
 
 SIGNATURES = {   # docs/internals.md §6
     "device.get": "->r", "executable.load": "rr->r", "allocator.allocate": "rI->r",
+    "allocator.allocate.result": "rI->r",
     "allocator.import": "rr->r", "buffer_view.assert": "rri*I->", "buffer_view.buffer": "r->r",
     "buffer_view.dim": "ri->I", "buffer_view.create": "rIIi*I->r",
     "command_buffer.create": "r->r", "command_buffer.dispatch": "rriiii*i*r*I->",
