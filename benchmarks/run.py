@@ -28,7 +28,8 @@ after each model; one thread beside the sync columns, all threads beside
 the task columns), and the CPU that processes outside the benchmark took
 while each cell was timed (cores; /proc): on a shared machine a cell timed
 while another session ran is slower for that reason alone (sched autogroup
-gives another session's `nice -n 19` job a whole core).
+gives another session's `nice -n 19` job a whole core); `--wait-quiet S`
+waits up to S seconds before each cell's round for the machine to go quiet.
 
 Engines: tensorvm (local-sync, local-task), IREE (llvm-cpu, target-cpu=host;
 local-sync, local-task), XLA:CPU (jaxlib's PJRT client compiling the same
@@ -488,6 +489,28 @@ def cpu_ticks() -> tuple[int, int] | None:
         return None
 
 
+def others_cores(window_s: float = 0.5) -> float | None:
+    """CPU cores processes outside this benchmark used over the next
+    ``window_s`` seconds (cpu_ticks), or None without /proc."""
+    a, t0 = cpu_ticks(), time.perf_counter()
+    time.sleep(window_s)
+    b = cpu_ticks()
+    if a is None or b is None:
+        return None
+    return max(0.0, ((b[0] - a[0]) - (b[1] - a[1])) / os.sysconf("SC_CLK_TCK")
+               / (time.perf_counter() - t0))
+
+
+def wait_quiet(limit_s: float, below: float = 0.25) -> None:
+    """Wait (up to ``limit_s`` seconds) until other processes use less than
+    ``below`` cores for half a second: --wait-quiet, for a shared machine."""
+    deadline = time.perf_counter() + limit_s
+    while time.perf_counter() < deadline:
+        busy = others_cores()
+        if busy is None or busy < below:
+            return
+
+
 def run_workloads(wls: dict, args) -> dict:
     """Prepare every engine for each workload in ``wls`` ({name: (workload,
     engines' prepares)}), then time all of those cells in interleaved rounds,
@@ -510,6 +533,8 @@ def run_workloads(wls: dict, args) -> dict:
     for rnd in range(args.rounds):
         for (w, e), (fn, info) in ready.items():
             warmup = args.warmup if rnd == 0 else 1
+            if args.wait_quiet:
+                wait_quiet(args.wait_quiet)
             before, t0 = cpu_ticks(), time.perf_counter()
             try:
                 if "sample" in info:     # timed in the engine's worker process (XLA)
@@ -630,6 +655,10 @@ def main(argv=None) -> int:
     ap.add_argument("--min-reps", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds per workload")
+    ap.add_argument("--wait-quiet", type=float, default=0.0, metavar="S",
+                    help="before each cell's round, wait up to S seconds until processes outside "
+                         "the benchmark use under a quarter of a core (a shared machine: the "
+                         "OTHER PROCESSES table shows what each cell still got)")
     ap.add_argument("--only", default="", help="comma-separated workloads to run (model cases "
                     "too, or a model group: " + ", ".join(model_set.GROUPS) + "); 'devices': "
                     "only the DEVICES figure")
