@@ -91,18 +91,20 @@ class _Launch:
     __slots__ = ("device", "exe", "entry", "kernel", "gsize", "lsize", "offsets_at",
                  "slot_args", "seen", "name", "status_arg", "enqueue")
 
-    def __call__(self, q, table=None):
+    def __call__(self, q, table=None, resolved=None):
         """Enqueue the kernel, first setting the slot arguments that differ
         from what its kernel last got (``table``: the submission's binding
-        table); returns the launch's status word buffer (kernels that report
-        failure) or None.
+        table; ``resolved``: per slot, None or its ``(cl_mem, offset, weak
+        reference)`` once a launch of the submission looked it up); returns
+        the launch's status word buffer (kernels that report failure) or None.
 
         ``seen`` holds a weak reference to the table buffer each slot
         argument was last set from: a buffer object's cl_mem and offset
         never change, so a slot bound to the same buffer as last time -- a
-        model's weights, call after call -- costs one identity test, not a
-        cl_mem look-up per slot per submission (weak: a finished
-        submission's buffers stay free to go)."""
+        model's weights, call after call -- costs one identity test, and a
+        slot bound anew (a call's fresh slab) is looked up once per
+        submission, not per launch (weak: a finished submission's buffers
+        stay free to go)."""
         k = self.kernel
         kern = k.kernel
         if self.slot_args:
@@ -111,15 +113,18 @@ class _Launch:
                 b = table[slot]
                 if seen[j]() is b:
                     continue
-                mem = _mem(self.device, b)
+                r = resolved[slot]
+                if r is None:
+                    r = resolved[slot] = (_mem(self.device, b), b.offset, weakref.ref(b))
+                mem, base, ref = r
                 if args[i] is not mem:
                     kern.set_arg(i, mem)
                     args[i] = mem
-                base = b.offset + off
+                base += off
                 if args[n + i] != base:
                     k.set_bytes(n + i, ABI.pack_offset(base))
                     args[n + i] = base
-                seen[j] = weakref.ref(b)
+                seen[j] = ref
         try:
             if self.status_arg is None:
                 self.enqueue(q, kern, self.gsize, self.lsize)
@@ -268,13 +273,14 @@ def enqueue_programs(device, programs):
     count = 0
     for p in programs:
         table = p.table
-        transfers = None
+        transfers = resolved = None
         if table is not None:
             transfers = {i: cmd for i, cmd, _ in p.slots if cmd is not None}
+            resolved = [None] * len(table)
         count += len(p.ops)
         for i, op in enumerate(p.ops):
             if op.__class__ is _Launch:
-                word = op(queue, table)
+                word = op(queue, table, resolved)
                 if word is not None:
                     statuses.append((word, op.name))
             elif op is None:
