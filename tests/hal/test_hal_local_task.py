@@ -25,6 +25,15 @@ def _load(d):
     return d.load_executable("k", d.supported_formats()[0], compile_so(), ENTRIES, {})
 
 
+def _load_claiming(d):
+    """The test kernels built with the claim runner (vmfb/cpu_abi.py's
+    ``tvm_run_claimed``), as every compiled module has it."""
+    from tensorvm.vmfb.cpu_abi import CLAIM_RUNNER_C
+    from hal_kernels import SOURCE
+    return d.load_executable("k", d.supported_formats()[0], compile_so(SOURCE + CLAIM_RUNNER_C),
+                             ENTRIES, {})
+
+
 def _record_tids(d, exe, workgroups, runs=1, entry="record_tid"):
     """(thread id per workgroup, native calls per run) of ``runs``
     submissions of one recorded dispatch of ``entry`` (record_tid: 2 ms a
@@ -114,14 +123,25 @@ def test_split_dispatch_claims_workgroups_where_the_module_can(dev4):
     on more than one thread.  The same kernels without the runner get one
     range per worker (test_workgroups_spread_over_workers_one_call_each)."""
     from tensorvm.hal.drivers.local_task import CLAIMS_PER_WORKER
-    from tensorvm.vmfb.cpu_abi import CLAIM_RUNNER_C
-    from hal_kernels import SOURCE
-    exe = dev4.load_executable("k", dev4.supported_formats()[0], compile_so(SOURCE + CLAIM_RUNNER_C),
-                               ENTRIES, {})
+    exe = _load_claiming(dev4)
     assert exe.claimer is not None
     tids, calls = _record_tids(dev4, exe, 64)
     assert calls == 64 // max(1, 64 // (4 * CLAIMS_PER_WORKER))
     assert np.all(tids != 0) and len(set(tids.tolist())) > 1
+
+
+def test_a_claimed_split_that_fails_fails_its_fence(dev4):
+    """A workgroup's error code in a claimed split stops the claims and
+    fails the submission with the entry point's error, as a range's does."""
+    from tensorvm.hal.errors import HalError
+    exe = _load_claiming(dev4)
+    cb = dev4.create_command_buffer()
+    cb.dispatch(exe, exe.entry_ordinal("fail_at"), (64, 1, 1), [37])
+    cb.finalize()
+    f = dev4.create_fence()
+    dev4.queue_execute(None, f, [cb])
+    with pytest.raises(HalError, match="entry point 'fail_at' failed with code 7"):
+        f.wait(5)
 
 
 def test_tiny_dispatch_runs_inline_on_queue_thread(dev4):
