@@ -6,11 +6,13 @@ submitter), runs the command buffers and settles the signal fence.
 
 Inside a command buffer, the ops between two execution barriers form a
 segment and may run concurrently.  A dispatch with at least
-``inline_threshold`` workgroups is cut into ``min(workers, count)``
-contiguous ranges (one native call each; a long one into up to
-``PIECES_PER_WORKER`` times as many, taken by whichever thread is free);
-smaller dispatches, fills, copies
-and updates are one item each.  A segment of one item runs on the queue
+``inline_threshold`` workgroups is split over ``min(workers, count)``
+threads: one native call each that claims workgroups from a counter the
+calls share (the executable's ``tvm_run_claimed``), or, in a module built
+before it or under a tracer, contiguous ranges (one native call each; a
+long one into up to ``PIECES_PER_WORKER`` times as many, taken by whichever
+thread is free); smaller dispatches, fills, copies and updates are one
+item each.  A segment of one item runs on the queue
 thread (a hand-off costs more than a tiny job); otherwise the queue thread
 and up to ``workers - 1`` pool threads take items from a shared
 ``SegmentJob`` until none are left, so independent dispatches of one
