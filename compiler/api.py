@@ -99,7 +99,7 @@ def _check_targets(options) -> None:
 def _progress(options, parse: bool):
     """The Progress of one compile: parse?, each pass, plan, a codegen per
     target, assemble, write."""
-    from .pipeline import ir_passes
+    from .pipeline import compiles_for_gpu, ir_passes
     from .progress import Progress
-    total = parse + len(ir_passes(options.simplify)) + 1 + len(options.targets) + 2
+    total = parse + len(ir_passes(options.simplify, gpu=compiles_for_gpu(options))) + 1 + len(options.targets) + 2
     return Progress(options.progress, total)

@@ -55,6 +55,11 @@ def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = Fal
             DeadCodeElimination(), *([ScattersInPlace()] if gpu else [])]
 
 
+def compiles_for_gpu(options) -> bool:
+    """Whether ``options`` name a GPU target (the GPU-only passes run)."""
+    return any(t in ("opencl", "cuda") for t in options.targets)
+
+
 def run_pipeline(module, options, progress=None, output=None):
     """Passes, codegen and the module build of ``module``; the result's vmfb is
     serialised here, or streamed to the path or file ``output`` (the
@@ -70,7 +75,7 @@ def run_pipeline(module, options, progress=None, output=None):
     customs = registry(options.custom_kernels)
     passes = ir_passes(options.simplify, customs,
                        row_fusion=all(t == "cpu" for t in options.targets),
-                       gpu=any(t in ("opencl", "cuda") for t in options.targets))
+                       gpu=compiles_for_gpu(options))
     pipeline = _DumpingPipeline(passes, options, progress)
     pipeline.run(module)
     progress("plan")
