@@ -19,7 +19,10 @@ single-block kernel, launched as one workgroup:
   (OpenCL allows ``__local`` variables at kernel scope only);
 * copies (carried values, in-place ``dynamic_update_slice``, results) are
   strided over the items, then a barrier;
-* a device scalar the host branches on is a plain load after the barrier.
+* a device scalar the host branches on is a plain load after the barrier;
+* on CPU devices (``TVM_CPU_DEVICE``) the kernel declares one item
+  (``reqd_work_group_size``, which the OpenCL loader honours) and its
+  barriers are empty: PoCL would run the items in turn anyway.
 
 The entry keeps the CPU entry's name and binding layout, so the host code's
 run-time choice (``executable.has_entry``) is unchanged.  A loop this module
@@ -50,7 +53,7 @@ from .c_style import storage
 #: qualifier, the arena declaration, the step functions' qualifier, bit casts.
 DIALECTS = {
     "opencl": {
-        "barrier": "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);",
+        "sync": "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)",
         "local_ptr": "__local ",
         "arena": "__local ulong",
         "step": "static void",
@@ -59,7 +62,7 @@ DIALECTS = {
         "prelude64": ["static inline ulong tvm_nl_f64_bits(double x) { return as_ulong(x); }"],
     },
     "cuda": {
-        "barrier": "__syncthreads();",
+        "sync": "__syncthreads()",
         "local_ptr": "",
         "arena": "__shared__ unsigned long long",
         "step": "static __device__ void",
@@ -71,11 +74,13 @@ DIALECTS = {
         "prelude64": [],
     },
 }
-#: Items of a loop kernel on a CPU device (PoCL runs a work-group's items
-#: in turn on one core: each barrier region costs a pass over them, and the
-#: body's small dispatches gain nothing from 64; measured lstm 0.91 -> ~0.35
-#: ms, gru 1.0 -> ~0.33 ms against 64 items)
-CPU_DEVICE_ITEMS = 4
+#: Items of a loop kernel on a CPU device, where its barriers (SYNC) are
+#: empty.  PoCL runs a work-group's items in turn on one core, so each
+#: barrier region cost a pass over them (64 items: lstm 0.91, gru 1.00 ms;
+#: 4: 0.36 / 0.30 ms), and it compiles a kernel with barriers in loops
+#: slowly (kh_gpt2_generate's first load 12.5 s with 4 items, 6.5 s with
+#: one and no barriers, at the same speed per call)
+CPU_DEVICE_ITEMS = 1
 #: The most workgroups a body dispatch may have: one block runs them in
 #: turn, so a loop whose body has device-sized dispatches keeps the VM loop
 #: (the loop models' bodies have at most 16: decode steps, recurrent cells)
@@ -83,6 +88,8 @@ MAX_WORKGROUPS = 64
 #: Local (shared) memory the arena may take: OpenCL 1.2 guarantees 32 KiB,
 #: CUDA's static shared memory is 48 KiB.
 LOCAL_LIMIT = {"opencl": 32768, "cuda": 49152}
+#: The loop kernels' barrier: a macro, empty where one item runs the loop
+SYNC = "TVM_LOOP_SYNC"
 _SHARED = "TVM_SHARED "        # the step plans' shared-array qualifier, rewritten into the arena
 _SIZES = {"float": 4, "double": 8, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2,
           "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8, "int": 4, "char": 1}
@@ -102,6 +109,7 @@ class _StepMixin:
     kernel as a plain function (see the module docstring)."""
     group_id = "tvm_wg"
     shared_space = _SHARED
+    barrier = f"{SYNC}();"
 
     def header(self, kernel, params) -> str:
         d = DIALECTS[self.name]
@@ -247,7 +255,7 @@ class _GpuLoop(_Renderer):
                 f"for (int64_t {q} = tvm_lid; {q} < {q}n / 4; {q} += tvm_lsz) "
                 f"(({gs}uint32_t*){q}d)[{q}] = (({gs}const uint32_t*){q}s)[{q}]; "
                 f"else for (int64_t {q} = tvm_lid; {q} < {q}n; {q} += tvm_lsz) {q}d[{q}] = {q}s[{q}]; "
-                f"{self.dialect['barrier']} }}")
+                f"{SYNC}(); }}")
 
     def iteration_checks(self) -> None:
         pass                    # no bounds on the device (the module docstring)
@@ -282,7 +290,7 @@ class _GpuLoop(_Renderer):
         args += ["0"] * len(self.target.binding_tail(names))
         args += [f"(uint32_t)({w})" for w in words]
         g = self.fresh("g")
-        sync = self.dialect["barrier"]
+        sync = f"{SYNC}();"
         if staged:
             self.emit(sync)
         between = f" {sync}" if self.local_of(o) and count > 1 else ""
@@ -328,7 +336,10 @@ def add_loops(target, source: str, kernels: list, counts: list, needs_f64: bool,
         entries.append(EntryPoint(lp.name, len(lp.dev_in) + len(lp.changing) + len(lp.host_out) + 2,
                                   sum(constant_words(v) for v in lp.host_in)))
     d = DIALECTS[target.name]
-    head = d["prelude"] + (d["prelude64"] if needs_f64 else [])
+    sync = [f"#define {SYNC}() {d['sync']}"]
+    if target.cpu_device_macro is not None:
+        sync = [f"#ifdef {target.cpu_device_macro}", f"#define {SYNC}()", "#else", *sync, "#endif"]
+    head = d["prelude"] + (d["prelude64"] if needs_f64 else []) + sync
     decls = []
     for i in dict.fromkeys(needed):
         decls += [x.replace("static const ", target.table_prefix, 1) for x in steps[i][0]]

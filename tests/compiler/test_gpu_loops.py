@@ -16,44 +16,44 @@ import test_native_loops
 
 OPENCL = hal.registry.driver_availability("opencl")
 
-# Each step: row i of x scaled by the running sum s (a reduction of the
-# previous row, read back as a device scalar), written into the cache at the
-# loop index (dynamic_update_slice); a nested if on the parity of i picks
-# tanh or the negation of the row; s becomes the sum of the new row.
+# Each step: row i of x scaled by the running sum s, written into the cache
+# at the loop index (dynamic_update_slice); a nested if on the parity of i
+# picks tanh or the negation of the row; s becomes the sum of the new row
+# (a reduction: a tree in the local-memory arena in the GPU forms).
 LOOP = """
-func.func @main(%x: tensor<6x40xf32>, %c: tensor<6x40xf32>) -> (tensor<6x40xf32>, tensor<f32>, tensor<i32>) {
+func.func @main(%x: tensor<6x300xf32>, %c: tensor<6x300xf32>) -> (tensor<6x300xf32>, tensor<f32>, tensor<i32>) {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
   %c1 = stablehlo.constant dense<1> : tensor<i32>
   %c2 = stablehlo.constant dense<2> : tensor<i32>
   %n = stablehlo.constant dense<6> : tensor<i32>
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %one = stablehlo.constant dense<1.0> : tensor<f32>
-  %r:4 = stablehlo.while(%i = %c0, %kv = %c, %s = %one, %k = %c0) : tensor<i32>, tensor<6x40xf32>, tensor<f32>, tensor<i32>
+  %r:4 = stablehlo.while(%i = %c0, %kv = %c, %s = %one, %k = %c0) : tensor<i32>, tensor<6x300xf32>, tensor<f32>, tensor<i32>
     cond {
       %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
       stablehlo.return %p : tensor<i1>
     } do {
-      %row = stablehlo.dynamic_slice %x, %i, %c0, sizes = [1, 40] : (tensor<6x40xf32>, tensor<i32>, tensor<i32>) -> tensor<1x40xf32>
-      %sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<1x40xf32>
-      %sc = stablehlo.multiply %row, %sb : tensor<1x40xf32>
+      %row = stablehlo.dynamic_slice %x, %i, %c0, sizes = [1, 300] : (tensor<6x300xf32>, tensor<i32>, tensor<i32>) -> tensor<1x300xf32>
+      %sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<1x300xf32>
+      %sc = stablehlo.multiply %row, %sb : tensor<1x300xf32>
       %m = stablehlo.remainder %i, %c2 : tensor<i32>
       %odd = stablehlo.compare EQ, %m, %c1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
       %new, %kn = "stablehlo.if"(%odd) ({
-        %t = stablehlo.tanh %sc : tensor<1x40xf32>
+        %t = stablehlo.tanh %sc : tensor<1x300xf32>
         %k1 = stablehlo.add %k, %c1 : tensor<i32>
-        stablehlo.return %t, %k1 : tensor<1x40xf32>, tensor<i32>
+        stablehlo.return %t, %k1 : tensor<1x300xf32>, tensor<i32>
       }, {
-        %g = stablehlo.negate %sc : tensor<1x40xf32>
-        stablehlo.return %g, %k : tensor<1x40xf32>, tensor<i32>
-      }) : (tensor<i1>) -> (tensor<1x40xf32>, tensor<i32>)
-      %kv2 = stablehlo.dynamic_update_slice %kv, %new, %i, %c0 : (tensor<6x40xf32>, tensor<1x40xf32>, tensor<i32>, tensor<i32>) -> tensor<6x40xf32>
-      %tot = stablehlo.reduce(%new init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<1x40xf32>, tensor<f32>) -> tensor<f32>
+        %g = stablehlo.negate %sc : tensor<1x300xf32>
+        stablehlo.return %g, %k : tensor<1x300xf32>, tensor<i32>
+      }) : (tensor<i1>) -> (tensor<1x300xf32>, tensor<i32>)
+      %kv2 = stablehlo.dynamic_update_slice %kv, %new, %i, %c0 : (tensor<6x300xf32>, tensor<1x300xf32>, tensor<i32>, tensor<i32>) -> tensor<6x300xf32>
+      %tot = stablehlo.reduce(%new init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<1x300xf32>, tensor<f32>) -> tensor<f32>
       %s2 = stablehlo.multiply %tot, %tot : tensor<f32>
       %s3 = stablehlo.add %s2, %one : tensor<f32>
       %in = stablehlo.add %i, %c1 : tensor<i32>
-      stablehlo.return %in, %kv2, %s3, %kn : tensor<i32>, tensor<6x40xf32>, tensor<f32>, tensor<i32>
+      stablehlo.return %in, %kv2, %s3, %kn : tensor<i32>, tensor<6x300xf32>, tensor<f32>, tensor<i32>
     }
-  return %r#1, %r#2, %r#3 : tensor<6x40xf32>, tensor<f32>, tensor<i32>
+  return %r#1, %r#2, %r#3 : tensor<6x300xf32>, tensor<f32>, tensor<i32>
 }
 """
 
@@ -74,8 +74,8 @@ def _reference(x, c):
 
 def _inputs():
     rng = np.random.default_rng(3)
-    return (rng.standard_normal((6, 40)).astype(np.float32) * 0.1,
-            rng.standard_normal((6, 40)).astype(np.float32))
+    return (rng.standard_normal((6, 300)).astype(np.float32) * 0.01,
+            rng.standard_normal((6, 300)).astype(np.float32))
 
 
 def _check(got):
@@ -92,9 +92,20 @@ def opencl_module():
     return compile_text(LOOP, CompileOptions(targets=["opencl"], keep_source=True))
 
 
-def test_loop_is_one_launch_on_opencl(opencl_module):
+@pytest.fixture(params=["cpu-forms", "gpu-forms"])
+def forms(request, monkeypatch):
+    """PoCL builds the CPU forms by default (one item, no barriers); the GPU
+    forms (64 items, barriers, local-memory arena) run on it too."""
+    from tensorvm.hal.loaders import opencl_c
+    monkeypatch.setattr(opencl_c, "CPU_FORMS", request.param == "cpu-forms")
+    return request.param
+
+
+def test_loop_is_one_launch_on_opencl(opencl_module, forms):
     src = opencl_module.stats["opencl_source"]
     assert "__kernel void loop" in src and "_native(" in src and "_native_vm(" not in src
+    assert "reqd_work_group_size(1, 1, 1)" in src      # one item on CPU devices (PoCL)
+    assert "__local float* g_red = (__local float*)(tvm_lmem + 0);" in src
     m = runtime.load_module(opencl_module.vmfb, device="opencl")
     _check(m.main(*_inputs()))                      # warm: the program is built
     tracer = Tracer()
@@ -126,7 +137,7 @@ def test_cuda_loop_kernel_passes_ptxas():
     res = compile_text(LOOP, CompileOptions(targets=["cuda"], keep_source=True))
     src = res.stats["cuda_source"]
     assert 'extern "C" __global__ void loop' in src and "_native_vm(" not in src
-    assert "__syncthreads();" in src
+    assert "#define TVM_LOOP_SYNC() __syncthreads()" in src and "TVM_LOOP_SYNC();" in src
 
 
 
