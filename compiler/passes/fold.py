@@ -31,6 +31,10 @@ for the identities (JAX writes ``x * 1`` as a multiply by a broadcast 1).
 widening holds every value and the order, and the init converts exactly
 (torchax's max-pool under 64-bit types widens f32 to f64 around it).
 
+A ``convolution`` whose input is a zero ``pad`` used by it alone pads
+itself instead (convolution padding is zeros by definition): no pad
+dispatch, no padded copy of the input.
+
 One layout rewrite, exact as well: a ``convolution`` whose filter is a
 constant used only by it gets that constant stored with the output feature
 innermost ((spatial..., i, o), the dimension numbers updated).  torch exports
@@ -343,10 +347,48 @@ def _filter_layout(op):
                      op.location)
 
 
+def _pad_into_convolution(op):
+    """The convolution ``op`` reading a zero ``pad`` of its input (used by
+    it alone) as one that pads itself: StableHLO's convolution padding is
+    zeros, so the two are the same computation, and the pad's dispatch and
+    its copy of the input go (Keras' 'same' padding of a strided conv, as
+    ``pad`` then ``convolution``: 4 dispatches of mobilenet_v2).  Only
+    non-negative, non-interior padding of the spatial dims by +0.0 (or
+    integer 0), with no input dilation (padding applies after it)."""
+    if op.name != "stablehlo.convolution" or len(op.operands) != 2:
+        return None
+    lhs, rhs = op.operands
+    p = lhs.defining_op
+    if p is None or p.name != "stablehlo.pad" or len(lhs.uses) != 1 or not _static(lhs.type):
+        return None
+    el = lhs.type.element
+    zero = _splat(p.operands[1]) if is_float(el) or is_integer(el) else None
+    if zero is None or zero != 0 or np.signbit(zero):
+        return None
+    lo, hi, interior = (list(ints(p.attributes.get(k))) for k in
+                        ("edge_padding_low", "edge_padding_high", "interior_padding"))
+    dn = op.attributes.get("dimension_numbers")
+    if dn is None or any(interior) or min(lo + hi) < 0:
+        return None
+    spatial = list(dn.fields["input_spatial_dimensions"])
+    if any(lo[d] or hi[d] for d in range(len(lo)) if d not in spatial):
+        return None
+    ns = len(spatial)
+    ldil = op.attributes.get("lhs_dilation")
+    if ldil is not None and any(x != 1 for x in ints(ldil)):
+        return None
+    old = op.attributes.get("padding")
+    pad = np.array(ints(old) if old is not None and len(ints(old)) else [0] * (2 * ns),
+                   np.int64).reshape(ns, 2)
+    pad += np.array([[lo[d], hi[d]] for d in spatial], np.int64)
+    attrs = dict(op.attributes, padding=DenseElementsAttr(TensorType((ns, 2), "i64"), pad))
+    return Operation(op.name, [p.operands[0], rhs], [op.result.type], attrs, [], op.location)
+
+
 _RULES = (("identity", _identity), ("chain", _chain), ("constant", _fold),
           ("narrowed order reduction", _narrowed_order_reduction),
-          ("filter layout", _filter_layout), ("returned relabel", _returned_relabel),
-          *strength.RULES)
+          ("filter layout", _filter_layout), ("pad into convolution", _pad_into_convolution),
+          ("returned relabel", _returned_relabel), *strength.RULES)
 
 
 class AlgebraicSimplification(Pass):
