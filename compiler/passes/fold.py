@@ -33,7 +33,9 @@ widening holds every value and the order, and the init converts exactly
 
 A ``convolution`` whose input is a zero ``pad`` used by it alone pads
 itself instead (convolution padding is zeros by definition): no pad
-dispatch, no padded copy of the input.
+dispatch, no padded copy of the input.  The CPU kernels skip padded taps,
+so an inf or NaN weight at one no longer makes a NaN: the one way this
+rewrite's result can differ in bits.
 
 One layout rewrite, exact as well: a ``convolution`` whose filter is a
 constant used only by it gets that constant stored with the output feature
@@ -354,7 +356,10 @@ def _pad_into_convolution(op):
     its copy of the input go (Keras' 'same' padding of a strided conv, as
     ``pad`` then ``convolution``: 4 dispatches of mobilenet_v2).  Only
     non-negative, non-interior padding of the spatial dims by +0.0 (or
-    integer 0), with no input dilation (padding applies after it)."""
+    integer 0), with no input dilation (padding applies after it).  Exact
+    by StableHLO's definition; the CPU kernels skip a padded tap where the
+    explicit pad added 0 * w, which differs only for an inf or NaN weight
+    at such a tap (NaN there) or a -0.0 sum."""
     if op.name != "stablehlo.convolution" or len(op.operands) != 2:
         return None
     lhs, rhs = op.operands
