@@ -134,7 +134,7 @@ def _clamps(wdim, stride, bdil, wdil, pad, dim, out) -> bool:
     the body being idempotent, reading it once more changes nothing.  The
     taps' loads then have no condition, and the loop over a dim without a
     window (NHWC pooling's channels) vectorises."""
-    if type(dim) is not int or type(out) is not int or out < 1 or bdil != 1 or wdil != 1:
+    if any(type(v) is not int for v in (dim, out, *pad)) or out < 1 or bdil != 1 or wdil != 1:
         return False
     first_end = wdim - 1 - pad[0]                 # output 0's last tap
     last_start = (out - 1) * stride - pad[0]      # the last output's first tap
