@@ -5,7 +5,7 @@ every update in order.  Here the updates are applied by many items at once,
 where their order cannot matter (``parallel_updates``): without
 synchronisation where ``unique_indices`` promises no two updates meet (any
 combiner), else with an atomic read-modify-write where the combiner is
-commutative and associative (``COMBINERS``) on a 32-bit element (i32, ui32,
+commutative and associative (``registry.is_combiner``) on a 32-bit element (i32, ui32,
 f32): the device's atomic where it has one (OpenCL ``atomic_add`` /
 ``atomic_min`` / ...; CUDA ``atomicAdd`` / ``atomicMin`` / ...), else a
 compare-and-swap loop around the scatter's own body (f32 min / max / add on
@@ -30,32 +30,20 @@ from . import scalar
 from .grids import GPU_WORK
 from .index_maps import delinearize_decls, linearize
 from .lane_reduce import combiner
+from ..dialects.registry import atomic, is_combiner
 from .sequential import scatter_target
 
 #: Attribute of a ``tvm.dispatch`` rooted at a scatter: the operand index
 #: (binding) whose buffer its result shares (passes/scatter_in_place.py).
 IN_PLACE_ATTR = "tvm.scatter_in_place"
-#: Combiners any order of updates gives the same result for (up to rounding).
-COMBINERS = ("stablehlo.add", "stablehlo.multiply", "stablehlo.maximum", "stablehlo.minimum",
-             "stablehlo.and", "stablehlo.or", "stablehlo.xor")
 #: Elements an atomic compare-and-swap covers, and their C names in casts.
 _ATOMIC_TYPES = {"opencl": {"i32": "int", "ui32": "uint", "f32": "float"},
                  "cuda": {"i32": "int", "ui32": "unsigned int", "f32": "float"}}
-#: The devices' own atomic read-modify-writes: target -> combiner -> (function, elements).
-_NATIVE = {
-    "opencl": {"stablehlo.add": ("atomic_add", ("i32", "ui32")),
-               "stablehlo.minimum": ("atomic_min", ("i32", "ui32")),
-               "stablehlo.maximum": ("atomic_max", ("i32", "ui32")),
-               "stablehlo.and": ("atomic_and", ("i32", "ui32")),
-               "stablehlo.or": ("atomic_or", ("i32", "ui32")),
-               "stablehlo.xor": ("atomic_xor", ("i32", "ui32"))},
-    "cuda": {"stablehlo.add": ("atomicAdd", ("i32", "ui32", "f32")),
-             "stablehlo.minimum": ("atomicMin", ("i32", "ui32")),
-             "stablehlo.maximum": ("atomicMax", ("i32", "ui32")),
-             "stablehlo.and": ("atomicAnd", ("i32", "ui32")),
-             "stablehlo.or": ("atomicOr", ("i32", "ui32")),
-             "stablehlo.xor": ("atomicXor", ("i32", "ui32"))},
-}
+#: The devices' own atomic read-modify-writes, by the combiner's declared
+#: ``atomic`` name: target -> (spelling, elements); CUDA adds f32 ``add``.
+_NATIVE = {"opencl": (lambda a: f"atomic_{a}", ("i32", "ui32")),
+           "cuda": (lambda a: f"atomic{a.capitalize()}", ("i32", "ui32"))}
+_NATIVE_F32 = {"cuda": ("add",)}
 # compare-and-swap: target -> (function, pointer type to {t}, bits of a float, float of bits)
 _CAS = {"opencl": ("atomic_cmpxchg", "volatile __global {t}*", "as_int({})", "as_float({})"),
         "cuda": ("atomicCAS", "{t}*", "__float_as_int({})", "__int_as_float({})")}
@@ -68,7 +56,7 @@ def parallel_updates(op) -> bool:
         return False
     if getattr(op.attributes.get("unique_indices"), "value", False):
         return True
-    return op.result.type.element in ("i32", "ui32", "f32") and combiner(op) in COMBINERS
+    return op.result.type.element in ("i32", "ui32", "f32") and is_combiner(combiner(op))
 
 
 def render_scatter(target, kernel):
@@ -129,9 +117,11 @@ def render_scatter(target, kernel):
 def _atomic_update(target, em, op, el, at, u) -> None:
     """Combine ``u`` into the element at pointer ``at`` atomically."""
     t = _ATOMIC_TYPES[target.name][el]
-    fn, elements = _NATIVE[target.name].get(combiner(op), (None, ()))
-    if el in elements:
-        em.line(f"{fn}(({'volatile ' if target.name == 'opencl' else ''}"
+    name = atomic(combiner(op))
+    spell, elements = _NATIVE[target.name]
+    if name is not None and (el in elements or
+                             (el == "f32" and name in _NATIVE_F32.get(target.name, ()))):
+        em.line(f"{spell(name)}(({'volatile ' if target.name == 'opencl' else ''}"
                 f"{target.global_space}{t}*)({at}), {u});")
         return
     cas, pointer, to_bits, from_bits = _CAS[target.name]

@@ -153,6 +153,10 @@ Fields:
   vectorised on f32 only.
 - ``c_infix``: the C operator of a binary op on integers and floats
   (``+ - * / % & | ^``; the emitters add wrapping and division by zero).
+- ``atomic``: the device atomic read-modify-write that applies a combiner to
+  a 32-bit integer in memory (``add``, ``min``, ``max``, ``and``, ``or``,
+  ``xor``: OpenCL ``atomic_<name>``, CUDA ``atomic<Name>``); a parallel
+  scatter uses it instead of a compare-and-swap loop (codegen/gpu_scatter.py).
 """
 from __future__ import annotations
 
@@ -217,6 +221,7 @@ class OpDef:
     noop: Optional[object] = None
     c_fn: Optional[str] = None
     c_infix: Optional[str] = None
+    atomic: Optional[str] = None
     recompute: Optional[str] = None
     shape_operands: tuple = ()
     static_form: Optional[tuple] = None

@@ -73,6 +73,12 @@ def is_combiner(name: Optional[str]) -> bool:
     return name is not None and (has(name, IDEMPOTENT) or identity(name) is not None)
 
 
+def atomic(name: Optional[str]) -> Optional[str]:
+    """The device atomic that applies combiner ``name`` in memory (None: none)."""
+    d = OPS.get(name) if name is not None else None
+    return d.atomic if d is not None else None
+
+
 def terminates(name: str) -> bool:
     """Whether op ``name`` ends its block (MLIR's Terminator trait)."""
     d = OPS.get(name)
