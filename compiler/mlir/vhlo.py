@@ -26,134 +26,11 @@ import re
 
 import numpy as np
 
+from ..dialects import vhlo as vhlo_ops
 from .attr_parser import CONV_FIELDS
 from .bytecode import Asm, Attr, BytecodeError, BytecodeFile, Cursor, DialectReader, Malformed
 from .bytecode import Type, composite_type, float_width, int_width
 from .source import Source
-
-_NO_ATTRIBUTES = frozenset((
-    "abs_v1", "add_v1", "after_all_v1", "and_v1", "async_done_v1", "async_start_v1",
-    "atan2_v1", "bitcast_convert_v1", "case_v1", "cbrt_v1", "ceil_v1", "clamp_v1",
-    "complex_v1", "convert_v1", "cosine_v1", "count_leading_zeros_v1", "create_token_v1",
-    "divide_v1", "dot_v1", "dynamic_pad_v1", "dynamic_reshape_v1", "dynamic_update_slice_v1",
-    "exponential_minus_one_v1", "exponential_v1", "floor_v1", "if_v1", "imag_v1",
-    "is_finite_v1", "log_plus_one_v1", "log_v1", "logistic_v1", "maximum_v1", "minimum_v1",
-    "multiply_v1", "negate_v1", "not_v1", "optimization_barrier_v1", "or_v1",
-    "partition_id_v1", "popcnt_v1", "power_v1", "real_dynamic_slice_v1", "real_v1",
-    "remainder_v1", "replica_id_v1", "reshape_v1", "return_v1", "round_nearest_afz_v1",
-    "round_nearest_even_v1", "rsqrt_v1", "select_v1", "shift_left_v1",
-    "shift_right_arithmetic_v1", "shift_right_logical_v1", "sign_v1", "sine_v1", "sqrt_v1",
-    "subtract_v1", "tan_v1", "tanh_v1", "tuple_v1", "uniform_dequantize_v1",
-    "uniform_quantize_v1", "while_v1", "xor_v1",
-))
-_ATTRIBUTES = {
-    "all_gather_v1": "all_gather_dim channel_id replica_groups use_global_device_ids",
-    "all_gather_v2": "all_gather_dim channel_id replica_groups use_global_device_ids",
-    "all_reduce_v1": "channel_id replica_groups use_global_device_ids",
-    "all_reduce_v2": "channel_id replica_groups use_global_device_ids",
-    "all_to_all_v1": "channel_id concat_dimension replica_groups split_count split_dimension",
-    "all_to_all_v2": "channel_id concat_dimension replica_groups split_count split_dimension",
-    "batch_norm_grad_v1": "epsilon feature_index",
-    "batch_norm_inference_v1": "epsilon feature_index",
-    "batch_norm_training_v1": "epsilon feature_index",
-    "broadcast_in_dim_v1": "broadcast_dimensions",
-    "broadcast_v1": "broadcast_sizes",
-    "call_v1": "callee",
-    "cbrt_v2": "result_accuracy",
-    "cholesky_v1": "lower",
-    "collective_broadcast_v1": "channel_id replica_groups",
-    "collective_broadcast_v2": "channel_id has_dynamic_root replica_groups",
-    "collective_permute_v1": "channel_id source_target_pairs",
-    "collective_reduce_v1": "channel_id has_dynamic_root replica_groups use_global_device_ids",
-    "compare_v1": "compare_type comparison_direction",
-    "composite_v1": "composite_attributes decomposition name version",
-    "composite_v2": "composite_attributes decomposition name version",
-    "concatenate_v1": "dimension",
-    "constant_v1": "value",
-    "convolution_v1": ("batch_group_count feature_group_count input_batch_dimension "
-        "input_feature_dimension input_spatial_dimensions kernel_input_feature_dimension "
-        "kernel_output_feature_dimension kernel_spatial_dimensions lhs_dilation "
-        "output_batch_dimension output_feature_dimension output_spatial_dimensions padding "
-        "precision_config rhs_dilation window_reversal window_strides"),
-    "cosine_v2": "result_accuracy",
-    "cross-replica-sum_v1": "replica_groups",
-    "custom_call_v1": ("api_version backend_config call_target_name called_computations "
-        "has_side_effect operand_layouts output_operand_aliases result_layouts"),
-    "custom_call_v2": ("api_version backend_config call_target_name called_computations "
-        "has_side_effect operand_layouts output_operand_aliases result_layouts result_tilings"),
-    "dot_general_v1": ("lhs_batching_dimensions lhs_contracting_dimensions precision_config "
-        "rhs_batching_dimensions rhs_contracting_dimensions"),
-    "dot_general_v2": ("accumulation_type allow_imprecise_accumulation lhs_batching_dimensions "
-        "lhs_component_count lhs_contracting_dimensions lhs_precision_type "
-        "num_primitive_operations precision_config rhs_batching_dimensions rhs_component_count "
-        "rhs_contracting_dimensions rhs_precision_type"),
-    "dynamic_broadcast_in_dim_v1": ("broadcast_dimensions known_expanding_dimensions "
-        "known_nonexpanding_dimensions"),
-    "dynamic_conv_v1": ("batch_group_count feature_group_count input_batch_dimension "
-        "input_feature_dimension input_spatial_dimensions kernel_input_feature_dimension "
-        "kernel_output_feature_dimension kernel_spatial_dimensions lhs_dilation "
-        "output_batch_dimension output_feature_dimension output_spatial_dimensions padding "
-        "precision_config rhs_dilation window_reversal window_strides"),
-    "dynamic_conv_v2": ("batch_group_count feature_group_count input_batch_dimension "
-        "input_feature_dimension input_spatial_dimensions kernel_input_feature_dimension "
-        "kernel_output_feature_dimension kernel_spatial_dimensions lhs_dilation "
-        "output_batch_dimension output_feature_dimension output_spatial_dimensions "
-        "precision_config rhs_dilation window_reversal window_strides"),
-    "dynamic_gather_v1": ("collapsed_slice_dims index_vector_dim indices_are_sorted offset_dims "
-        "start_index_map"),
-    "dynamic_gather_v2": ("collapsed_slice_dims index_vector_dim indices_are_sorted offset_dims "
-        "operand_batching_dims start_index_map start_indices_batching_dims"),
-    "dynamic_iota_v1": "iota_dimension",
-    "dynamic_slice_v1": "slice_sizes",
-    "einsum_v1": "einsum_config",
-    "exponential_minus_one_v2": "result_accuracy",
-    "exponential_v2": "result_accuracy",
-    "fft_v1": "fft_length fft_type",
-    "func_v1": "arg_attrs function_type res_attrs sym_name sym_visibility",
-    "gather_v1": ("collapsed_slice_dims index_vector_dim indices_are_sorted offset_dims "
-        "slice_sizes start_index_map"),
-    "gather_v2": ("collapsed_slice_dims index_vector_dim indices_are_sorted offset_dims "
-        "operand_batching_dims slice_sizes start_index_map start_indices_batching_dims"),
-    "get_dimension_size_v1": "dimension",
-    "get_tuple_element_v1": "index",
-    "infeed_v1": "infeed_config layout",
-    "iota_v1": "iota_dimension",
-    "log_plus_one_v2": "result_accuracy",
-    "log_v2": "result_accuracy",
-    "logistic_v2": "result_accuracy",
-    "map_v1": "dimensions",
-    "outfeed_v1": "outfeed_config",
-    "pad_v1": "edge_padding_high edge_padding_low interior_padding",
-    "recv_v1": "channel_id channel_type is_host_transfer",
-    "recv_v2": "channel_id channel_type is_host_transfer source_target_pairs",
-    "reduce_precision_v1": "exponent_bits mantissa_bits",
-    "reduce_scatter_v1": "channel_id replica_groups scatter_dimension use_global_device_ids",
-    "reduce_v1": "dimensions",
-    "reduce_window_v1": "base_dilations padding window_dilations window_dimensions window_strides",
-    "reverse_v1": "dimensions",
-    "rng_bit_generator_v1": "rng_algorithm",
-    "rng_v1": "rng_distribution",
-    "rsqrt_v2": "result_accuracy",
-    "scatter_v1": ("index_vector_dim indices_are_sorted inserted_window_dims "
-        "scatter_dims_to_operand_dims unique_indices update_window_dims"),
-    "scatter_v2": ("index_vector_dim indices_are_sorted input_batching_dims "
-        "inserted_window_dims scatter_dims_to_operand_dims scatter_indices_batching_dims "
-        "unique_indices update_window_dims"),
-    "select_and_scatter_v1": "padding window_dimensions window_strides",
-    "send_v1": "channel_id channel_type is_host_transfer",
-    "send_v2": "channel_id channel_type is_host_transfer source_target_pairs",
-    "set_dimension_size_v1": "dimension",
-    "sine_v2": "result_accuracy",
-    "slice_v1": "limit_indices start_indices strides",
-    "sort_v1": "dimension is_stable",
-    "sqrt_v2": "result_accuracy",
-    "tan_v2": "result_accuracy",
-    "tanh_v2": "result_accuracy",
-    "torch_index_select_v1": "batch_dims dim",
-    "transpose_v1": "permutation",
-    "triangular_solve_v1": "left_side lower transpose_a unit_diagonal",
-    "unary_einsum_v1": "einsum_config",
-}
 
 _INT64_MIN = -(1 << 63)
 _SCALAR_TYPES = {
@@ -316,95 +193,32 @@ def _is_default_accuracy(a):
     return atol == 0 and rtol == 0 and ulps == 0 and mode.args[1] == "DEFAULT"
 
 
-_CONV_DEFAULTS = {"window_strides": _is_splat(1), "lhs_dilation": _is_splat(1),
-                  "rhs_dilation": _is_splat(1), "window_reversal": _is_splat(False),
-                  "precision_config": _all_default_precision}
-_COLLECTIVE = {"channel_id": _is_int(0), "use_global_device_ids": _is_bool(False)}
-_DEFAULTS = {
-    "func": {"sym_visibility": _is_str(""), "arg_attrs": _is_empty, "res_attrs": _is_empty},
-    "all_gather": _COLLECTIVE, "all_reduce": _COLLECTIVE, "reduce_scatter": _COLLECTIVE,
-    "all_to_all": {"channel_id": _is_int(0)}, "collective_permute": {"channel_id": _is_int(0)},
-    "collective_broadcast": {"channel_id": _is_int(0), "has_dynamic_root": _is_bool(False)},
-    "collective_reduce": {**_COLLECTIVE, "has_dynamic_root": _is_bool(False)},
-    "cholesky": {"lower": _is_bool(False)},
-    "compare": {"compare_type": lambda a: a.args == ("comparison_type", "NOTYPE")},
-    "composite": {"version": _is_int(0), "composite_attributes": _is_empty},
-    "convolution": {**_CONV_DEFAULTS, "padding": _is_splat(0)},
-    "dynamic_conv": _CONV_DEFAULTS,
-    "custom_call": {"has_side_effect": _is_bool(False),
-                    "backend_config": lambda a: _is_str("")(a) or (a.kind == "dict" and
-                                                                   not a.args),
-                    "api_version": lambda a: a.args[1:] == ("API_VERSION_ORIGINAL",),
-                    "called_computations": _is_empty, "output_operand_aliases": _is_empty,
-                    "result_tilings": _is_empty},
-    "dot_general": {"precision_config": _all_default_precision},
-    "dot": {"precision_config": _all_default_precision},
-    "dynamic_broadcast_in_dim": {"known_expanding_dimensions": _is_empty,
-                                 "known_nonexpanding_dimensions": _is_empty},
-    "gather": {"indices_are_sorted": _is_bool(False)},
-    "dynamic_gather": {"indices_are_sorted": _is_bool(False)},
-    "infeed": {"layout": _is_empty},      # an empty *_config stays, as jaxlib 0.10 keeps it
-    "recv": {"is_host_transfer": _is_bool(False), "source_target_pairs": _is_empty},
-    "send": {"is_host_transfer": _is_bool(False), "source_target_pairs": _is_empty},
-    "reduce_window": {"window_strides": _is_splat(1), "base_dilations": _is_splat(1),
-                      "window_dilations": _is_splat(1), "padding": _is_splat(0)},
-    "scatter": {"indices_are_sorted": _is_bool(False), "unique_indices": _is_bool(False)},
-    "select_and_scatter": {"window_strides": _is_splat(1), "padding": _is_splat(0)},
-    "sort": {"dimension": _is_int(-1), "is_stable": _is_bool(False)},
-}
-for _op in ("cbrt", "cosine", "exponential", "exponential_minus_one", "log", "log_plus_one",
-            "logistic", "rsqrt", "sine", "sqrt", "tan", "tanh"):
-    _DEFAULTS[_op] = {"result_accuracy": lambda a: a.kind == "result_accuracy" and
-                      _is_default_accuracy(a)}
-
-#: Attributes StableHLO holds as ``array<i64: ...>`` (VHLO: i64 tensors).
-_I64_ARRAYS = {
-    "fft": ("fft_length",), "broadcast": ("broadcast_sizes",),
-    "dynamic_slice": ("slice_sizes",), "reverse": ("dimensions",),
-    "transpose": ("permutation",), "map": ("dimensions",), "reduce": ("dimensions",),
-    "pad": ("edge_padding_low", "edge_padding_high", "interior_padding"),
-    "slice": ("start_indices", "limit_indices", "strides"),
-    "broadcast_in_dim": ("broadcast_dimensions",),
-    "dynamic_broadcast_in_dim": ("broadcast_dimensions", "known_expanding_dimensions",
-                                 "known_nonexpanding_dimensions"),
-    "select_and_scatter": ("window_dimensions", "window_strides"),
-    "reduce_window": ("window_dimensions", "window_strides", "base_dilations",
-                      "window_dilations"),
-    "gather": ("slice_sizes",),
-    "convolution": ("lhs_dilation", "rhs_dilation", "window_strides"),
-    "dynamic_conv": ("lhs_dilation", "rhs_dilation", "window_strides"),
-}
-_BOOL_ARRAYS = {"convolution": ("window_reversal",), "dynamic_conv": ("window_reversal",)}
-#: VHLO attributes gathered into one StableHLO struct: (op kinds, name, struct, fields
-#: (VHLO name, StableHLO field, is a list)).
 
 
-def _fields(lists: str, scalars: str = "") -> tuple:
-    return tuple((f, f, True) for f in lists.split()) + tuple((f, f, False)
-                                                             for f in scalars.split())
+def _default_check(spec):
+    """The predicate of a default-value spec of dialects/vhlo.py's ``DEFAULTS``."""
+    form, *arg = spec if isinstance(spec, tuple) else (spec,)
+    if form == "int":
+        return _is_int(arg[0])
+    if form == "bool":
+        return _is_bool(arg[0])
+    if form == "str":
+        return _is_str(arg[0])
+    if form == "splat":
+        return _is_splat(arg[0])
+    if form == "enum":
+        return lambda a: a.kind == "enum" and a.args[1] == arg[0]
+    if form == "accuracy":
+        return lambda a: a.kind == "result_accuracy" and _is_default_accuracy(a)
+    if form == "either":
+        checks = [_default_check(x) for x in arg]
+        return lambda a: any(c(a) for c in checks)
+    return {"empty": _is_empty, "precision": _all_default_precision}[form]
 
 
-_DOT_FIELDS = _fields("lhs_batching_dimensions rhs_batching_dimensions "
-                      "lhs_contracting_dimensions rhs_contracting_dimensions")
-_GATHER_FIELDS = _fields("offset_dims collapsed_slice_dims operand_batching_dims "
-                         "start_indices_batching_dims start_index_map", "index_vector_dim")
-_SCATTER_FIELDS = _fields("update_window_dims inserted_window_dims input_batching_dims "
-                          "scatter_indices_batching_dims scatter_dims_to_operand_dims",
-                          "index_vector_dim")
+_DEFAULTS = {kind: {name: _default_check(spec) for name, spec in specs.items()}
+             for kind, specs in vhlo_ops.DEFAULTS.items()}
 _CONV_FIELDS = tuple((f, f, f.endswith("spatial_dimensions")) for f in CONV_FIELDS)
-_STRUCTS = (
-    (("dot_general",), "dot_dimension_numbers", "stablehlo.dot", _DOT_FIELDS),
-    (("gather", "dynamic_gather"), "dimension_numbers", "stablehlo.gather", _GATHER_FIELDS),
-    (("scatter",), "scatter_dimension_numbers", "stablehlo.scatter", _SCATTER_FIELDS),
-    (("convolution", "dynamic_conv"), "dimension_numbers", "stablehlo.conv raw", _CONV_FIELDS),
-    (("recv", "send"), "channel_handle", "stablehlo.channel_handle",
-     (("channel_id", "handle", False), ("channel_type", "type", False))),
-)
-_CHANNEL_OPS = frozenset(("all_gather", "all_reduce", "all_to_all", "collective_permute",
-                          "reduce_scatter", "collective_broadcast", "collective_reduce"))
-_ALGORITHM = ("lhs_precision_type", "rhs_precision_type", "accumulation_type",
-              "lhs_component_count", "rhs_component_count", "num_primitive_operations",
-              "allow_imprecise_accumulation")
 _BARE_KEY = re.compile(r"[A-Za-z_][\w$.\-]*\Z")
 
 
@@ -430,8 +244,9 @@ def stablehlo_attributes(kind: str, attrs: dict, error) -> dict:
             and _is_empty(attrs.get("result_layouts", Attr("array"))):
         attrs.pop("operand_layouts", None), attrs.pop("result_layouts", None)
     out = {}
-    for kinds, name, struct, fields in _STRUCTS:
-        if kind in kinds:
+    for kinds, name, struct, fields in vhlo_ops.STRUCTS:
+        if kind in kinds.split():
+            fields = _CONV_FIELDS if fields is None else fields
             vals = []
             for vname, field, is_list in fields:
                 a = attrs.pop(vname, None)
@@ -442,14 +257,14 @@ def stablehlo_attributes(kind: str, attrs: dict, error) -> dict:
                 vals.append((field, _ints(a) if is_list else _int(a)))
             out[name] = _struct(struct, vals)
     if kind == "dot_general" and "lhs_component_count" in attrs:
-        algo = [attrs.pop(n) for n in _ALGORITHM]
+        algo = [attrs.pop(n) for n in vhlo_ops.ALGORITHM]
         if algo[3] != Attr("type", (Type("none"),)):
             vals = [(n, type_text(a.args[0]) if a.kind == "type" else
                      ("true" if a.args[0] else "false") if a.kind == "bool" else _int(a))
-                    for n, a in zip(_ALGORITHM, algo)]
+                    for n, a in zip(vhlo_ops.ALGORITHM, algo)]
             out["algorithm"] = _struct("stablehlo.dot_algorithm", vals)
     for name, a in attrs.items():
-        if kind in _CHANNEL_OPS and name == "channel_id":
+        if kind in vhlo_ops.CHANNEL_OPS and name == "channel_id":
             out["channel_handle"] = _struct("stablehlo.channel_handle",
                                             (("handle", _int(a)), ("type", 0)))
         elif name in ("use_global_device_ids", "has_dynamic_root") and a.kind == "bool":
@@ -459,10 +274,10 @@ def stablehlo_attributes(kind: str, attrs: dict, error) -> dict:
             out[name] = Raw(symbol(a.args[0]))
         elif kind == "custom_call" and name == "called_computations":
             out[name] = Raw("[" + ", ".join(symbol(x.args[0]) for x in a.args) + "]")
-        elif name in _I64_ARRAYS.get(kind, ()) and a.kind == "tensor":
+        elif name in vhlo_ops.I64_ARRAYS.get(kind, ()) and a.kind == "tensor":
             out[name] = Raw("array<i64" + "".join(
                 (": " if i == 0 else ", ") + str(v) for i, v in enumerate(_ints(a))) + ">")
-        elif name in _BOOL_ARRAYS.get(kind, ()) and a.kind == "tensor":
+        elif name in vhlo_ops.BOOL_ARRAYS.get(kind, ()) and a.kind == "tensor":
             out[name] = Raw("array<i1" + "".join(
                 (": " if i == 0 else ", ") + ("true" if v else "false")
                 for i, v in enumerate(tensor_values(a))) + ">")
@@ -637,10 +452,10 @@ class _Renderer:
         if not name.startswith("vhlo."):
             raise self.error(f"op '{name}' (only VHLO ops are read natively)")
         base = name[5:]
-        if base in _NO_ATTRIBUTES:
+        if base in vhlo_ops.NO_ATTRIBUTES:
             names = []
-        elif base in _ATTRIBUTES:
-            names = _ATTRIBUTES[base].split()
+        elif base in vhlo_ops.ATTRIBUTES:
+            names = vhlo_ops.ATTRIBUTES[base].split()
         else:
             raise self.error(f"op '{name}' (VHLO op or version unknown to this reader)")
         kind = base.rsplit("_v", 1)[0]
@@ -648,8 +463,8 @@ class _Renderer:
         if kind == "func":
             return self.func(op, attrs, extra, indent)
         out = stablehlo_attributes(kind, attrs, self.error)
-        target = {"call": "func.call", "return": "func.return" if parent == "func"
-                  else "stablehlo.return"}.get(kind, "stablehlo." + kind)
+        func_op = kind == "call" or (kind == "return" and parent == "func")
+        target = ("func." if func_op else "stablehlo.") + kind
         self.emit(indent)
         self.results(op)
         self.emit(f'"{target}"(' + ", ".join(self.refs[v] for v in op.operands) + ")")
