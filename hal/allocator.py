@@ -28,9 +28,11 @@ ALIGNMENT = 64
 _new = object.__new__
 
 
-def aligned_bytes(size: int, alignment: int = ALIGNMENT, device_name: str = "cpu") -> np.ndarray:
-    """A zero-filled uint8 array of ``size`` bytes whose data pointer is aligned."""
-    raw = host_array(size + alignment, device_name, size)
+def aligned_bytes(size: int, alignment: int = ALIGNMENT, device_name: str = "cpu",
+                  zero: bool = True) -> np.ndarray:
+    """A uint8 array of ``size`` bytes whose data pointer is aligned
+    (zero-filled unless ``zero`` is False)."""
+    raw = host_array(size + alignment, device_name, size, zero)
     start = (-raw.ctypes.data) % alignment
     return raw[start:start + size]
 

@@ -30,6 +30,7 @@ from ..dialects import stablehlo as shlo
 from ..ir.attributes import DenseElementsAttr, ints
 from . import scalar
 from .index_maps import delinearize_decls
+from .lane_reduce import combiner
 
 ATTENTION = "tvm.attention"     # attribute on the p.v dot_general of a fused attention
 CPU_ROW_WORK = 1 << 15          # multiply-adds a CPU workgroup's rows should carry, at least
@@ -133,7 +134,7 @@ def match(pv) -> Attention | None:
     red = lsum.defining_op if lsum is not None else None
     ex = e.defining_op
     if not _last_dim_reduce(red, rank) or red.operands[0] is not e or not _is_zero(red.operands[1]) \
-            or _reducer(red) != "stablehlo.add" or ex is None or ex.name != "stablehlo.exponential":
+            or combiner(red) != "stablehlo.add" or ex is None or ex.name != "stablehlo.exponential":
         return None
     sub = ex.operands[0].defining_op
     if sub is None or sub.name != "stablehlo.subtract" or _row_bcast(sub.operands[1], rank) is None:
@@ -164,12 +165,6 @@ def match(pv) -> Attention | None:
         return None
     return Attention(qk, pv, x, sides, pred, zero_first, B, M, N,
                      q.type.shape[qc[0]], pv.result.type.shape[-1])
-
-
-def _reducer(op):
-    body = op.regions[0].blocks[0]
-    ops = [o for o in body.operations if o is not body.terminator]
-    return ops[0].name if len(ops) == 1 else None
 
 
 def _score_dot(x):

@@ -44,7 +44,8 @@ import re
 from tensorvm.vmfb.cpu_abi import LOOP_STATS_BYTES
 from tensorvm.vmfb.model import EntryPoint
 
-from ..host.native_loop import CTYPE, STORAGE, NativeLoop, constant_words, nbytes
+from ..host.native_loop import (CTYPE, STORAGE, NativeLoop, binding_count, constant_word_count,
+                                constant_words, nbytes)
 from ..host.native_loop_c import _Renderer, push_words
 from ..ir.attributes import ints
 from .c_style import storage
@@ -168,14 +169,14 @@ class _GpuLoop(_Renderer):
         loop, t, gs = self.loop, self.target, self.space
         if any(v.type.element == "f64" for v in self._host_values()) and not self.f64:
             raise NotComposable("f64 host math in a program without f64")
-        nb = len(loop.dev_in) + len(loop.changing) + len(loop.host_out) + 2
+        nb = binding_count(loop)
         names = [(f"tvm_b{k}", f"{gs}uint8_t*") for k in range(nb)]
         params, setup = [], []
         for k, (name, pointer) in enumerate(names):
             p, s = t.binding(k, name, pointer)
             params += p
             setup += s
-        words = sum(constant_words(v) for v in loop.host_in)
+        words = constant_word_count(loop)
         params += t.binding_tail(names) + t.constant_params(words)
         out = [f"{t.kernel_qualifier} {loop.name}({', '.join(params)}) {{"] + setup
         if t.cpu_device_macro is not None:      # a CPU device: a few items (the module docstring)
@@ -333,17 +334,14 @@ def add_loops(target, source: str, kernels: list, counts: list, needs_f64: bool,
             continue
         needed += [entry_of[id(d)] for d in lp.dispatches if id(d) not in lp.in_place]
         funcs.append(text)
-        entries.append(EntryPoint(lp.name, len(lp.dev_in) + len(lp.changing) + len(lp.host_out) + 2,
-                                  sum(constant_words(v) for v in lp.host_in)))
+        entries.append(EntryPoint(lp.name, binding_count(lp), constant_word_count(lp)))
     d = DIALECTS[target.name]
     sync = [f"#define {SYNC}() {d['sync']}"]
     if target.cpu_device_macro is not None:
         sync = [f"#ifdef {target.cpu_device_macro}", f"#define {SYNC}()", "#else", *sync, "#endif"]
     head = d["prelude"] + (d["prelude64"] if needs_f64 else []) + sync
-    decls = []
-    for i in dict.fromkeys(needed):
-        decls += [x.replace("static const ", target.table_prefix, 1) for x in steps[i][0]]
-    decls = [x for x in dict.fromkeys(decls) if x not in source]
+    decls = [x for x in target.program_decls(steps[i][0] for i in dict.fromkeys(needed))
+             if x not in source]
     extra = "\n".join(head + decls) + "\n\n" + "\n\n".join(
         [steps[i][1] for i in dict.fromkeys(needed)] + funcs) + "\n"
     if not needs_f64:

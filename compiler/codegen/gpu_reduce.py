@@ -21,6 +21,7 @@ from ..dialects import registry as R
 from ..dialects.stablehlo import HEAVY, SEQUENTIAL
 from . import scalar
 from .body import BodyEmitter, nested_row_reductions
+from .c_style import output_stores
 from .index_maps import delinearize_decls
 from .lane_reduce import combiner
 
@@ -126,8 +127,8 @@ def render_tree_reduction(target, kernel, red):
     em.line(f"const {ct} g_total = g_red[0];")
     em.bind(red.results[0], idx, "g_total")
     vals = [em.value(v, idx) for v in kernel.outputs]
-    for j, (v, e) in enumerate(zip(kernel.outputs, vals)):
-        em.line(f"o{j}[g_o] = {em.store_expr(v.type.element, e)};")
+    for line in output_stores(em, kernel, vals, "g_o"):
+        em.line(line)
     em.close()
     if per > 1:
         em.line(target.barrier)     # g_red[0] read before the next output overwrites it

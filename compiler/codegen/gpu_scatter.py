@@ -69,6 +69,8 @@ def render_scatter(target, kernel):
     shape, ushape = tuple(op.result.type.shape), tuple(upd.type.shape)
     el = op.result.type.element
     unique = getattr(op.attributes.get("unique_indices"), "value", False)
+    if not unique and target.name not in _CAS:       # no atomics known: the sequential kernel
+        return None
     em, out = _kernel_start(target, kernel, [])
     # the operand's and the result's bindings may be one buffer: not restrict
     out = [line.replace(f" {target.restrict} ", " ") for line in out]

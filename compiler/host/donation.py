@@ -82,15 +82,20 @@ def update_chains(func) -> dict:
     return out
 
 
-def _top_level_update(d, i):
-    """Dispatch ``d`` updates its operand ``i`` in place (True) or not (None):
-    a window update, or a scatter marked so (passes/scatter_in_place.py)."""
+def in_place_operand(d):
+    """The operand index dispatch ``d`` may update in place, or None: a
+    scatter's mark (passes/scatter_in_place.py), else a window update's."""
     from ..codegen.gpu_scatter import IN_PLACE_ATTR
     mark = d.attributes.get(IN_PLACE_ATTR)
     if mark is not None:
-        return True if mark.value == i else None
+        return mark.value
     found = updated_operand(d)
-    return True if found is not None and found[0] == i else None
+    return found[0] if found is not None else None
+
+
+def _top_level_update(d, i):
+    """Dispatch ``d`` updates its operand ``i`` in place (True) or not (None)."""
+    return True if in_place_operand(d) == i else None
 
 
 def update_chain(start, block, order, as_update):

@@ -63,7 +63,12 @@ def string_literal(s: str) -> str:
 
 
 def symbol_str(name: str) -> str:
-    return "@" + (name if _BARE_SYMBOL.match(name) else string_literal(name))
+    return "@" + (name if _BARE_SYMBOL.fullmatch(name) else string_literal(name))
+
+
+def key_str(key: str) -> str:
+    """A dictionary key: bare where the lexer reads it as one identifier."""
+    return key if _BARE_KEY.fullmatch(key) else string_literal(key)
 
 
 def _float_bits(value: float, element: str) -> str:
@@ -193,7 +198,7 @@ def conv_str(f: dict) -> str:
 def dict_str(entries: dict) -> str:
     parts = []
     for k, v in entries.items():
-        key = k if _BARE_KEY.match(k) else string_literal(k)
+        key = key_str(k)
         parts.append(key if isinstance(v, A.UnitAttr) else f"{key} = {attr_str(v)}")
     return "{" + ", ".join(parts) + "}"
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import CompileError
+from ..ir.types import MAX_INTEGER_WIDTH
 
 MAGIC = b"ML\xefR"
 #: Bytecode versions read here (6: properties hold ODS segment sizes natively).
@@ -315,6 +316,9 @@ class BuiltinHooks:
             prefix = ("i", "si", "ui")[signedness] if signedness < 3 else None
             if prefix is None:
                 r.fail(f"integer signedness {signedness}", unsupported=False)
+            if not 0 < width <= MAX_INTEGER_WIDTH:
+                r.fail(f"integer width {width} (MLIR allows 1 to {MAX_INTEGER_WIDTH})",
+                       unsupported=False)
             return Type(prefix + str(width), (width,))
         simple = {1: "index", 3: "bf16", 4: "f16", 5: "f32", 6: "f64", 7: "f80", 8: "f128",
                   12: "none"}
@@ -476,6 +480,8 @@ class BytecodeFile:
                         raise Malformed("an attribute/type entry runs past its section")
                     group.append((dialect, pos, size, custom))
                     pos += size
+            if len(group) != count:
+                raise Malformed(f"{len(group)} entries where the offset table declares {count}")
             entries.append(group)
         self._attr_entries, self._type_entries = entries
         self._attrs = [None] * n_attrs

@@ -22,11 +22,12 @@ raises ``BytecodeError(unsupported=True)`` naming it.
 """
 from __future__ import annotations
 
-import re
+import math
 
 import numpy as np
 
 from ..dialects import vhlo as vhlo_ops
+from ..ir.printer import key_str, string_literal, symbol_str
 from .attr_parser import CONV_FIELDS
 from .bytecode import Asm, Attr, BytecodeError, BytecodeFile, Cursor, DialectReader, Malformed
 from .bytecode import Type, composite_type, float_width, int_width
@@ -125,12 +126,12 @@ def tensor_values(a: Attr) -> np.ndarray:
     from ..ir.types import numpy_dtype
     t, blob = a.args
     shape, elem = t.args[0], _element(t)
-    n = int(np.prod(shape)) if shape else 1
+    n = math.prod(shape)
     raw = blob.data
     if elem == "i1":
         b = np.frombuffer(raw, np.uint8)
-        if len(b) == 1 and b[0] == 0xFF:           # VHLO's splat of true
-            return np.ones(n, bool)
+        if len(b) == 1 and b[0] == 0xFF:           # VHLO's splat of true (a view, any size)
+            return np.broadcast_to(np.True_, (n,))
         if len(b) == (n + 7) // 8 and len(b) != n:
             return np.unpackbits(b, bitorder="little")[:n].astype(bool)
         vals = b.astype(bool)
@@ -219,7 +220,6 @@ def _default_check(spec):
 _DEFAULTS = {kind: {name: _default_check(spec) for name, spec in specs.items()}
              for kind, specs in vhlo_ops.DEFAULTS.items()}
 _CONV_FIELDS = tuple((f, f, f.endswith("spatial_dimensions")) for f in CONV_FIELDS)
-_BARE_KEY = re.compile(r"[A-Za-z_][\w$.\-]*\Z")
 
 
 class Raw(str):
@@ -271,9 +271,9 @@ def stablehlo_attributes(kind: str, attrs: dict, error) -> dict:
             if a.args[0]:
                 out[name] = Raw("")
         elif (kind, name) in (("call", "callee"), ("composite", "decomposition")):
-            out[name] = Raw(symbol(a.args[0]))
+            out[name] = Raw(symbol_str(a.args[0]))
         elif kind == "custom_call" and name == "called_computations":
-            out[name] = Raw("[" + ", ".join(symbol(x.args[0]) for x in a.args) + "]")
+            out[name] = Raw("[" + ", ".join(symbol_str(x.args[0]) for x in a.args) + "]")
         elif name in vhlo_ops.I64_ARRAYS.get(kind, ()) and a.kind == "tensor":
             out[name] = Raw("array<i64" + "".join(
                 (": " if i == 0 else ", ") + str(v) for i, v in enumerate(_ints(a))) + ">")
@@ -287,15 +287,6 @@ def stablehlo_attributes(kind: str, attrs: dict, error) -> dict:
 
 
 # -- text --
-
-def symbol(name: str) -> str:
-    return "@" + (name if _BARE_KEY.match(name) else quote(name))
-
-
-def quote(s: str) -> str:
-    return '"' + "".join(c if c not in '"\\' and ord(c) >= 0x20 else
-                         ("\\" + c if c in '"\\' else f"\\{ord(c):02X}") for c in s) + '"'
-
 
 def type_text(t) -> str:
     if isinstance(t, Asm):
@@ -367,7 +358,7 @@ class _Renderer:
         if k == "bool":
             return self.emit("true" if a.args[0] else "false")
         if k == "string":
-            return self.emit(quote(a.args[0]))
+            return self.emit(string_literal(a.args[0]))
         if k == "integer":
             t = a.args[0]
             return self.emit(f"{_int(a)} : {type_text(t)}" if t.kind != "i1" else
@@ -394,7 +385,7 @@ class _Renderer:
             return self.emit(f"array<{type_text(t)}" + (f": {items}>" if n else ">"))
         if k == "symbol":
             root, nested = a.args
-            return self.emit(symbol(root.args[0]) + "".join("::" + symbol(x.args[0].args[0])
+            return self.emit(symbol_str(root.args[0]) + "".join("::" + symbol_str(x.args[0].args[0])
                                                             for x in nested))
         if k == "output_operand_alias":
             outs, idx, ins = a.args
@@ -425,7 +416,7 @@ class _Renderer:
             name = key if isinstance(key, str) else key.args[0]
             if name in skip:
                 continue
-            self.emit(("" if first else ", ") + (name if _BARE_KEY.match(name) else quote(name)))
+            self.emit(("" if first else ", ") + key_str(name))
             first = False
             if not (isinstance(value, Raw) and value == ""):
                 self.emit(" = ")
@@ -521,7 +512,7 @@ class _Renderer:
             sym = r.optional_attribute()           # then sym_visibility (dropped)
         elif op.properties is not None:
             raise self.error("builtin.module properties stored as an attribute")
-        self.emit(indent + "module" + (" " + symbol(sym.args[0]) if sym is not None else ""))
+        self.emit(indent + "module" + (" " + symbol_str(sym.args[0]) if sym is not None else ""))
         if extra:
             self.emit(" attributes ")
             self.dict(extra)
@@ -547,7 +538,7 @@ class _Renderer:
         ins, outs = fty.args
         vis = attrs.get("sym_visibility")
         self.emit(indent + "func.func " + (vis.args[0] + " " if vis else "") +
-                  symbol(attrs["sym_name"].args[0]))
+                  symbol_str(attrs["sym_name"].args[0]))
         arg_attrs = attrs.get("arg_attrs", Attr("array")).args
         res_attrs = attrs.get("res_attrs", Attr("array")).args
         block = op.regions[0].blocks[0] if op.regions and op.regions[0].blocks else None

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..codegen.gpu_scatter import IN_PLACE_ATTR
-from ..host.donation import dispatch_donors, readers, updated_operand
+from ..host.donation import dispatch_donors, in_place_operand, readers
 from ..ir.types import TensorType, numpy_dtype
 
 ALIGNMENT = 64
@@ -157,11 +157,9 @@ def _in_place_states(func) -> dict:
     ``IN_PLACE_ATTR`` (passes/scatter_in_place.py)."""
     donors = dispatch_donors(func)
     ops = func.regions[0].blocks[0].operations
-    out = {id(op): op.operands[op.attributes[IN_PLACE_ATTR].value] for op in ops
-           if IN_PLACE_ATTR in op.attributes}
-    out.update((id(op), op.operands[updated_operand(op)[0]]) for op in ops
-               if id(op) in donors and id(op) not in out)
-    return out
+    return {id(op): op.operands[k] for op in ops
+            if (IN_PLACE_ATTR in op.attributes or id(op) in donors)
+            and (k := in_place_operand(op)) is not None}
 
 
 def _align(n: int) -> int:

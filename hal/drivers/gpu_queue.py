@@ -28,6 +28,7 @@ import queue as pyqueue
 import threading
 import time
 
+from ..device import donor
 from ..errors import HalError
 from .cpu_device import settle
 
@@ -76,9 +77,9 @@ class GpuQueues:
         """``submit`` for a caller that waits for ``signal`` right away: run
         here when the queue is idle, ``wait`` is settled and the device's
         threads need no set-up of the caller's (CUDA's context); else queue."""
-        with self._count_lock:
+        with self._count_lock:      # never on a thread that must not wait (the VM scheduler)
             here = not self.outstanding and self.thread_init is None and not self.closed \
-                and (wait is None or wait.is_settled)
+                and (wait is None or wait.is_settled) and donor.allowed
             if here:
                 self.outstanding += 1
         if not here:

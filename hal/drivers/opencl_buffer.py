@@ -86,6 +86,7 @@ class OpenCLBuffer(Buffer):
         """A result buffer's bytes, read from host memory after the work
         enqueued so far finished (clFinish of an idle queue returns at once:
         no device round trip, where a read command costs one)."""
+        self.storage                    # HalError once released, as read() of a device buffer
         self._queue().finish()
         start = self.offset + offset
         return self.host[start:start + length]
@@ -152,7 +153,7 @@ class OpenCLAllocator(DeviceBoundAllocator):
         if size == 0:
             return OpenCLBuffer(self, None, 0, 0, True)
         import pyopencl as cl
-        raw = aligned_bytes(size, HOST_ALIGNMENT, dev.name)
+        raw = aligned_bytes(size, HOST_ALIGNMENT, dev.name, zero=False)   # written before read
         try:
             mem = cl.Buffer(dev.context, cl.mem_flags.READ_WRITE | cl.mem_flags.USE_HOST_PTR,
                             hostbuf=raw)

@@ -40,7 +40,16 @@ PROGRAMS = ["abs_complex64_20_20.mlir", "sort_complex64_5_7.mlir",
             "select_and_scatter_add_float16_1_3_5_float16_2_4_6.mlir",
             "dot_general_float32_4_3_complex64_3_6.mlir", "argmax_bool_15.mlir",
             "scatter_add_bfloat16_5_6_7_bfloat16_5_2_2.mlir", "broadcast_in_dim_bool_2.mlir",
-            "while"]
+            "while", "names"]
+#: Dictionary keys and symbols the lexer does not read bare (a '-', a quote).
+NAMES = """func.func private @"my-fn\\22"(%x: tensor<f32>) -> tensor<f32> attributes {"my-key" = 1 : i32} {
+  return %x : tensor<f32>
+}
+func.func @main(%x: tensor<f32>) -> tensor<f32> {
+  %y = call @"my-fn\\22"(%x) : (tensor<f32>) -> tensor<f32>
+  return %y : tensor<f32>
+}
+"""
 WHILE = """func.func @main(%x: tensor<f32>) -> tensor<f32> {
   %c = stablehlo.constant dense<0> : tensor<i32>
   %r:2 = stablehlo.while(%i = %c, %v = %x) : tensor<i32>, tensor<f32>
@@ -66,8 +75,8 @@ def _serialise(text: str, target: str) -> bytes:
 
 
 def _program(name: str) -> str:
-    if name == "while":
-        return WHILE
+    if name in ("while", "names"):
+        return WHILE if name == "while" else NAMES
     path = TESTDATA / name
     if not path.exists():
         matches = sorted(TESTDATA.glob(name.split("_")[0] + "_*.mlir"))
