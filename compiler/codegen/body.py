@@ -537,7 +537,8 @@ def contraction_epilogue(em: "BodyEmitter", kernel, b: str, row: str, col: str, 
              + delinearize_decls(row, msz, "e", len(bsz))
              + delinearize_decls(col, nsz, "e", len(bsz) + len(msz)))
     idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
-    return decls, fused_store(em, kernel, c.op.result, idx, acc)
+    # narrow operands accumulate in f32: the product rounds once, to its type
+    return decls, fused_store(em, kernel, c.op.result, idx, scalar.rounded(c.op.result.type.element, acc))
 
 
 def fused_store(em: "BodyEmitter", kernel, result, idx, acc: str) -> str:

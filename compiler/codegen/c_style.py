@@ -263,8 +263,10 @@ class CStyleRenderer:
 
 class ContractionOperands(NamedTuple):
     """What every contraction plan reads off ``kernel.contraction``: the C
-    element type, the operands' pointer names, the lhs (m, k) and rhs (k, n)
-    element strides, and the B*M output rows."""
+    type products accumulate in, the operands' pointer names, the lhs (m, k)
+    and rhs (k, n) element strides, the B*M output rows, and the C type the
+    operands are stored as (``st``: 16 bits for f16/bf16, read through
+    ``load``)."""
     ct: str
     lhs: str
     rhs: str
@@ -273,13 +275,25 @@ class ContractionOperands(NamedTuple):
     rsk: object
     rsn: object
     rows: object
+    st: str
+    element: str
+
+    def load(self, expr: str) -> str:
+        """``expr`` (an operand element) as the accumulator type."""
+        return BodyEmitter.load_expr(self.element, expr)
+
+    @property
+    def narrow(self) -> bool:
+        return self.st != self.ct
 
 
 def contraction_operands(c, em) -> ContractionOperands:
     """ContractionOperands of contraction ``c`` whose bindings ``em`` names."""
     (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
-    return ContractionOperands(scalar.ctype(c.op.result.type.element), em.bindings[c.lhs],
-                               em.bindings[c.rhs], lsm, lsk, rsk, rsn, c.B * c.M)
+    el = c.operand_element
+    return ContractionOperands(scalar.ctype(c.accumulator_element), em.bindings[c.lhs],
+                               em.bindings[c.rhs], lsm, lsk, rsk, rsn, c.B * c.M,
+                               scalar.STORAGE_TYPE[el], el)
 
 
 def output_stores(em, kernel, vals, at: str) -> list:

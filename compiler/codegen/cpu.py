@@ -269,7 +269,8 @@ class CpuRenderer(CStyleRenderer):
         c = kernel.contraction
         em = self.emitter({}, indent=5)
         head = self.pointer_decls(kernel, em)
-        ct, lhs, rhs, lsm, lsk, rsk, rsn, rows = contraction_operands(c, em)
+        ops = contraction_operands(c, em)
+        ct, lhs, rhs, lsm, lsk, rsk, rsn, rows, st, _ = ops
         plan = contraction_plan(c)
         nt = min(NT, max(1, plan.cols)) if isinstance(plan.cols, int) else NT
         idx_decls, store = contraction_epilogue(em, kernel, "b", "(m + i)", "(n0 + j)", "acc[i][j]")
@@ -284,18 +285,18 @@ class CpuRenderer(CStyleRenderer):
             f"      int64_t nr = {MR};",
             "      if (nr > r1 - r) nr = r1 - r;",
             f"      if (nr > {c.M} - m) nr = {c.M} - m;",
-            f"      const {ct}* restrict lp = {lhs} + {c.batch_offset('lhs', 'b')} + m * {lsm};",
+            f"      const {st}* restrict lp = {lhs} + {c.batch_offset('lhs', 'b')} + m * {lsm};",
             f"      for (int64_t n0 = c0; n0 < c1; n0 += {nt}) {{",
             f"        const int64_t nn = c1 - n0 < {nt} ? c1 - n0 : {nt};",
             "        for (int64_t i = 0; i < nr; ++i) for (int64_t j = 0; j < nn; ++j) acc[i][j] = 0;",
             f"        if (nr == {MR}) {{",
             f"          for (int64_t k = 0; k < {c.K}; ++k) {{",
-            f"            const {ct}* restrict rp = {rhs} + {c.batch_offset('rhs', 'b')} + k * {rsk};",
+            f"            const {st}* restrict rp = {rhs} + {c.batch_offset('rhs', 'b')} + k * {rsk};",
         ]
-        src += [f"            const {ct} a{i} = lp[{i} * {lsm} + k * {lsk}];" for i in range(MR)]
+        src += [f"            const {ct} a{i} = {ops.load(f'lp[{i} * {lsm} + k * {lsk}]')};" for i in range(MR)]
         src += [
             "            for (int64_t j = 0; j < nn; ++j) {",
-            f"              const {ct} y = rp[{rn}];",
+            f"              const {ct} y = {ops.load(f'rp[{rn}]')};",
         ]
         src += [f"              acc[{i}][j] += a{i} * y;" for i in range(MR)]
         src += [
@@ -304,9 +305,9 @@ class CpuRenderer(CStyleRenderer):
             "        } else {",
             "          for (int64_t i = 0; i < nr; ++i) {",
             f"            for (int64_t k = 0; k < {c.K}; ++k) {{",
-            f"              const {ct}* restrict rp = {rhs} + {c.batch_offset('rhs', 'b')} + k * {rsk};",
-            f"              const {ct} a = lp[i * {lsm} + k * {lsk}];",
-            f"              for (int64_t j = 0; j < nn; ++j) acc[i][j] += a * rp[{rn}];",
+            f"              const {st}* restrict rp = {rhs} + {c.batch_offset('rhs', 'b')} + k * {rsk};",
+            f"              const {ct} a = {ops.load(f'lp[i * {lsm} + k * {lsk}]')};",
+            f"              for (int64_t j = 0; j < nn; ++j) acc[i][j] += a * {ops.load(f'rp[{rn}]')};",
             "            }",
             "          }",
             "        }",

@@ -32,7 +32,7 @@ from tensorvm.vmfb.cpu_abi import declarator
 from . import scalar
 from .body import contraction_epilogue
 from .cpu_body import CpuBodyEmitter
-from .kernel import Kernel, contraction_plan
+from .kernel import NARROW, Kernel, contraction_plan
 
 KC = 256      # K slice packed per step (a B micro-panel stays in L1, the block in L2)
 MB = 128      # rows of a packed block (A's panels)
@@ -45,10 +45,22 @@ PANEL_BYTES = 64  # a constant B's panels in a module of several tile widths: on
 
 
 def applies(kernel: Kernel) -> bool:
-    """A float contraction whose N and K are static (B and M may be symbols)."""
+    """A float contraction whose N and K are static (B and M may be symbols);
+    f16/bf16 operands are converted to f32 as they are packed."""
     c = kernel.contraction
     return (c is not None and all(isinstance(d, int) for d in (c.N, c.K))
-            and c.op.result.type.element in ("f32", "f64"))
+            and c.accumulator_element in ("f32", "f64"))
+
+
+def _narrow(c) -> bool:
+    """f16/bf16 operands: every tile packed (converted), no operand read in place."""
+    return c.operand_element in NARROW
+
+
+def _operand(c):
+    """(C storage type of the operands, their element load as the compute type)."""
+    el = c.operand_element
+    return scalar.STORAGE_TYPE[el], (lambda e: CpuBodyEmitter.load_expr(el, e))
 
 
 def packable(kernel: Kernel) -> bool:
@@ -60,7 +72,8 @@ def packable(kernel: Kernel) -> bool:
     symbol (the GEMV-or-packed choice stays per call: both read the
     panels)."""
     c = kernel.contraction
-    if kernel.kind != "contraction" or not applies(kernel) or len(c.batch_runs) > 1 or c.K == 0:
+    if kernel.kind != "contraction" or not applies(kernel) or len(c.batch_runs) > 1 or c.K == 0 \
+            or _narrow(c):
         return False
     w = PANEL_BYTES // (4 if c.op.result.type.element == "f32" else 8)
     b_r, rsk, rsn = c.rhs_strides
@@ -279,7 +292,8 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     """(decls, C source, workgroup count) of a static contraction kernel;
     ``pointer_decls(kernel, em)`` declares the bindings (the CPU ABI's)."""
     c = kernel.contraction
-    ct = scalar.ctype(c.op.result.type.element)
+    ct = scalar.ctype(c.accumulator_element)
+    st = _operand(c)[0]
     sh = _Shape(ct, vector_bytes, c.N)
     sh.panel = kernel.packed_rhs
     em = CpuBodyEmitter({}, indent=5)
@@ -291,6 +305,8 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     column = c.N == 1 and c.lhs_strides[1] == 1     # one output column: _column_gemv
     if column:
         gemv = False
+    if _narrow(c):                  # the row kernels read the operands in place
+        gemv = column = False
     acc = "cc[i * %d + j]" % sh.nb
     idx_decls, store = contraction_epilogue(em, kernel, "b", "(m0 + i)", "(n0 + j)", acc)
     src = [declarator(kernel.name) + " {"]
@@ -311,8 +327,8 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         f"      const int64_t b = r / {c.M}, m0 = r % {c.M};",
         f"      int64_t mb = r1 - r < {c.M} - m0 ? r1 - r : {c.M} - m0;",
         f"      if (mb > {cap}) mb = {cap};",
-        f"      const {ct}* restrict la = {em.bindings[c.lhs]} + {c.batch_offset('lhs', 'b')} + m0 * {c.lhs_strides[1]};",
-        f"      const {ct}* restrict lb = {em.bindings[c.rhs]} + {c.batch_offset('rhs', 'b')};",
+        f"      const {st}* restrict la = {em.bindings[c.lhs]} + {c.batch_offset('lhs', 'b')} + m0 * {c.lhs_strides[1]};",
+        f"      const {st}* restrict lb = {em.bindings[c.rhs]} + {c.batch_offset('rhs', 'b')};",
         f"      for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
         f"        const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
     ]
@@ -377,13 +393,14 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
     constant packed at compile time (``pack_panels``), read in place
     whatever M is; only its edge tiles are copied."""
     ct, mr, nr = sh.ct, sh.mr, sh.nr
+    st, L = _operand(c)
     (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     # B in place: decided here for a static M, by a run-time test otherwise
-    direct_b = panels or rsn == 1 and (c.M <= DIRECT_B_ROWS if isinstance(c.M, int) else
-                                       f"({c.M}) <= {DIRECT_B_ROWS}")
+    direct_b = panels or rsn == 1 and not _narrow(c) and (
+        c.M <= DIRECT_B_ROWS if isinstance(c.M, int) else f"({c.M}) <= {DIRECT_B_ROWS}")
     pack_b_when = ("" if direct_b is False else f"jn < {nr}" if direct_b is True
                    else f"jn < {nr} || !({direct_b})")
-    direct_a = c.N <= 2 * nr or lsk == 1
+    direct_a = (c.N <= 2 * nr or lsk == 1) and not _narrow(c)
     if c.K == 0:
         return [f"        for (int64_t i = 0; i < mb * {sh.nb}; ++i) cc[i] = 0;"]
     # pack loops run along the operand's unit-stride dimension
@@ -396,13 +413,13 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
             f"                d[j] = j < jn ? lb[{_panel_offset(sh, c, 'n0 + jp + j')} + (k0 + k) * {sh.panel}] : 0;",
             "            }",
         ]
-    elif rsn == 1 or rsk != 1:
+    elif rsn == 1 or rsk != 1 or _narrow(c):
         pack_b = [
             "            for (int64_t k = 0; k < kc; ++k) {",
-            f"              const {ct}* restrict s = lb + (k0 + k) * {rsk} + (n0 + jp) * {rsn};",
+            f"              const {st}* restrict s = lb + (k0 + k) * {rsk} + (n0 + jp) * {rsn};",
             f"              {ct}* restrict d = bp + jp * kc + k * {nr};",
-            f"              if (jn == {nr}) for (int64_t j = 0; j < {nr}; ++j) d[j] = s[j * {rsn}];",
-            f"              else for (int64_t j = 0; j < {nr}; ++j) d[j] = j < jn ? s[j * {rsn}] : 0;",
+            f"              if (jn == {nr}) for (int64_t j = 0; j < {nr}; ++j) d[j] = {L(f's[j * {rsn}]')};",
+            f"              else for (int64_t j = 0; j < {nr}; ++j) d[j] = j < jn ? {L(f's[j * {rsn}]')} : 0;",
             "            }",
         ]
     else:
@@ -429,14 +446,14 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
         pack_a = [
             f"            {ct}* restrict d = ap + ip * kc;",
             f"            if (in == {mr}) {{",
-            f"              const {ct}* restrict s = sa + ip * {lsm} + k0;",
+            f"              const {st}* restrict s = sa + ip * {lsm} + k0;",
             "              for (int64_t k = 0; k < kc; ++k) {",
-            *[f"                d[k * {mr} + {i}] = s[{i * lsm} + k];" for i in range(mr)],
+            *[f"                d[k * {mr} + {i}] = {L(f's[{i * lsm} + k]')};" for i in range(mr)],
             "              }",
             "            } else {",
             "            for (int64_t i = 0; i < in; ++i) {",
-            f"              const {ct}* restrict s = sa + (ip + i) * {lsm} + k0;",
-            f"              for (int64_t k = 0; k < kc; ++k) d[k * {mr} + i] = s[k];",
+            f"              const {st}* restrict s = sa + (ip + i) * {lsm} + k0;",
+            f"              for (int64_t k = 0; k < kc; ++k) d[k * {mr} + i] = {L('s[k]')};",
             "            }",
             f"            for (int64_t i = in; i < {mr}; ++i) for (int64_t k = 0; k < kc; ++k) d[k * {mr} + i] = 0;",
             "            }",
@@ -444,9 +461,9 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
     else:
         pack_a = [
             "            for (int64_t k = 0; k < kc; ++k) {",
-            f"              const {ct}* restrict s = sa + ip * {lsm} + (k0 + k) * {lsk};",
+            f"              const {st}* restrict s = sa + ip * {lsm} + (k0 + k) * {lsk};",
             f"              {ct}* restrict d = ap + ip * kc + k * {mr};",
-            f"              for (int64_t i = 0; i < {mr}; ++i) d[i] = i < in ? s[i * {lsm}] : 0;",
+            f"              for (int64_t i = 0; i < {mr}; ++i) d[i] = i < in ? {L(f's[i * {lsm}]')} : 0;",
             "            }",
         ]
     return [
@@ -460,7 +477,7 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
         # loop order: B packed once per MC rows, not once per A block)
         f"          for (int64_t sm0 = 0; sm0 < mb; sm0 += {sh.mb}) {{",
         f"          const int64_t sb = mb - sm0 < {sh.mb} ? mb - sm0 : {sh.mb};",
-        f"          const {ct}* restrict sa = la + sm0 * {lsm};",
+        f"          const {st}* restrict sa = la + sm0 * {lsm};",
         f"          for (int64_t ip = 0; ip < sb; ip += {mr}) {{",
         f"            const int64_t in = sb - ip < {mr} ? sb - ip : {mr};",
         *([f"            if (in < {mr}) {{", *pack_a, "            }"] if direct_a else pack_a),

@@ -206,7 +206,8 @@ class GpuTarget(CStyleRenderer):
         em = BodyEmitter({}, indent=4)
         params, setup = self.params(kernel, em)
         simple = self._contraction_loop(kernel, BodyEmitter({}, indent=2), indent=2)
-        ct, lhs, rhs, lsm, lsk, rsk, rsn, rows = contraction_operands(c, em)
+        ops = contraction_operands(c, em)
+        ct, lhs, rhs, lsm, lsk, rsk, rsn, rows, st, _ = ops
         decls, store = contraction_epilogue(em, kernel, "g_b", "(g_m + g_i)", "g_col", "g_c[g_ri][g_rj]")
         gs, sh = self.global_space, self.shared_space
         apad = 1 if lsk == 1 and tm % 2 == 0 else 0      # A staged transposed: avoid bank conflicts
@@ -225,19 +226,19 @@ class GpuTarget(CStyleRenderer):
             f"    const int64_t g_b = g_r / {c.M}, g_m = g_r % {c.M};",
             f"    int64_t g_nr = g_r1 - g_r < {tm} ? g_r1 - g_r : {tm};",
             f"    if (g_nr > {c.M} - g_m) g_nr = {c.M} - g_m;",
-            f"    {gs}const {ct}* g_lp = {lhs} + {c.batch_offset('lhs', 'g_b')} + g_m * {lsm};",
-            f"    {gs}const {ct}* g_rp = {rhs} + {c.batch_offset('rhs', 'g_b')};",
+            f"    {gs}const {st}* g_lp = {lhs} + {c.batch_offset('lhs', 'g_b')} + g_m * {lsm};",
+            f"    {gs}const {st}* g_rp = {rhs} + {c.batch_offset('rhs', 'g_b')};",
             f"    for (int64_t g_n0 = g_c0; g_n0 < g_c1; g_n0 += {tn}) {{",
             f"      {ct} g_c[{rm}][{rn}];",
         ]
-        zero = scalar.literal(c.op.result.type.element, 0)
+        zero = scalar.literal(c.accumulator_element, 0)
         body += [f"      g_c[{i}][{j}] = {zero};" for i in range(rm) for j in range(rn)]
         body += [
             f"      for (int64_t g_k0 = 0; g_k0 < {c.K}; g_k0 += {tk}) {{",
         ]
         a_load = (f"g_As[g_kk][g_ii] = g_ii < g_nr{kin} ? "
-                  f"g_lp[g_ii * {lsm} + (g_k0 + g_kk) * {lsk}] : {zero};")
-        b_load = (f"g_Bs[g_kk][g_jj] = {nin}g_rp[(g_k0 + g_kk) * {rsk} + (g_n0 + g_jj) * {rsn}]"
+                  f"{ops.load(f'g_lp[g_ii * {lsm} + (g_k0 + g_kk) * {lsk}]')} : {zero};")
+        b_load = (f"g_Bs[g_kk][g_jj] = {nin}{ops.load(f'g_rp[(g_k0 + g_kk) * {rsk} + (g_n0 + g_jj) * {rsn}]')}"
                   f"{f' : {zero}' if nin else ''};")
         # consecutive threads stage consecutive elements in global memory
         body += (_stage("g_ii", tm, "g_kk", tk, L, a_load) if lsk == 1
@@ -277,13 +278,14 @@ class GpuTarget(CStyleRenderer):
         the fused epilogue, threads striding the workgroup's rows x N."""
         c = kernel.contraction
         self.params(kernel, em)
-        ct, lhs, rhs, lsm, lsk, rsk, rsn, rows = contraction_operands(c, em)
+        ops = contraction_operands(c, em)
+        ct, lhs, rhs, lsm, lsk, rsk, rsn, rows, st, _ = ops
         plan = contraction_plan(c)
         bsz, msz, nsz = c.out_groups
         decls = (delinearize_decls("g_b", bsz, "e", 0) + delinearize_decls("g_m", msz, "e", len(bsz))
                  + delinearize_decls("g_nc", nsz, "e", len(bsz) + len(msz)))
         idx = tuple(f"e{k}" for k in range(len(bsz) + len(msz) + len(nsz)))
-        store = fused_store(em, kernel, c.op.result, idx, "g_acc")
+        store = fused_store(em, kernel, c.op.result, idx, scalar.rounded(c.op.result.type.element, "g_acc"))
         gs = self.global_space
         out = [
             *_workgroup_block(plan, rows, c.N),
@@ -292,11 +294,11 @@ class GpuTarget(CStyleRenderer):
             "  for (int64_t g_t = g_lid; g_t < g_n; g_t += g_lsz) {",
             "    const int64_t g_r = g_r0 + g_t / g_w, g_nc = g_c0 + g_t % g_w;",
             f"    const int64_t g_b = g_r / {c.M}, g_m = g_r % {c.M};",
-            f"    {gs}const {ct}* g_lp = {lhs} + {c.batch_offset('lhs', 'g_b')} + g_m * {lsm};",
-            f"    {gs}const {ct}* g_rp = {rhs} + {c.batch_offset('rhs', 'g_b')} + g_nc * {rsn};",
-            f"    {ct} g_acc = {scalar.literal(c.op.result.type.element, 0)};",
+            f"    {gs}const {st}* g_lp = {lhs} + {c.batch_offset('lhs', 'g_b')} + g_m * {lsm};",
+            f"    {gs}const {st}* g_rp = {rhs} + {c.batch_offset('rhs', 'g_b')} + g_nc * {rsn};",
+            f"    {ct} g_acc = {scalar.literal(c.accumulator_element, 0)};",
             f"    for (int64_t g_k = 0; g_k < {c.K}; ++g_k) "
-            f"g_acc += g_lp[g_k * {lsk}] * g_rp[g_k * {rsk}];",
+            f"g_acc += {ops.load(f'g_lp[g_k * {lsk}]')} * {ops.load(f'g_rp[g_k * {rsk}]')};",
         ]
         out += ["    " + d for d in decls] + em.lines + ["    " + store, "  }"]
         return em.decls, out

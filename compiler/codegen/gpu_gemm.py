@@ -50,9 +50,11 @@ def render_contraction(target, kernel: Kernel):
     c = kernel.contraction
     em = BodyEmitter({}, indent=4)
     params, setup = target.params(kernel, em)
-    el = c.op.result.type.element
-    ct, lhs, rhs, lsm, lsk, rsk, rsn, _ = contraction_operands(c, em)
-    mode, vw, rn = shape(c, target.vector_widths(ct))
+    el = c.accumulator_element
+    ops = contraction_operands(c, em)
+    ct, lhs, rhs, lsm, lsk, rsk, rsn, _, st, _ = ops
+    # f16/bf16 operands: scalar loads, each converted (no 16-bit vector loads)
+    mode, vw, rn = shape(c, () if ops.narrow else target.vector_widths(ct))
     vt = target.vector_type(ct, vw)
     count = contraction_plan(c).count
     rm = ROWS if not isinstance(c.M, int) or c.M >= ROWS else max(1, c.M)
@@ -67,20 +69,22 @@ def render_contraction(target, kernel: Kernel):
     out = thread_tiles(target, kernel, params, setup, count, tiles) + [
         f"    const int64_t g_n0 = (g_t % {nblocks}) * {ncols}, g_m0 = ((g_t / {nblocks}) % {mblocks}) * {rm};",
         f"    const int64_t g_b = g_t / ({nblocks} * {mblocks});",
-        f"    {gs}const {ct}* g_bp = {rhs} + {c.batch_offset('rhs', 'g_b')};",
+        f"    {gs}const {st}* g_bp = {rhs} + {c.batch_offset('rhs', 'g_b')};",
     ]
     for i in range(rm):
-        out.append(f"    {gs}const {ct}* g_ap{i} = {lhs} + {c.batch_offset('lhs', 'g_b')} + "
+        out.append(f"    {gs}const {st}* g_ap{i} = {lhs} + {c.batch_offset('lhs', 'g_b')} + "
                    f"{_mul(f'g_m0 + {i} < {c.M} ? g_m0 + {i} : {c.M} - 1', lsm)};")
     if mode == "columns":
         for r in range(rn):
             out.append(f"    const int64_t g_ch{r} = g_n0 + {r * vw} < {c.N} ? g_n0 + {r * vw} : {c.N} - {vw};")
         out += [f"    {vt} g_a{i}_{r} = {vzero};" for i in range(rm) for r in range(rn)]
         out.append(f"    for (int64_t g_k = 0; g_k < {c.K}; ++g_k) {{")
-        out += [f"      const {ct} g_x{i} = g_ap{i}[{_mul('g_k', lsk)}];" for i in range(rm)]
+        ak = _mul("g_k", lsk)
+        out += [f"      const {ct} g_x{i} = {ops.load(f'g_ap{i}[{ak}]')};" for i in range(rm)]
         for r in range(rn):
             at = f"g_bp + {_mul('g_k', rsk)} + {_mul(f'g_ch{r}', rsn)}"
-            out.append(f"      const {vt} g_y{r} = {target.vector_load(vw, at)};")
+            y = ops.load(f"*({at})") if ops.narrow else target.vector_load(vw, at)
+            out.append(f"      const {vt} g_y{r} = {y};")
         out += [f"      g_a{i}_{r} += g_x{i} * g_y{r};" for i in range(rm) for r in range(rn)]
         out += ["    }", f"    {ct} g_res[{rm}][{ncols}];"]
         for i in range(rm):

@@ -30,6 +30,9 @@ WORKGROUP_WORK = 1 << 15
 # 450x64x64) stays below the drivers' inline threshold and runs on one thread.
 CONTRACTION_WORK = 1 << 20
 
+# Operand types a contraction reads as 16 bits and multiplies in f32.
+NARROW = ("f16", "bf16")
+
 
 @dataclass
 class Contraction:
@@ -48,6 +51,17 @@ class Contraction:
     # run when the batch dims collapse on both operands, several when they do
     # not (attention's batch x heads over a [batch, seq, heads, dim] layout)
     batch_runs: tuple = ()
+
+    @property
+    def operand_element(self) -> str:
+        """The element type both operands store (f16/bf16: ``NARROW``)."""
+        return self.op.operands[0].type.element
+
+    @property
+    def accumulator_element(self) -> str:
+        """The element type products accumulate in: f32 for narrow operands
+        (one rounding, at the result, as XLA and IREE do), else the result's."""
+        return "f32" if self.operand_element in NARROW else self.op.result.type.element
 
     def batch_offset(self, side: str, b: str) -> str:
         """C expression: the element offset of batch ``b`` in the ``side``
@@ -242,8 +256,9 @@ def _find_contraction(root, captured) -> Contraction | None:
     rhs_buf, rs = _strided_view(rhs, captured)
     if lhs_buf is None or rhs_buf is None:
         return None
-    el = dot.result.type.element
-    if el not in ("f32", "f64") or lhs.type.element != el or rhs.type.element != el:
+    el, op_el = dot.result.type.element, lhs.type.element
+    if rhs.type.element != op_el or not (
+            el in ("f32", "f64") and op_el == el or op_el in NARROW and el in (op_el, "f32")):
         return None
     dn = dot.attr("dot_dimension_numbers").fields
     lb, rb = tuple(dn.get("lhs_batching_dimensions", ())), tuple(dn.get("rhs_batching_dimensions", ()))
