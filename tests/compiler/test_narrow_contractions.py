@@ -118,6 +118,8 @@ def _opencl_available():
 @pytest.mark.parametrize("el,out_el", [("bf16", "bf16"), ("f16", "f32")])
 @pytest.mark.parametrize("name", ["edges", "rhs_transposed", "batched"])
 def test_narrow_products_match_on_opencl(name, el, out_el):
+    """PoCL runs the vector form (gpu_gemm.py); the staged-tile form GPUs
+    build is in the same source, its loads converted."""
     ls, rs, os_, dims, _ = CASES[name]
     data = compiler.compile_str(_program(ls, rs, os_, dims, el, out_el, False), targets=["opencl"])
     src = "".join(bytes(v.data).decode() for exe in container.read_module(data).executables
