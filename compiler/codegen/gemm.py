@@ -191,6 +191,57 @@ class _Shape:
         self.tag = f"{'f32' if item == 4 else 'f64'}_{self.mr}x{self.nv}v{self.vl}"
         self.panel = 0                # columns of B's compile-time panels (render)
         self.micro = {}               # (ars, aks, bks, split) -> (name, C function)
+        self.element = None           # f16/bf16 operands read by the row kernels (narrow)
+
+    def narrow(self, element: str) -> None:
+        """The operands are f16/bf16: the row kernels and B's packing read
+        them through ``scalar_read`` / ``vector_read``, converting."""
+        self.element = element
+
+    @property
+    def st(self) -> str:
+        """C type of the operands' elements as the row kernels read them."""
+        return "uint16_t" if self.element else self.ct
+
+    def scalar_read(self, expr: str) -> str:
+        """An operand element as the compute type."""
+        return CpuBodyEmitter.load_expr(self.element, expr) if self.element else expr
+
+    def vector_read(self, var: str, ptr: str) -> str:
+        """A statement declaring vector ``var`` of the ``vl`` elements at ``ptr``."""
+        if not self.element:
+            return f"{self.vt} {var}; memcpy(&{var}, {ptr}, {self.vb});"
+        return f"const {self.vt} {var} = {self._widen_name}({ptr});"
+
+    @property
+    def _widen_name(self) -> str:
+        return f"tvm_{self.element}_v{self.vl}"
+
+    def _widen_decls(self) -> list[str]:
+        """``vt tvm_<el>_v<vl>(const uint16_t*)``: vl 16-bit elements widened
+        to a vector of f32 (bf16: the bits moved up 16, any ISA; f16: F16C /
+        AVX-512 conversions where the variant has them, GCC 12 converting
+        _Float16 vectors one element at a time)."""
+        if not self.element:
+            return []
+        vt, vl, name = self.vt, self.vl, self._widen_name
+        head = f"static inline {vt} {name}(const uint16_t* p) {{"
+        if self.element == "bf16":
+            return [f"typedef uint16_t tvm_h{vl} __attribute__((vector_size({2 * vl})));",
+                    f"typedef uint32_t tvm_w{vl} __attribute__((vector_size({4 * vl})));",
+                    "\n".join([head, f"  tvm_h{vl} h; memcpy(&h, p, {2 * vl});",
+                               f"  const tvm_w{vl} w = __builtin_convertvector(h, tvm_w{vl}) << 16;",
+                               f"  {vt} r; memcpy(&r, &w, {4 * vl}); return r;", "}"])]
+        fast = {16: ("defined(__AVX512F__)", "__m512 f = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)p));"),
+                8: ("defined(__F16C__)", "__m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)p));"),
+                4: ("defined(__F16C__)", "__m128 f = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i*)p));")}
+        body = [f"  {vt} r; for (int e = 0; e < {vl}; ++e) r[e] = tvm_f16_to_f32(p[e]); return r;"]
+        if vl in fast:
+            cond, line = fast[vl]
+            body = [f"#if {cond}", f"  {line}", f"  {vt} r; memcpy(&r, &f, {4 * vl}); return r;",
+                    "#else", *body, "#endif"]
+        return ["#if defined(__F16C__) || defined(__AVX512F__)\n#include <immintrin.h>\n#endif",
+                "\n".join([head, *body, "}"])]
 
     @property
     def scratch(self) -> str:
@@ -279,6 +330,7 @@ class _Shape:
         ct, vt, vb = self.ct, self.vt, self.vb
         size = MB * KC + KC * NB + MC * NB     # the f32 block sizes bound f64's too
         return [f"typedef {ct} {vt} __attribute__((vector_size({vb})));",
+                *self._widen_decls(),
                 f"typedef {ct} {self.vu} __attribute__((vector_size({vb}), "
                 f"aligned({4 if ct == 'float' else 8}), may_alias));",
                 # weak: one copy for all of a module's translation units
@@ -305,8 +357,9 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     column = c.N == 1 and c.lhs_strides[1] == 1     # one output column: _column_gemv
     if column:
         gemv = False
-    if _narrow(c):                  # the row kernels read the operands in place
-        gemv = column = False
+    if _narrow(c):                  # the row kernels convert as they read
+        sh.narrow(c.operand_element)
+        column = False
     acc = "cc[i * %d + j]" % sh.nb
     idx_decls, store = contraction_epilogue(em, kernel, "b", "(m0 + i)", "(n0 + j)", acc)
     src = [declarator(kernel.name) + " {"]
@@ -418,7 +471,10 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
             "            for (int64_t k = 0; k < kc; ++k) {",
             f"              const {st}* restrict s = lb + (k0 + k) * {rsk} + (n0 + jp) * {rsn};",
             f"              {ct}* restrict d = bp + jp * kc + k * {nr};",
-            f"              if (jn == {nr}) for (int64_t j = 0; j < {nr}; ++j) d[j] = {L(f's[j * {rsn}]')};",
+            (f"              if (jn == {nr}) {{ " + " ".join(
+                f"{{ {sh.vector_read('v', f's + {h * sh.vl}')} memcpy(d + {h * sh.vl}, &v, {sh.vb}); }}"
+                for h in range(sh.nv)) + " }" if _narrow(c) and rsn == 1 else
+             f"              if (jn == {nr}) for (int64_t j = 0; j < {nr}; ++j) d[j] = {L(f's[j * {rsn}]')};"),
             f"              else for (int64_t j = 0; j < {nr}; ++j) d[j] = j < jn ? {L(f's[j * {rsn}]')} : 0;",
             "            }",
         ]
@@ -552,10 +608,10 @@ def _row_sweeps(sh, c, widest: int, column, step, to_end: bool = False) -> list[
         cond = "j < nb" if to_end and n == 1 else f"j + {n * vl} <= nb"
         out += [f"        for (; {cond}; j += {n * vl}) {{",
                 "          " + " ".join(f"{vt} s{q} = ({vt}){{0}};" for q in range(n)),
-                *[f"          const {ct}* restrict p{q} = {column(q)};" for q in range(n)],
+                *[f"          const {sh.st}* restrict p{q} = {column(q)};" for q in range(n)],
                 f"          for (int64_t k = 0; k < {K}; ++k) {{",
-                f"            const {ct} x0 = la[k * {lsk}];"]
-        out += [f"            {{ {vt} y; memcpy(&y, p{q} + k * {step}, {vb}); s{q} += x0 * y; }}"
+                f"            const {ct} x0 = {sh.scalar_read(f'la[k * {lsk}]')};"]
+        out += [f"            {{ {sh.vector_read('y', f'p{q} + k * {step}')} s{q} += x0 * y; }}"
                 for q in range(n)]
         out += ["          }"]
         out += [f"          memcpy(cc + j + {q * vl}, &s{q}, {vb});" for q in range(n)]
@@ -570,6 +626,7 @@ def _gemv_row(c, sh: _Shape) -> list[str]:
     (vectors across N when B's rows are contiguous -- then with the packed
     path's bits --, across K when its columns are)."""
     ct, vt, vl, vb = sh.ct, sh.vt, sh.vl, sh.vb
+    st, L = sh.st, sh.scalar_read
     (_, _, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     K = c.K
     if rsn == 1:
@@ -577,16 +634,17 @@ def _gemv_row(c, sh: _Shape) -> list[str]:
         # micro-kernel computes, so a row's result does not depend on how
         # many rows its call has (a batcher's merged call answers each
         # request as a call of its own); independent chains across columns
-        out = ["        int64_t j = 0;", f"        const {ct}* restrict p = lb + n0;"]
+        out = ["        int64_t j = 0;", f"        const {st}* restrict p = lb + n0;"]
         out += _row_sweeps(sh, c, 16 if sh.vb >= 64 else 8, lambda q: f"p + j + {q * vl}", rsk)
         out += [
             # the last columns as lanes of a zero-padded vector: a scalar loop
             # would be vectorised as products, then in-order adds (no FMA)
             "        if (j < nb) {",
             f"          {vt} s = ({vt}){{0}};",
-            f"          const {ct}* restrict pj = p + j;",
+            f"          const {st}* restrict pj = p + j;",
             f"          for (int64_t k = 0; k < {K}; ++k) {{ {vt} y = ({vt}){{0}}; "
-            f"for (int64_t e = 0; e < nb - j; ++e) y[e] = pj[k * {rsk} + e]; s += la[k * {lsk}] * y; }}",
+            f"for (int64_t e = 0; e < nb - j; ++e) y[e] = {L(f'pj[k * {rsk} + e]')}; "
+            f"s += {L(f'la[k * {lsk}]')} * y; }}",
             "          for (int64_t e = 0; e < nb - j; ++e) cc[j + e] = s[e];",
             "        }",
         ]
@@ -598,32 +656,32 @@ def _gemv_row(c, sh: _Shape) -> list[str]:
             "        int64_t j = 0;",
             f"        for (; j + {w} <= nb; j += {w}) {{",
             "          " + " ".join(f"{vt} s{q} = ({vt}){{0}};" for q in range(w)),
-            f"          const {ct}* restrict p = lb + (n0 + j) * {rsn};",
+            f"          const {st}* restrict p = lb + (n0 + j) * {rsn};",
             f"          for (int64_t k = 0; k < {kv}; k += {vl}) {{",
-            f"            {vt} x; memcpy(&x, la + k, {vb});",
+            f"            {sh.vector_read('x', 'la + k')}",
         ]
-        out += [f"            {{ {vt} y; memcpy(&y, p + {q} * {rsn} + k, {vb}); s{q} += x * y; }}"
+        out += [f"            {{ {sh.vector_read('y', f'p + {q} * {rsn} + k')} s{q} += x * y; }}"
                 for q in range(w)]
         out += ["          }"]
         for q in range(w):
             lanes = " + ".join(f"s{q}[{e}]" for e in range(vl))
             out.append(f"          {{ {ct} t = {lanes}; for (int64_t k = {kv}; k < {K}; ++k) "
-                       f"t += la[k] * p[{q} * {rsn} + k]; cc[j + {q}] = t; }}")
+                       f"t += {L('la[k]')} * {L(f'p[{q} * {rsn} + k]')}; cc[j + {q}] = t; }}")
         out += [
             "        }",
             "        for (; j < nb; ++j) {",
-            f"          const {ct}* restrict p = lb + (n0 + j) * {rsn};",
+            f"          const {st}* restrict p = lb + (n0 + j) * {rsn};",
             f"          {ct} s[4] = {{0}};",
-            f"          for (int64_t k = 0; k < {K}; ++k) s[k & 3] += la[k] * p[k];",
+            f"          for (int64_t k = 0; k < {K}; ++k) s[k & 3] += {L('la[k]')} * {L('p[k]')};",
             "          cc[j] = (s[0] + s[1]) + (s[2] + s[3]);",
             "        }",
         ]
         return out
     return [
         "        for (int64_t j = 0; j < nb; ++j) {",
-        f"          const {ct}* restrict p = lb + (n0 + j) * {rsn};",
+        f"          const {st}* restrict p = lb + (n0 + j) * {rsn};",
         f"          {ct} s[4] = {{0}};",
-        f"          for (int64_t k = 0; k < {K}; ++k) s[k & 3] += la[k * {lsk}] * p[k * {rsk}];",
+        f"          for (int64_t k = 0; k < {K}; ++k) s[k & 3] += {L(f'la[k * {lsk}]')} * {L(f'p[k * {rsk}]')};",
         "          cc[j] = (s[0] + s[1]) + (s[2] + s[3]);",
         "        }",
     ]

@@ -42,6 +42,9 @@ CASES = {
     "square": ((64, 96), (96, 80), (64, 80), "contracting_dims = [1] x [0]", lambda a, b: a @ b),
     "edges": ((37, 300), (300, 45), (37, 45), "contracting_dims = [1] x [0]", lambda a, b: a @ b),
     "row": ((1, 130), (130, 70), (1, 70), "contracting_dims = [1] x [0]", lambda a, b: a @ b),
+    "rows": ((3, 50), (50, 40), (3, 40), "contracting_dims = [1] x [0]", lambda a, b: a @ b),
+    "row_rhs_transposed": ((1, 200), (70, 200), (1, 70), "contracting_dims = [1] x [1]",
+                           lambda a, b: a @ b.T),
     "column": ((50, 33), (33, 1), (50, 1), "contracting_dims = [1] x [0]", lambda a, b: a @ b),
     "rhs_transposed": ((20, 64), (48, 64), (20, 48), "contracting_dims = [1] x [1]",
                        lambda a, b: a @ b.T),
@@ -80,6 +83,9 @@ def test_narrow_products_match_on_cpu(name, el, out_el):
                                     compiler.CompileOptions(targets=("cpu",), keep_source=True))
     src = res.stats["c_source"]
     assert "tvm_gemm_" in src, "the product did not take the packed GEMM plan"
+    if name.startswith("row"):      # under 4 rows: the converting row kernels, no padded tile
+        row_read = "x = tvm_%s_v" if "transposed" in name else "x0 = tvm_%s_to_f32(la["
+        assert row_read % el in src
     a, b = _args(name, el)
     for device in ("local-sync", "local-task://3"):
         got = np.asarray(runtime.load_module(res.vmfb, device=device).main(a, b))
@@ -144,3 +150,21 @@ def test_narrow_products_compile_for_cuda(el):
     ptx = bytes(exe.variants[0].data).decode()
     assert "cvt.f32.f16" in ptx or el == "bf16", "the f16 operands are not converted in the kernel"
     assert ".shared" in ptx, "the contraction did not stage tiles in shared memory"
+
+
+@pytest.mark.parametrize("cpu", ["x86-64", "x86-64-v3"])
+@pytest.mark.parametrize("el", ["bf16", "f16"])
+@pytest.mark.parametrize("name", ["edges", "row"])
+def test_narrow_products_on_narrower_x86_variants(name, el, cpu):
+    """SSE2 (16-byte vectors, f16 widened one element at a time) and AVX2 +
+    F16C (``_mm256_cvtph_ps``) builds beside the host's, where this host
+    runs them (an x86-64 host runs every lower level)."""
+    import platform
+    if platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("needs an x86-64 host to run x86-64 variants")
+    ls, rs, os_, dims, ref = CASES[name]
+    res = compiler.api.compile_text(_program(ls, rs, os_, dims, el, el, False),
+                                    compiler.CompileOptions(targets=("cpu",), cpu=cpu))
+    a, b = _args(name, el)
+    got = np.asarray(runtime.load_module(res.vmfb, device="local-sync").main(a, b))
+    _check(got, a, b, ref, el, False, _k(name))
