@@ -81,55 +81,10 @@ BINDING_CHECK_C = """static inline int tvm_binding_short(uint64_t have, uint64_t
 """
 
 
-#: f16 <-> f32 in integer arithmetic, round to nearest even (NaNs stay quiet
-#: NaNs), for compilers without ``_Float16`` (GCC 12 for riscv64).
-SOFT_F16 = {
-    "static inline float tvm_f16_to_f32(": """static inline float tvm_f16_to_f32(uint16_t h) {
-  const uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
-  uint32_t u; float f;
-  if (e == 0x1Fu) u = s | 0x7F800000u | (m << 13);
-  else if (e) u = s | ((e + 112u) << 23) | (m << 13);
-  else { f = (float)m * 0x1p-24f; memcpy(&u, &f, 4); u |= s; }
-  memcpy(&f, &u, 4); return f; }""",
-    "static inline uint16_t tvm_f32_to_f16(": """static inline uint16_t tvm_f32_to_f16(float f) {
-  uint32_t x; memcpy(&x, &f, 4);
-  const uint32_t s = (x >> 16) & 0x8000u, a = x & 0x7FFFFFFFu;
-  if (a > 0x7F800000u) return (uint16_t)(s | 0x7E00u | ((a >> 13) & 0x3FFu));
-  if (a >= 0x477FF000u) return (uint16_t)(s | 0x7C00u);
-  if (a >= 0x38800000u) { const uint32_t r = a - 0x38000000u;
-    return (uint16_t)(s | ((r + 0xFFFu + ((r >> 13) & 1u)) >> 13)); }
-  const uint32_t shift = 126u - (a >> 23), mant = (a & 0x7FFFFFu) | 0x800000u;
-  if (shift > 24u) return (uint16_t)s;
-  uint32_t q = mant >> shift; const uint32_t rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1u);
-  q += (rem > half) | ((rem == half) & q);
-  return (uint16_t)(s | q); }""",
-}
+def prologue() -> str:
+    """The C prologue of CPU kernels."""
+    return CpuRenderer().prologue(True)
 
-
-def prologue(float16: bool = True) -> str:
-    """The C prologue of CPU kernels, with SOFT_F16's conversions where the
-    compiler has no ``_Float16``."""
-    return CpuRenderer(float16=float16).prologue(True)
-
-
-_FLOAT16: dict = {}
-
-
-def has_float16(cc: str, flags) -> bool:
-    """Whether ``cc`` with ``flags`` compiles ``_Float16`` (probed once each)."""
-    key = (cc, tuple(flags))
-    if key not in _FLOAT16:
-        with tempfile.TemporaryDirectory(prefix="tensorvm-") as tmp:
-            c_path = os.path.join(tmp, "f16.c")
-            with open(c_path, "w") as f:
-                f.write("float tvm_probe(float x) { _Float16 h = (_Float16)x; return (float)h; }\n")
-            try:
-                proc = subprocess.run([cc, *flags, "-c", c_path, "-o", os.path.join(tmp, "f16.o")],
-                                      capture_output=True, timeout=60)
-                _FLOAT16[key] = proc.returncode == 0
-            except (OSError, subprocess.SubprocessError):
-                _FLOAT16[key] = False
-    return _FLOAT16[key]
 
 MR = 4      # rows of a contraction register block
 NT = 256    # columns of a contraction tile (accumulators stay in L1)
@@ -159,8 +114,8 @@ class CpuRenderer(CStyleRenderer):
     emitter = CpuBodyEmitter
     kernel_end = ("  return 0;", "}")
 
-    def __init__(self, vector_bytes: int = 32, float16: bool = True):
-        self.vector_bytes, self.float16 = vector_bytes, float16
+    def __init__(self, vector_bytes: int = 32):
+        self.vector_bytes = vector_bytes
 
     def prologue(self, needs_f64: bool) -> str:
         return ("#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" + ABI
@@ -172,8 +127,7 @@ class CpuRenderer(CStyleRenderer):
             name, line = helper_name(chunk), chunk.split("\n")[0]
             if name is None:
                 continue
-            soft = next((v for k, v in SOFT_F16.items() if line.startswith(k)), None)
-            new = soft if soft is not None and not self.float16 else _cpu_helper(line)
+            new = _cpu_helper(line)
             if new != line:
                 out[name] = new
         return out
@@ -424,7 +378,7 @@ def build_shared_object(source, cpu="host", kernels=()) -> tuple[bytes, dict]:
             if failed is None:
                 failed = _run_cc([[cc, *flags, "-shared", *objects, "-o", so_path, "-lm"]], 1)
         if failed is not None:
-            bad = custom.culprit(kernels, prologue(has_float16(cc, target.flags)), cc, target.flags)
+            bad = custom.culprit(kernels, prologue(), cc, target.flags)
             if bad is not None:
                 from ..custom_kernels import CustomKernelError
                 raise CustomKernelError(bad[0].name, "its C source does not compile:\n" + bad[1])
@@ -514,7 +468,7 @@ def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=N
         entries.append(EntryPoint(lp.name, native_loop.binding_count(lp),
                                   native_loop.constant_word_count(lp), loop_stats=True))
     groups.append(([], [PACKET_RUNNER_C, CLAIM_RUNNER_C]))   # replays, claimed splits (cpu_abi.py)
-    pro = prologue(has_float16(target.compiler(), target.flags))
+    pro = prologue()
     units = translation_units(pro, groups)
     data, record = build_shared_object(units, target, kernels)
     return data, record, entries, counts, "".join(

@@ -177,7 +177,7 @@ def resolve(arch: str = "host", cpu: str = "host", features=()) -> CpuTarget:
         fpu = "neon-vfpv4" if {"neon", "vfpv4"} <= set(names) else \
             "neon" if "neon" in names else "vfpv4-d16" if "vfpv4" in names else "vfpv3-d16"
         march = "armv7-a" if cpu == "generic" else cpu
-        # ieee: _Float16 (the f16 conversions) exists only with an fp16 format
+        # ieee: _Float16 exists only with an fp16 format (custom kernels may use it)
         flags = [f"-march={march}", f"-mfpu={fpu}", "-mfloat-abi=hard", "-mfp16-format=ieee"]
     elif arch == "riscv64":
         letters = "".join(table[n][0] for n in names if not table[n][0].startswith("_"))

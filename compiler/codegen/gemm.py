@@ -503,7 +503,14 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
             f"            {ct}* restrict d = ap + ip * kc;",
             f"            if (in == {mr}) {{",
             f"              const {st}* restrict s = sa + ip * {lsm} + k0;",
-            "              for (int64_t k = 0; k < kc; ++k) {",
+            "              int64_t k = 0;",
+            # 16-bit rows: widened a vector at a time, then spread over the panel
+            *([f"              for (; k + {sh.vl} <= kc; k += {sh.vl}) {{",
+               *[f"                {{ {sh.vector_read('v', f's + {i * lsm} + k')} "
+                 f"for (int e = 0; e < {sh.vl}; ++e) d[(k + e) * {mr} + {i}] = v[e]; }}"
+                 for i in range(mr)],
+               "              }"] if _narrow(c) else []),
+            "              for (; k < kc; ++k) {",
             *[f"                d[k * {mr} + {i}] = {L(f's[{i * lsm} + k]')};" for i in range(mr)],
             "              }",
             "            } else {",

@@ -389,10 +389,24 @@ static inline float tvm_fsignf(float a) { return a != a ? a : (a > 0 ? 1.0f : (a
 static inline double tvm_fsign(double a) { return a != a ? a : (a > 0 ? 1.0 : (a < 0 ? -1.0 : a)); }
 static inline int32_t tvm_totalorder32(float a) { int32_t i; memcpy(&i, &a, 4); return i < 0 ? (i ^ INT32_MAX) : i; }
 static inline int64_t tvm_totalorder64(double a) { int64_t i; memcpy(&i, &a, 8); return i < 0 ? (i ^ INT64_MAX) : i; }
-static inline float tvm_f16_to_f32(uint16_t h) { _Float16 v; memcpy(&v, &h, 2); return (float)v; }
-static inline uint16_t tvm_f32_to_f16(float f) { _Float16 v = (_Float16)f; uint16_t h; memcpy(&h, &v, 2); return h; }
+static inline float tvm_f16_to_f32(uint16_t h) {
+  const uint32_t em = h & 0x7fffu, inf = (uint32_t)0 - (uint32_t)(em >= 0x7c00u);
+  const uint32_t nan = (uint32_t)0 - (uint32_t)(em > 0x7c00u), sub = (uint32_t)0 - (uint32_t)(em < 0x400u);
+  const float s = (float)(int32_t)em * 0x1p-24f; uint32_t sb; memcpy(&sb, &s, 4);
+  const uint32_t nb = ((em << 13) + 0x38000000u + (0x38000000u & inf)) | (0x400000u & nan);
+  const uint32_t u = (nb & ~sub) | (sb & sub) | ((uint32_t)(h & 0x8000u) << 16);
+  float f; memcpy(&f, &u, 4); return f; }
+static inline uint16_t tvm_f32_to_f16(float f) {
+  uint32_t u; memcpy(&u, &f, 4);
+  const uint32_t a = u & 0x7fffffffu; float af; memcpy(&af, &a, 4);
+  const float sf = af + 0.5f; uint32_t sb; memcpy(&sb, &sf, 4);
+  const uint32_t nan = (uint32_t)0 - (uint32_t)(a > 0x7f800000u);
+  const uint32_t big = (uint32_t)0 - (uint32_t)(a >= 0x47800000u), sub = (uint32_t)0 - (uint32_t)(a < 0x38800000u);
+  const uint32_t inf_nan = 0x7c00u | ((0x200u | ((a >> 13) & 0x3ffu)) & nan);
+  const uint32_t normal = (a + 0xc8000fffu + ((a >> 13) & 1u)) >> 13;
+  return (uint16_t)((inf_nan & big) | ((sb - 0x3f000000u) & sub) | (normal & ~(big | sub)) | ((u >> 16) & 0x8000u)); }
 static inline float tvm_bf16_to_f32(uint16_t h) { uint32_t u = (uint32_t)h << 16; float f; memcpy(&f, &u, 4); return f; }
-static inline uint16_t tvm_f32_to_bf16(float f) { uint32_t u; memcpy(&u, &f, 4); if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40); u += 0x7fffu + ((u >> 16) & 1u); return (uint16_t)(u >> 16); }
+static inline uint16_t tvm_f32_to_bf16(float f) { uint32_t u; memcpy(&u, &f, 4); const uint32_t nan = (uint32_t)0 - (uint32_t)((u & 0x7fffffffu) > 0x7f800000u); return (uint16_t)(((u >> 16 | 0x40u) & nan) | ((u + 0x7fffu + ((u >> 16) & 1u)) >> 16 & ~nan)); }
 """
 
 
