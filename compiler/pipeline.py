@@ -38,6 +38,7 @@ from .passes.simplify import CommonSubexpressionElimination, DeadCodeElimination
 from .passes.split_reductions import SplitLargeReductions
 from .passes.split_sorts import SplitLongSorts
 from .passes.fuse_attention import FuseAttention
+from .passes.widen_convolutions import WidenNarrowConvolutions
 
 
 def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = False,
@@ -48,7 +49,7 @@ def ir_passes(simplify: bool = True, custom_kernels=None, row_fusion: bool = Fal
     ``gpu``: a GPU target is compiled for, large reductions split in two)."""
     cleanup = [CommonSubexpressionElimination(), DeadCodeElimination()]
     middle = [AlgebraicSimplification(), *cleanup] if simplify else []
-    return [ImportGspmd(), DecomposeQuantized(), PartitionManualComputations(), CanonicalizeOps(), InlineCalls(), PartitionSpmd(), BindCustomCalls({} if custom_kernels is None else custom_kernels),
+    return [ImportGspmd(), DecomposeQuantized(), PartitionManualComputations(), CanonicalizeOps(), WidenNarrowConvolutions(), InlineCalls(), PartitionSpmd(), BindCustomCalls({} if custom_kernels is None else custom_kernels),
             *cleanup, *middle, SplitMergedBatch(),
             SplitLargeReductions(gpu), SplitLongSorts(gpu), TagHostValues(), FuseAttention(gpu),
             FormDispatchRegions(row_fusion),

@@ -168,3 +168,60 @@ def test_narrow_products_on_narrower_x86_variants(name, el, cpu):
     a, b = _args(name, el)
     got = np.asarray(runtime.load_module(res.vmfb, device="local-sync").main(a, b))
     _check(got, a, b, ref, el, False, _k(name))
+
+
+# -- convolutions: f32 convolutions between converts (passes/widen_convolutions.py) --
+
+CONVS = {   # (input NHWC, filter HWIO, strides, feature groups)
+    "3x3": ((2, 12, 12, 8), (3, 3, 8, 16), (1, 1), 1),
+    "strided": ((1, 15, 15, 6), (3, 3, 6, 10), (2, 2), 1),
+    "depthwise": ((1, 10, 10, 12), (3, 3, 1, 12), (1, 1), 12),
+}
+
+
+def _conv_case(name, el):
+    import jax
+    import jax.numpy as jnp
+    xs, ws, strides, groups = CONVS[name]
+    rng = np.random.default_rng(len(name) + 3)
+    x = rng.standard_normal(xs).astype(np.float32).astype(NP[el])
+    w = rng.standard_normal(ws).astype(np.float32).astype(NP[el])
+
+    def conv(a, b):
+        return jax.lax.conv_general_dilated(a, b, strides, "SAME", feature_group_count=groups,
+                                            dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                            preferred_element_type=jnp.float32)
+    text = jax.jit(lambda a, b: conv(a, b).astype(a.dtype)).lower(x, w).as_text()
+    want = np.asarray(conv(jnp.asarray(x, jnp.float32), jnp.asarray(w, jnp.float32)), np.float64)
+    return text, x, w, want, ws[0] * ws[1] * ws[2]
+
+
+@pytest.mark.parametrize("el", ["bf16", "f16"])
+@pytest.mark.parametrize("name", list(CONVS))
+def test_narrow_convolutions_take_the_f32_plans(name, el):
+    text, x, w, want, k = _conv_case(name, el)
+    res = compiler.api.compile_text(text, compiler.CompileOptions(targets=("cpu",), keep_source=True))
+    src = res.stats["c_source"]
+    # two operand converts, then the convolution plan (cpu_conv.py's filter blocks) storing el
+    assert "wblk" in src and src.count("_convert(const tvm_dispatch_state_t*") == 3
+    for device in ("local-sync", "local-task://3"):
+        got = np.asarray(runtime.load_module(res.vmfb, device=device).main(x, w))
+        assert got.dtype == NP[el]
+        tol = (2 * EPS[el] + k * 2.0 ** -23) * np.abs(want).max()
+        np.testing.assert_allclose(got.astype(np.float64), want, rtol=2 * EPS[el], atol=tol)
+
+
+@pytest.mark.skipif(not _opencl_available(), reason="no OpenCL platform (pocl-opencl-icd)")
+def test_narrow_convolution_on_opencl():
+    text, x, w, want, k = _conv_case("strided", "bf16")
+    got = np.asarray(runtime.load_module(compiler.compile_str(text, targets=["opencl"]),
+                                         device="opencl").main(x, w))
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=2 * EPS["bf16"],
+                               atol=(2 * EPS["bf16"] + k * 2.0 ** -23) * np.abs(want).max())
+
+
+@pytest.mark.skipif(TOOLCHAIN is not None, reason=f"no CUDA toolchain: {TOOLCHAIN}")
+def test_narrow_convolution_compiles_for_cuda():
+    text = _conv_case("3x3", "f16")[0]
+    (exe,) = container.read_module(compiler.compile_str(text, targets=["cuda"])).executables
+    assert "cvt.f32.f16" in bytes(exe.variants[0].data).decode()
