@@ -164,11 +164,13 @@ BUILDERS = {
                       "BERT-base encoder (12 x 768, 12 heads, 3072), seq 128, batch 1"),
     "gpt2_small_128": (lambda w: _transformer(w, 50257, causal=True, head=True), 52,
                        "GPT-2 small (12 x 768, 12 heads, 3072) with tied LM head, seq 128, batch 1"),
-    # the same BERT-base with bf16 weights, so bf16 activations throughout (as a
+    # the same models with bf16 weights (and image), so bf16 activations throughout (as a
     # HuggingFace model loaded with torch_dtype=bfloat16 runs)
     "bert_base_128_bf16": (lambda w: _transformer(w, 30522, causal=False, head=False), 51,
                            "BERT-base encoder, bf16 weights and activations, seq 128, batch 1",
                            "bfloat16"),
+    "resnet50_224_bf16": (lambda w: resnet50(w), 50,
+                          "ResNet-50 v1.5, bf16 weights, image and activations, batch 1", "bfloat16"),
 }
 
 # A bf16 model's output against JAX's: each engine rounds every op to 8
@@ -186,6 +188,8 @@ def build(name: str) -> dict:
     forward, x, flops = make(w)
     dtype = _dtype(element[0]) if element else None
     weights = w.arrays if dtype is None else [a.astype(dtype) for a in w.arrays]
+    if dtype is not None and x.dtype.kind == "f":
+        x = x.astype(dtype)
     mlir, ref = CACHE / f"{name}.mlir", CACHE / f"{name}.npy"
     if not (mlir.exists() and ref.exists()):
         import jax
