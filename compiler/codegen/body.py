@@ -60,6 +60,13 @@ class _Hoist(NamedTuple):
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
+# Ops whose result is an operand's value (its sign aside), so already exact in
+# a narrow float type (f16, bf16, f8): no rounding after them (integers still
+# wrap: abs/negate of i4's -8).  A NaN keeps its
+# payload until the store, which quiets it as rounding would have.
+_EXACT_RESULTS = {"abs", "negate", "maximum", "minimum"}
+
+
 class BodyEmitter:
     """Emits C statements; ``bindings`` maps region block arguments to the
     name of the pointer that holds them."""
@@ -238,12 +245,15 @@ class BodyEmitter:
             e = scalar.compare(_enum(op.attr("comparison_direction")),
                                _enum(op.attr("compare_type")), src, a, b)
             return [self.tmp("uint8_t", e)]
+        exact = op.short_name in _EXACT_RESULTS and el is not None and scalar.is_float(el)
         if name in shlo.UNARY_ELEMENTWISE:
             src = op.operands[0].type.element
-            return [self.tmp(ct, scalar.rounded(el, scalar.unary(op.short_name, src, self.value(op.operands[0], idx))))]
+            e = scalar.unary(op.short_name, src, self.value(op.operands[0], idx))
+            return [self.tmp(ct, e if exact else scalar.rounded(el, e))]
         if name in shlo.BINARY_ELEMENTWISE:
             a, b = (self.value(x, idx) for x in op.operands)
-            return [self.tmp(ct, scalar.rounded(el, scalar.binary(op.short_name, el, a, b)))]
+            e = scalar.binary(op.short_name, el, a, b)
+            return [self.tmp(ct, e if exact else scalar.rounded(el, e))]
         if name == "stablehlo.select":
             p, a, b = (self.value(x, _bcast(x, idx)) for x in op.operands)
             return [self.tmp(ct, self.select_expr(ct, p, a, b))]
