@@ -79,8 +79,12 @@ PIECE_S = 0.5e-3
 # from a shared counter about this many claims per thread at a time: a
 # thread preempted by another process (or woken late) holds a few
 # workgroups, not a range of a quarter or a half of the dispatch, so the
-# others finish the rest instead of waiting for it.
-CLAIMS_PER_WORKER = 16
+# others finish the rest instead of waiting for it.  Not more: a GEMM's
+# workgroups are row blocks of column strips, and a claim of part of a strip
+# packs B and reads A for those rows only (BERT-base on 2 workers, min of
+# interleaved rounds: 16 claims 149-155 ms, 4 claims 140-147 ms; ResNet-50
+# and GPT-2 even).
+CLAIMS_PER_WORKER = 4
 _clock = time.perf_counter
 _POLL_S = 0.25      # how often a blocked queue thread checks for close()
 
