@@ -14,6 +14,7 @@ import hashlib
 import re
 from typing import NamedTuple
 
+from ..dialects import registry as R
 from ..dialects import stablehlo as shlo
 from ..errors import UnsupportedOpError
 from ..ir.attributes import DenseElementsAttr, ints
@@ -58,13 +59,6 @@ class _Hoist(NamedTuple):
 
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
-
-
-# Ops whose result is an operand's value (its sign aside), so already exact in
-# a narrow float type (f16, bf16, f8): no rounding after them (integers still
-# wrap: abs/negate of i4's -8).  A NaN keeps its
-# payload until the store, which quiets it as rounding would have.
-_EXACT_RESULTS = {"abs", "negate", "maximum", "minimum"}
 
 
 class BodyEmitter:
@@ -245,7 +239,9 @@ class BodyEmitter:
             e = scalar.compare(_enum(op.attr("comparison_direction")),
                                _enum(op.attr("compare_type")), src, a, b)
             return [self.tmp("uint8_t", e)]
-        exact = op.short_name in _EXACT_RESULTS and el is not None and scalar.is_float(el)
+        # an exact_float op's float result needs no rounding; integers still wrap
+        # (abs of i4's -8), and a NaN is quieted at the store as rounding would
+        exact = el is not None and scalar.is_float(el) and R.has(name, R.EXACT_FLOAT)
         if name in shlo.UNARY_ELEMENTWISE:
             src = op.operands[0].type.element
             e = scalar.unary(op.short_name, src, self.value(op.operands[0], idx))

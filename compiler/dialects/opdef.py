@@ -126,6 +126,10 @@ Fields:
   ``selection``    a variadic reduce's argmax-style selection body may be
                    made of it (compare, select, and, or, not;
                    codegen/lane_reduce.py).
+  ``exact_float``  a float result is an operand's value up to its sign, so
+                   exact in any float type: kernels computing f16/bf16/f8 in
+                   f32 skip the rounding after it (abs, negate, max, min;
+                   codegen/body.py).
 - ``shape_operands``: the operand positions that only carry shapes or window
   parameters (read on the host; passes/shapes.py).
 - ``static_form``: for a dynamic op, ``(static op, operands kept, {operand
@@ -178,10 +182,10 @@ CHEAP, VECTOR, SCALAR_CALL = "cheap", "vector", "scalar_call"
 IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED, NATIVE_SCALAR = (
     "idempotent", "order_pick", "loop", "branch", "alias", "view", "broadcast", "strided_operands",
     "native_scalar")
-REDUCER, PURE_REGIONS, EFFECTFUL, SCALAR_OPERANDS, CONDITIONAL, SELECTION = (
-    "reducer", "pure_regions", "effectful", "scalar_operands", "conditional", "selection")
+REDUCER, PURE_REGIONS, EFFECTFUL, SCALAR_OPERANDS, CONDITIONAL, SELECTION, EXACT_FLOAT = (
+    "reducer", "pure_regions", "effectful", "scalar_operands", "conditional", "selection", "exact_float")
 TRAITS = frozenset((IDEMPOTENT, ORDER_PICK, LOOP, BRANCH, ALIAS, VIEW, BROADCAST, STRIDED, NATIVE_SCALAR,
-                    REDUCER, PURE_REGIONS, EFFECTFUL, SCALAR_OPERANDS, CONDITIONAL, SELECTION))
+                    REDUCER, PURE_REGIONS, EFFECTFUL, SCALAR_OPERANDS, CONDITIONAL, SELECTION, EXACT_FLOAT))
 
 
 @dataclass(frozen=True)

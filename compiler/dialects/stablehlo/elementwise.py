@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...ir.types import TensorType, is_complex
 from ..opdef import (
     ELEMENTWISE, STRUCTURED, DECOMPOSED, INDEX_REMAP, SAME_ELEMENT, OWN, POSITIVE, NON_NEGATIVE,
-    FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL, MOVE, IDEMPOTENT, ORDER_PICK, NATIVE_SCALAR,
+    FLOAT_OR_COMPLEX, FLOAT, INTEGER, INT_OR_BOOL, MOVE, IDEMPOTENT, ORDER_PICK, NATIVE_SCALAR, EXACT_FLOAT,
     CHEAP, VECTOR, SCALAR_CALL, SCALAR_OPERANDS, CONDITIONAL, SELECTION, defop)
 from ..checks import (
     always, compat_shapes, component, element_of, expect_result, fail, fail_structure, is_quant,
@@ -145,7 +145,7 @@ def _compare_direction(v, op, func):
 
 
 OPS = (
-    defop('stablehlo.abs', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape=dims_elementwise, fold=('absolute', 'float'), verify=(_elementwise, _abs,), per_axis=False, complex_fn='abs', traits=(NATIVE_SCALAR,), c_fn='fabs', recompute=CHEAP, host_unary='abs'),
+    defop('stablehlo.abs', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape=dims_elementwise, fold=('absolute', 'float'), verify=(_elementwise, _abs,), per_axis=False, complex_fn='abs', traits=(NATIVE_SCALAR, EXACT_FLOAT), c_fn='fabs', recompute=CHEAP, host_unary='abs'),
     defop('stablehlo.add', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape=dims_elementwise, fold=('add', 'float+int'), verify=(_elementwise, _add_quant,), same_type=True, complex_fn='add', host_binary=('add', 'add'), identity=0, traits=(NATIVE_SCALAR,), c_infix='+', recompute=CHEAP, atomic='add'),
     defop('stablehlo.and', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape=dims_elementwise, fold=('bitwise_and', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('and', None), identity=-1, traits=(IDEMPOTENT, NATIVE_SCALAR, SELECTION), c_infix='&', recompute=CHEAP, atomic='and'),
     defop('stablehlo.atan', ELEMENTWISE, arity=1, shape=dims_elementwise, in_td=False),
@@ -168,10 +168,10 @@ OPS = (
     defop('stablehlo.log', ELEMENTWISE, arity=1, operands=1, results=1, shape=dims_elementwise, verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='log', traits=(NATIVE_SCALAR,), c_fn='log'),
     defop('stablehlo.log_plus_one', ELEMENTWISE, arity=1, operands=1, results=1, shape=dims_elementwise, verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='log1p', recompute=SCALAR_CALL),
     defop('stablehlo.logistic', ELEMENTWISE, arity=1, operands=1, results=1, shape=dims_elementwise, verify=(_elementwise,), elements=FLOAT_OR_COMPLEX, same_type=True, per_axis=False, complex_fn='logistic'),
-    defop('stablehlo.maximum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape=dims_elementwise, fold=('maximum', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, quant=MOVE, complex_fn='max', host_binary=(None, 'max'), traits=(IDEMPOTENT, ORDER_PICK, NATIVE_SCALAR), recompute=CHEAP, atomic='max'),
-    defop('stablehlo.minimum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape=dims_elementwise, fold=('minimum', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, quant=MOVE, complex_fn='min', host_binary=(None, 'min'), traits=(IDEMPOTENT, ORDER_PICK, NATIVE_SCALAR), recompute=CHEAP, atomic='min'),
+    defop('stablehlo.maximum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape=dims_elementwise, fold=('maximum', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, quant=MOVE, complex_fn='max', host_binary=(None, 'max'), traits=(IDEMPOTENT, ORDER_PICK, NATIVE_SCALAR, EXACT_FLOAT), recompute=CHEAP, atomic='max'),
+    defop('stablehlo.minimum', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape=dims_elementwise, fold=('minimum', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, quant=MOVE, complex_fn='min', host_binary=(None, 'min'), traits=(IDEMPOTENT, ORDER_PICK, NATIVE_SCALAR, EXACT_FLOAT), recompute=CHEAP, atomic='min'),
     defop('stablehlo.multiply', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape=dims_elementwise, fold=('multiply', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='mul', host_binary=('mul', 'mul'), identity=1, traits=(NATIVE_SCALAR,), c_infix='*', recompute=CHEAP),
-    defop('stablehlo.negate', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape=dims_elementwise, fold=('negative', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='neg', traits=(NATIVE_SCALAR,), recompute=CHEAP, host_unary='neg'),
+    defop('stablehlo.negate', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape=dims_elementwise, fold=('negative', 'float+int'), verify=(_elementwise,), same_type=True, per_axis=False, complex_fn='neg', traits=(NATIVE_SCALAR, EXACT_FLOAT), recompute=CHEAP, host_unary='neg'),
     defop('stablehlo.not', ELEMENTWISE, arity=1, operands=1, results=1, host_value=True, shape=dims_elementwise, fold=('invert', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, traits=(NATIVE_SCALAR, SELECTION), recompute=CHEAP),
     defop('stablehlo.or', ELEMENTWISE, arity=2, commutative=True, operands=2, results=1, types=SAME_ELEMENT, host_value=True, shape=dims_elementwise, fold=('bitwise_or', 'int'), verify=(_elementwise,), elements=INT_OR_BOOL, same_type=True, per_axis=False, host_binary=('or', None), identity=0, traits=(IDEMPOTENT, NATIVE_SCALAR, SELECTION), c_infix='|', recompute=CHEAP, atomic='or'),
     defop('stablehlo.popcnt', ELEMENTWISE, arity=1, operands=1, results=1, shape=dims_elementwise, verify=(_elementwise,), elements=INTEGER, same_type=True, per_axis=False),
