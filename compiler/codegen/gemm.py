@@ -57,12 +57,6 @@ def _narrow(c) -> bool:
     return c.operand_element in NARROW
 
 
-def _operand(c):
-    """(C storage type of the operands, their element load as the compute type)."""
-    el = c.operand_element
-    return scalar.STORAGE_TYPE[el], (lambda e: CpuBodyEmitter.load_expr(el, e))
-
-
 def packable(kernel: Kernel) -> bool:
     """Whether the kernel could read its B from compile-time panels
     (``pack_panels``): B a whole K x N matrix (or one per batch, a static
@@ -171,7 +165,7 @@ class _Shape:
     """Register blocking for one element type and vector width, and the
     micro-kernels of that blocking (one per combination of operand strides)."""
 
-    def __init__(self, ct: str, vector_bytes: int, n: int):
+    def __init__(self, ct: str, vector_bytes: int, n: int, element: str | None = None):
         item = 4 if ct == "float" else 8
         self.ct, self.vb = ct, vector_bytes
         self.vl = vector_bytes // item
@@ -191,17 +185,14 @@ class _Shape:
         self.tag = f"{'f32' if item == 4 else 'f64'}_{self.mr}x{self.nv}v{self.vl}"
         self.panel = 0                # columns of B's compile-time panels (render)
         self.micro = {}               # (ars, aks, bks, split) -> (name, C function)
-        self.element = None           # f16/bf16 operands read by the row kernels (narrow)
-
-    def narrow(self, element: str) -> None:
-        """The operands are f16/bf16: the row kernels and B's packing read
-        them through ``scalar_read`` / ``vector_read``, converting."""
+        # f16/bf16 operands (None: the compute type): the packing and the row
+        # kernels read them through ``scalar_read`` / ``vector_read``, converting
         self.element = element
 
     @property
     def st(self) -> str:
-        """C type of the operands' elements as the row kernels read them."""
-        return "uint16_t" if self.element else self.ct
+        """C type the operands' elements are stored as."""
+        return scalar.STORAGE_TYPE[self.element] if self.element else self.ct
 
     def scalar_read(self, expr: str) -> str:
         """An operand element as the compute type."""
@@ -345,8 +336,8 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     ``pointer_decls(kernel, em)`` declares the bindings (the CPU ABI's)."""
     c = kernel.contraction
     ct = scalar.ctype(c.accumulator_element)
-    st = _operand(c)[0]
-    sh = _Shape(ct, vector_bytes, c.N)
+    sh = _Shape(ct, vector_bytes, c.N, c.operand_element if _narrow(c) else None)
+    st = sh.st
     sh.panel = kernel.packed_rhs
     em = CpuBodyEmitter({}, indent=5)
     head = pointer_decls(kernel, em)
@@ -357,8 +348,7 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     column = c.N == 1 and c.lhs_strides[1] == 1     # one output column: _column_gemv
     if column:
         gemv = False
-    if _narrow(c):                  # the row kernels convert as they read
-        sh.narrow(c.operand_element)
+    if _narrow(c):                  # _column_gemv reads A as f32 vectors
         column = False
     acc = "cc[i * %d + j]" % sh.nb
     idx_decls, store = contraction_epilogue(em, kernel, "b", "(m0 + i)", "(n0 + j)", acc)
@@ -446,7 +436,7 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
     constant packed at compile time (``pack_panels``), read in place
     whatever M is; only its edge tiles are copied."""
     ct, mr, nr = sh.ct, sh.mr, sh.nr
-    st, L = _operand(c)
+    st, L = sh.st, sh.scalar_read
     (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     # B in place: decided here for a static M, by a run-time test otherwise
     direct_b = panels or rsn == 1 and not _narrow(c) and (

@@ -83,8 +83,7 @@ def render_contraction(target, kernel: Kernel):
         out += [f"      const {ct} g_x{i} = {ops.load(f'g_ap{i}[{ak}]')};" for i in range(rm)]
         for r in range(rn):
             at = f"g_bp + {_mul('g_k', rsk)} + {_mul(f'g_ch{r}', rsn)}"
-            y = ops.load(f"*({at})") if ops.narrow else target.vector_load(vw, at)
-            out.append(f"      const {vt} g_y{r} = {y};")
+            out.append(f"      const {vt} g_y{r} = {ops.load(target.vector_load(vw, at))};")
         out += [f"      g_a{i}_{r} += g_x{i} * g_y{r};" for i in range(rm) for r in range(rn)]
         out += ["    }", f"    {ct} g_res[{rm}][{ncols}];"]
         for i in range(rm):

@@ -12,7 +12,7 @@ import shutil
 import numpy as np
 import pytest
 
-from tensorvm import compiler, runtime
+from tensorvm import compiler, hal, runtime
 from tensorvm.compiler.codegen import cuda as cuda_codegen
 from tensorvm.vmfb import container
 
@@ -112,15 +112,10 @@ def test_narrow_product_with_dynamic_k_takes_the_blocked_plan():
     _check(got, a, b, lambda x, y: x @ y, "bf16", False, 70)
 
 
-def _opencl_available():
-    try:
-        import pyopencl as cl
-        return bool(cl.get_platforms())
-    except Exception:       # noqa: BLE001 - no ICD, no platform: skip
-        return False
+OPENCL = hal.registry.driver_availability("opencl")
 
 
-@pytest.mark.skipif(not _opencl_available(), reason="no OpenCL platform (pocl-opencl-icd)")
+@pytest.mark.skipif(OPENCL is not None, reason=f"opencl unavailable: {OPENCL}")
 @pytest.mark.parametrize("el,out_el", [("bf16", "bf16"), ("f16", "f32")])
 @pytest.mark.parametrize("name", ["edges", "rhs_transposed", "batched"])
 def test_narrow_products_match_on_opencl(name, el, out_el):
@@ -211,7 +206,7 @@ def test_narrow_convolutions_take_the_f32_plans(name, el):
         np.testing.assert_allclose(got.astype(np.float64), want, rtol=2 * EPS[el], atol=tol)
 
 
-@pytest.mark.skipif(not _opencl_available(), reason="no OpenCL platform (pocl-opencl-icd)")
+@pytest.mark.skipif(OPENCL is not None, reason=f"opencl unavailable: {OPENCL}")
 def test_narrow_convolution_on_opencl():
     text, x, w, want, k = _conv_case("strided", "bf16")
     got = np.asarray(runtime.load_module(compiler.compile_str(text, targets=["opencl"]),
