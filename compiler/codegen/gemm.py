@@ -4,7 +4,8 @@ A workgroup range covers rectangles of the (B*M) x N output (consecutive
 workgroups of a column block merge, see ``rectangle_loop``).  Each
 rectangle is cut into MC x NB blocks; per KC slice of K the block packs B
 as [NR-column panel][k][NR] once and sweeps its MB-row blocks of A over it
-(BLIS's loop order: B is packed once per MC rows, not per MB rows); A rows
+(BLIS's loop order: B is packed once per MC rows, not per MB rows), the
+sweep prefetching the B rows the next packing reads; A rows
 with unit K stride are read in place, others packed as [MR-row
 panel][k][MR] (zero padded, so edge tiles run the same micro-kernel and any
 operand strides -- a transposed lhs or rhs -- cost only the packing); an
@@ -34,7 +35,10 @@ from .body import contraction_epilogue
 from .cpu_body import CpuBodyEmitter
 from .kernel import NARROW, Kernel, contraction_plan
 
-KC = 256      # K slice packed per step (a B micro-panel stays in L1, the block in L2)
+KC = 128      # K slice packed per step: a B micro-panel (16 KB at AVX-512's 32 columns)
+              # stays in L1 beside A's rows, and the packed block, A's rows, the
+              # accumulators and the next slice's prefetch fit L2 together (256:
+              # 88-91 GFLOP/s on BERT-base's products, 128 with the prefetch: 93-96)
 MB = 128      # rows of a packed block (A's panels)
 MC = 1024     # rows one packed B panel serves, MC / MB blocks of A in turn (the
               # accumulator block: 1 MiB; 2048^3 at 91 -> 101 GFLOP/s with 128)
@@ -42,6 +46,12 @@ NB = 256      # columns of a packed block (f32; f64 uses half)
 GEMV_ROWS = 4  # fewer rows per batch than this: the unpacked row kernel
 DIRECT_B_ROWS = 64  # up to this many rows per batch: B read in place, not packed
 PANEL_BYTES = 64  # a constant B's panels in a module of several tile widths: one cache line
+
+
+def cpu_plan(c):
+    """The packed GEMM's workgroup tiling: column strips of all rows up to
+    MC rows (``contraction_plan``'s ``strip_rows``)."""
+    return contraction_plan(c, strip_rows=MC)
 
 
 def applies(kernel: Kernel) -> bool:
@@ -75,7 +85,7 @@ def packable(kernel: Kernel) -> bool:
         return False
     if packed_batches(c) != 1 and (packed_batches(c) == 0 or b_r != c.K * c.N):
         return False
-    plan = contraction_plan(c)
+    plan = cpu_plan(c)
     return plan.col_blocks == 1 or plan.cols % w == 0
 
 
@@ -188,6 +198,11 @@ class _Shape:
         # f16/bf16 operands (None: the compute type): the packing and the row
         # kernels read them through ``scalar_read`` / ``vector_read``, converting
         self.element = element
+
+    @property
+    def item_bytes(self) -> int:
+        """Bytes of one stored operand element."""
+        return 2 if self.element else (4 if self.ct == "float" else 8)
 
     @property
     def st(self) -> str:
@@ -341,7 +356,7 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     sh.panel = kernel.packed_rhs
     em = CpuBodyEmitter({}, indent=5)
     head = pointer_decls(kernel, em)
-    plan = contraction_plan(c)
+    plan = cpu_plan(c)
     rows = c.B * c.M
     # GEMV-or-packed: known at compile time for a static M, else per call
     gemv = c.M < GEMV_ROWS if isinstance(c.M, int) else f"({c.M}) < {GEMV_ROWS}"
@@ -444,6 +459,7 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
     pack_b_when = ("" if direct_b is False else f"jn < {nr}" if direct_b is True
                    else f"jn < {nr} || !({direct_b})")
     direct_a = (c.N <= 2 * nr or lsk == 1) and not _narrow(c)
+    prefetch = not panels and rsn == 1 and direct_b is not True
     if c.K == 0:
         return [f"        for (int64_t i = 0; i < mb * {sh.nb}; ++i) cc[i] = 0;"]
     # pack loops run along the operand's unit-stride dimension
@@ -528,6 +544,7 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
         "          }",
         # the B panel serves every MB-row block of A in the mb rows (BLIS's
         # loop order: B packed once per MC rows, not once per A block)
+        *(_prefetch_setup(c, sh, direct_b) if prefetch else []),
         f"          for (int64_t sm0 = 0; sm0 < mb; sm0 += {sh.mb}) {{",
         f"          const int64_t sb = mb - sm0 < {sh.mb} ? mb - sm0 : {sh.mb};",
         f"          const {st}* restrict sa = la + sm0 * {lsm};",
@@ -539,11 +556,46 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
         f"            const int fb = {direct_b if isinstance(direct_b, str) else int(direct_b)} && nb - jp >= {nr};",
         f"            for (int64_t ip = 0; ip < sb; ip += {mr}) {{",
         f"              const int fa = {int(direct_a)} && sb - ip >= {mr};",
+        *(_prefetch_step(c, sh) if prefetch else []),
         *_micro_calls(sh, c, direct_a, direct_b is not False, panels),
         "            }",
         "          }",
         "          }",
         "        }",
+    ]
+
+
+def _prefetch_setup(c, sh: _Shape, direct_b) -> list[str]:
+    """Statements choosing the rows of B the sweep of this K slice
+    prefetches into L2: the next slice of this block's columns, or the
+    first slice of the next column block.  B comes from DRAM (a model's
+    weights do not fit the caches) and the packing otherwise waits on it,
+    with the FMA units idle, for 7-15% of a 128-row product.  Spread over
+    the sweep's micro-kernel calls (of the first MB rows): a burst of
+    prefetches mostly misses, one row or two per call lands in time."""
+    item, rsk = sh.item_bytes, c.rhs_strides[1]
+    calls = (f"((nb + {sh.nr - 1}) / {sh.nr}) * (((mb < {sh.mb} ? mb : {sh.mb}) + {sh.mr - 1}) / {sh.mr})")
+    when = "" if direct_b is False else f" && !({direct_b})"
+    return [
+        "          const char* pf = 0; int64_t pf_left = 0, pf_bytes = 0;",
+        f"          if (k0 + {KC} < {c.K}{when}) {{",
+        f"            pf = (const char*)(lb + (k0 + {KC}) * {rsk} + n0);",
+        f"            pf_left = {c.K} - k0 - {KC} < {KC} ? {c.K} - k0 - {KC} : {KC}; pf_bytes = nb * {item};",
+        f"          }} else if (n0 + {sh.nb} < c1{when}) {{",
+        f"            pf = (const char*)(lb + n0 + {sh.nb});",
+        f"            pf_left = {min(KC, c.K)};",
+        f"            pf_bytes = (c1 - n0 - {sh.nb} < {sh.nb} ? c1 - n0 - {sh.nb} : {sh.nb}) * {item};",
+        "          }",
+        f"          const int64_t pf_per = (pf_left + {calls} - 1) / ({calls});",
+    ]
+
+
+def _prefetch_step(c, sh: _Shape) -> list[str]:
+    """Per micro-kernel call: the next ``pf_per`` rows of the prefetch (L2)."""
+    return [
+        "              for (int64_t q = 0; q < pf_per && pf_left > 0; "
+        f"++q, --pf_left, pf += {c.rhs_strides[1] * sh.item_bytes})",
+        "                for (int64_t o = 0; o < pf_bytes; o += 64) __builtin_prefetch(pf + o, 0, 2);",
     ]
 
 

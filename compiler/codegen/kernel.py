@@ -408,15 +408,20 @@ class ContractionPlan(NamedTuple):
     count: object
 
 
-def contraction_plan(c: Contraction, row_block: int = 8, col_block: int = 32) -> ContractionPlan:
+def contraction_plan(c: Contraction, row_block: int = 8, col_block: int = 32,
+                     strip_rows: int = 0) -> ContractionPlan:
     """The workgroup tiling of a contraction (see ``ContractionPlan``).
 
     Rows come in multiples of ``row_block``; when even that many rows carry
     much more than a workgroup's work (few rows, large K * N), columns are
     split too, in multiples of ``col_block``, so that a GEMV-like or
-    few-row product still spreads over workers.  Workgroups tile the
-    iteration space the same way for every target, so the host code (which
-    passes the count) serves every variant of a module."""
+    few-row product still spreads over workers.  ``strip_rows`` (the CPU's
+    packed GEMM: the rows one packed B panel serves): a static product of
+    at most that many rows whose columns are split has workgroups of all
+    its rows, column strips, so that any run of workgroups a thread claims
+    packs each B panel once (row blocks of a strip split between claims
+    packed it once per claim: BERT-base's 128-row products).  The counts
+    of a module's CPU and GPU variants may differ (grids.py)."""
     rows = c.B * c.M
     work = CONTRACTION_WORK
     if any(isinstance(d, Dim) for d in (c.B, c.M, c.N, c.K)):
@@ -430,6 +435,11 @@ def contraction_plan(c: Contraction, row_block: int = 8, col_block: int = 32) ->
     row_blocks = -(-rows // rpw) if rows else 0
     if rpw * c.K * c.N <= 2 * work or c.N <= col_block:
         return ContractionPlan(rpw, c.N, row_blocks, 1, row_blocks)
+    if rows <= strip_rows:
+        cpw = max(col_block, work // max(1, max(rows, row_block) * c.K) // col_block * col_block)
+        if cpw < c.N:
+            cb = -(-c.N // cpw)
+            return ContractionPlan(rows, cpw, 1, cb, cb)
     cpw = max(col_block, work // max(1, rpw * c.K) // col_block * col_block)
     if cpw >= c.N:
         return ContractionPlan(rpw, c.N, row_blocks, 1, row_blocks)

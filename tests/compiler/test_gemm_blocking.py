@@ -99,3 +99,28 @@ def test_a_gemv_row_has_the_packed_rows_bits(m):
                                   device="local-sync")
         outs[rows] = np.asarray(mod.main(a[:rows], b, c))
     np.testing.assert_array_equal(outs[m], outs[16][:m])
+
+
+def test_few_rows_split_into_whole_row_column_strips():
+    """At most MC rows whose columns are split (BERT-base's 128-row
+    products): each CPU workgroup is a column strip of every row, so a
+    thread's claim packs each B panel once; GPU plans keep their row
+    blocks.  K over two KC slices and N over several NB blocks, so the
+    sweep's prefetch of the next slice and of the next block both run;
+    three workers claim strips in any order."""
+    from tensorvm.compiler.codegen.kernel import contraction_plan
+
+    class Shape:
+        B, M, K, N = 1, 128, 2 * gemm.KC + 37, 4 * gemm.NB + 88
+    cpu, gpu = gemm.cpu_plan(Shape), contraction_plan(Shape)
+    assert (cpu.rows, cpu.row_blocks) == (128, 1) and cpu.col_blocks == cpu.count > 3
+    assert gpu.rows < 128 and gpu.count == gpu.row_blocks * gpu.col_blocks
+    m, k, n = Shape.M, Shape.K, Shape.N
+    rng = np.random.default_rng(15)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    c = rng.standard_normal(n).astype(np.float32)
+    text = _text(a.shape, b.shape, (m, n), "contracting_dims = [1] x [0]", "f32")
+    for device in DEVICES:
+        got = runtime.load_module(compiled(text), device=device).main(a, b, c)
+        np.testing.assert_allclose(np.asarray(got), a @ b + c, rtol=1e-4, atol=1e-4 * np.sqrt(k))
