@@ -304,6 +304,8 @@ def if_convert_guard(kernel: Kernel, cc: str) -> str:
         return ""
     if kernel.kind not in ("loop", "contraction"):
         return NO_IF_CONVERT
+    if kernel.contraction is not None and gemm.applies(kernel):
+        return ""     # its sums run in the micro-kernels on buffers; selects only in the epilogue
     ops = kernel.root.parent.operations if kernel.root.parent is not None else [kernel.root]
     for op in ops:
         if op.regions or (kernel.contraction is not None and has(op.name, CONDITIONAL)):

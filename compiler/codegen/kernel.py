@@ -214,9 +214,9 @@ def epilogue_root(root, name):
         nxt = [v.defining_op for v in op.operands
                if v.type.shape == shape and v.defining_op is not None
                and _reaches(v.defining_op, name)]
-        if len(nxt) != 1:
+        if not nxt:
             return None
-        op = nxt[0]
+        op = nxt[0]     # a forked epilogue's branches all lead to the one heavy op
     return op
 
 
@@ -344,13 +344,23 @@ def _size_guess(d) -> int:
     return DYNAMIC_GUESS if isinstance(d, Dim) else max(1, d)
 
 
-def _reaches(op, name, depth=0) -> bool:
-    if op.name == name:
-        return True
-    if depth > 32 or op.name not in shlo.ELEMENTWISE:
-        return False
-    return any(v.defining_op is not None and v.type.shape == op.result.type.shape
-               and _reaches(v.defining_op, name, depth + 1) for v in op.operands)
+def _reaches(op, name) -> bool:
+    """Whether an ``name`` op is reached from ``op`` backwards through
+    same-shape elementwise ops (each op visited once: a forked epilogue
+    meets itself again many times)."""
+    todo, seen = [op], {id(op)}
+    while todo:
+        o = todo.pop()
+        if o.name == name:
+            return True
+        if o.name not in shlo.ELEMENTWISE:
+            continue
+        for v in o.operands:
+            d = v.defining_op
+            if d is not None and id(d) not in seen and v.type.shape == o.result.type.shape:
+                seen.add(id(d))
+                todo.append(d)
+    return False
 
 
 def row_major_strides(shape):

@@ -7,7 +7,9 @@ the kernels that read it).  A value is materialized when
   - a heavy op (reduce, dot_general, convolution, ...) makes it, unless its
     single consumer is an elementwise op of the same shape, which then takes
     it as an epilogue; the epilogue chain goes on through single-consumer,
-    same-shape elementwise ops and ends where anything else reads it: a heavy
+    same-shape elementwise ops (and through a fork whose branches meet again
+    in one such op: an exact GELU, a SiLU) and ends where anything else
+    reads it: a heavy
     op is only ever the ROOT of a dispatch, never a producer recomputed per
     consumer element, and a dispatch holds at most one heavy op;
   - several ops read it and recomputing it is not trivially cheap, unless
@@ -45,7 +47,7 @@ from .recompute_costs import RECOMPUTE_EXPANSION, cheap, costly, expansion, inli
 from .host_values import HOST_ATTR, REGION_OPS, analyze_block
 from .shapes import is_shape_assertion, shape_operands
 from .row_fusion import row_broadcast, bound_rows, row_fusible
-from .shared_values import keep_fused
+from .shared_values import converging, keep_fused
 
 # ops the host program runs itself (channel and queue calls, tokens): never in a kernel
 HOST_RUN_OPS = COLLECTIVE_OPS | HOST_TRANSFER_OPS | TOKEN_OPS
@@ -153,16 +155,19 @@ class FormDispatchRegions(Pass):
             elif len(users) > 1 and not cheap(op, mat):
                 mat.update(res)
                 shared.update(res)
-        self._bound_recompute(ops, mat)
+        self._bound_recompute(ops, mat, shared - forced)
         keep_fused(ops, mat, shared - forced)
         bound_rows(ops, mat, self.rows)
         return mat
 
-    def _bound_recompute(self, ops, mat) -> None:
+    def _bound_recompute(self, ops, mat, shared) -> None:
         """Materializes what fusion would otherwise recompute: the end of each
         heavy op's epilogue chain, and costly values under a wide broadcast.
-        Runs in program order, so each op sees its operands' final state."""
-        tainted = set()       # fused values whose computation holds a heavy op
+        Runs in program order, so each op sees its operands' final state.
+        An epilogue that forks and meets again in one op (an exact GELU
+        reads x + bias twice, a SiLU x * sigmoid(x)) stays in the heavy
+        op's kernel, its shared values computed once per element there."""
+        tainted = {}      # fused value -> the heavy op its computation holds
         for op in ops:
             if op.name in REGION_OPS or HOST_ATTR in op.attributes or is_shape_assertion(op) \
                     or HOST_CALL_ATTR in op.attributes:
@@ -178,7 +183,7 @@ class FormDispatchRegions(Pass):
             if op.name in shlo.HEAVY:
                 mat.update(heavy_in)            # a heavy op reads buffers, never recomputes one
                 if not rooted and op not in self.rows:
-                    tainted.update(op.results)
+                    tainted.update((r, op) for r in op.results)
                 continue
             if not heavy_in:
                 continue
@@ -188,18 +193,24 @@ class FormDispatchRegions(Pass):
                 mat.update(op.results)          # the heavy op's dispatch stores it permuted
                 continue
             if _feeds_stored_transpose(op):
-                tainted.update(op.results)
+                tainted.update((r, tainted[heavy_in[0]]) for r in op.results)
                 continue
             if not epilogue:
                 mat.update(heavy_in)
                 continue
-            mat.update(heavy_in[:-1])           # one heavy op per dispatch
+            source = tainted[heavy_in[-1]]      # one heavy op per dispatch
+            mat.update(v for v in heavy_in if tainted[v] is not source)
             if not rooted:
-                tainted.update(op.results)
+                tainted[op.result] = source
                 if len({u for u, _ in op.result.uses}) > 1:
-                    # the epilogue forks (an exact GELU reads x + bias twice): a
-                    # buffer, or each branch's dispatch would redo the heavy op
-                    mat.add(op.result)
+                    # the epilogue forks: fused where the branches meet again in
+                    # one op; else a buffer, or each branch's dispatch would redo
+                    # the heavy op
+                    between = converging(op.result, mat, shared)
+                    if between is None:
+                        mat.add(op.result)
+                    else:
+                        mat.difference_update(between)
 
     @staticmethod
     def _epilogue_fusible(op, ret) -> bool:

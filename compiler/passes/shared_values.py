@@ -8,13 +8,16 @@ reads it once per element it computes: a root, a reshape, a reduce's loop
 body), the value is needed at one index per evaluation of that op, and the
 body emitter computes it once there (it caches values per index).  torch's erf (an exact GELU) reads ``|x|``, ``exp(-x*x)`` and the
 ratio several times each: they were five dispatches of 64 x 512 elements
-each writing and reading memory; now one kernel.
+each writing and reading memory; now one kernel.  ``converging`` applies
+the same test forward to a heavy op's forked epilogue (an exact GELU or a
+SiLU of a product plus bias), which then stays in the product's kernel.
 """
 from __future__ import annotations
 
 from ..dialects import stablehlo as shlo
 
 _MAX_DEPTH = 64
+_MAX_CONVERGING = 512      # ops a forked epilogue may span before it is a buffer
 
 
 def _same_index_reader(user, value) -> bool:
@@ -70,3 +73,33 @@ def keep_fused(ops, mat, shared) -> None:
                 continue
             mat.discard(v)
         sink[v] = s
+
+
+def converging(value, mat, shared) -> set | None:
+    """The fused values between ``value`` and the one op every reading path
+    of it leads into through same-index elementwise ops (each read once
+    per element of that op: the body emitter computes ``value`` once), or
+    None where the paths end in several ops or leave same-index
+    elementwise ops.  Values on the way that are materialized only for
+    having several readers (``shared``) count as fused: the caller takes
+    them out of ``mat``; any other materialized one ends a path."""
+    between, ends, todo, seen = set(), set(), [value], {value}
+    while todo:
+        v = todo.pop()
+        for user, _ in v.uses:
+            if not _same_index_reader(user, v):
+                return None
+            r = user.result
+            if r in seen:
+                continue
+            seen.add(r)
+            users = {u for u, _ in r.uses}
+            if (r in mat and r not in shared) or not users \
+                    or not all(_same_index_reader(u, r) for u in users):
+                ends.add(user)
+                continue
+            between.add(r)
+            todo.append(r)
+            if len(ends) > 1 or len(between) > _MAX_CONVERGING:
+                return None
+    return between if len(ends) == 1 else None

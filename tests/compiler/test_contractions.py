@@ -369,32 +369,55 @@ def test_each_vector_width_tiles_its_own_micro_kernel(cpu, dt):
             np.testing.assert_allclose(np.asarray(out), a @ (b.T if rhs_t else b), **tol)
 
 
-def test_a_forked_epilogue_computes_the_product_once():
-    """x = a . b + bias read by two branches that meet again (the exact
-    GELU's 0.5 * x and erf(x / sqrt 2)): x is materialized once, not the
-    product redone in each branch's dispatch (BERT-base: its FFN's first
-    product twice)."""
-    t = "tensor<16x24xf32>"
-    text = (f"func.func @main(%a: tensor<16x32xf32>, %b: tensor<32x24xf32>, %c: tensor<24xf32>) -> {t} {{\n"
-            f"  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
-            f"(tensor<16x32xf32>, tensor<32x24xf32>) -> {t}\n"
-            f"  %1 = stablehlo.broadcast_in_dim %c, dims = [1] : (tensor<24xf32>) -> {t}\n"
-            f"  %2 = stablehlo.add %0, %1 : {t}\n"
-            f"  %3 = stablehlo.exponential %2 : {t}\n"
-            f"  %4 = stablehlo.sine %2 : {t}\n"
-            f"  %5 = stablehlo.multiply %3, %4 : {t}\n"
-            f"  return %5 : {t}\n}}")
+def _dispatches(text):
     import contextlib
     import io
     from tensorvm.compiler.api import CompileOptions, compile_text
     ir = io.StringIO()
     with contextlib.redirect_stdout(ir), contextlib.redirect_stderr(ir):
         compile_text(text, CompileOptions(targets=("cpu",), dump_ir_after=["form-dispatch-regions"]))
-    dispatches = ir.getvalue().split('"tvm.dispatch"')[1:]
-    assert sum("dot_general" in d for d in dispatches) == 1, ir.getvalue()
+    return ir.getvalue().split('"tvm.dispatch"')[1:]
+
+
+_FORK = ("func.func @main(%a: tensor<16x32xf32>, %b: tensor<32x24xf32>, %c: tensor<24xf32>) -> RESULTS {\n"
+         "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+         "(tensor<16x32xf32>, tensor<32x24xf32>) -> tensor<16x24xf32>\n"
+         "  %1 = stablehlo.broadcast_in_dim %c, dims = [1] : (tensor<24xf32>) -> tensor<16x24xf32>\n"
+         "  %2 = stablehlo.add %0, %1 : tensor<16x24xf32>\n"
+         "  %3 = stablehlo.exponential %2 : tensor<16x24xf32>\n"
+         "  %4 = stablehlo.sine %2 : tensor<16x24xf32>\n")
+
+
+def test_a_forked_epilogue_that_meets_again_stays_in_the_product_kernel():
+    """x = a . b + bias read by two branches that meet again in one op (the
+    exact GELU's 0.5 * x and erf(x / sqrt 2), a SiLU's x * sigmoid(x)): one
+    dispatch, the product and the whole epilogue, x computed once per
+    element (BERT-base: its FFN's GELU was a dispatch of its own)."""
+    t = "tensor<16x24xf32>"
+    text = _FORK.replace("RESULTS", t) + (f"  %5 = stablehlo.multiply %3, %4 : {t}\n"
+                                          f"  return %5 : {t}\n}}")
+    dispatches = _dispatches(text)
+    assert len(dispatches) == 1 and "dot_general" in dispatches[0], dispatches
     rng = np.random.default_rng(3)
     a, b = rng.standard_normal((16, 32), np.float32), rng.standard_normal((32, 24), np.float32)
     c = rng.standard_normal(24).astype(np.float32)
     x = a @ b + c
-    out = run_text(text, a, b, c)
-    np.testing.assert_allclose(out, np.exp(x) * np.sin(x), rtol=1e-4, atol=1e-4 * np.abs(np.exp(x)).max())
+    for device in ("local-sync", "local-task"):
+        out = run_text(text, a, b, c, device=device)
+        np.testing.assert_allclose(out, np.exp(x) * np.sin(x), rtol=1e-4, atol=1e-4 * np.abs(np.exp(x)).max())
+
+
+def test_a_forked_epilogue_that_stays_apart_computes_the_product_once():
+    """The branches end in two results: x is materialized once, not the
+    product redone in each branch's dispatch."""
+    t = "tensor<16x24xf32>"
+    text = _FORK.replace("RESULTS", f"({t}, {t})") + f"  return %3, %4 : {t}, {t}\n}}"
+    dispatches = _dispatches(text)
+    assert sum("dot_general" in d for d in dispatches) == 1 and len(dispatches) == 3, dispatches
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((16, 32), np.float32), rng.standard_normal((32, 24), np.float32)
+    c = rng.standard_normal(24).astype(np.float32)
+    x = a @ b + c
+    e, s = run_text(text, a, b, c)
+    np.testing.assert_allclose(e, np.exp(x), rtol=1e-4)
+    np.testing.assert_allclose(s, np.sin(x), rtol=1e-4, atol=1e-5)
