@@ -194,6 +194,72 @@ def test_claim_runner_claims_every_workgroup_once_and_stops_at_an_error(tmp_path
     assert cpu_abi.CLAIM_RUNNER_C in res.stats["c_source"]
 
 
+def test_team_runner_runs_segments_in_order_on_every_thread_and_stops_at_an_error(tmp_path):
+    """``tvm_run_team`` built from vmfb's C, called by three threads on one
+    run's control words: each workgroup of each segment runs exactly once,
+    a segment's workgroups only after every workgroup of the one before
+    (each records the step counter it saw, which a barrier-free team
+    would mix), a thread arriving after the end returns at once; an
+    error stops every thread, which all return it, with its item."""
+    import ctypes
+    import threading
+    lib = _probe_library(tmp_path, "  uint32_t* seen = (uint32_t*)st->bindings[0];\n"
+                         "  uint32_t* step = (uint32_t*)st->bindings[1];\n"
+                         "  const uint32_t seg = st->constants[0];\n"
+                         "  for (uint32_t w = wg_begin; w < wg_end; ++w) {\n"
+                         "    seen[seg * 64 + w] += 1 + 1000 * __atomic_load_n(step, __ATOMIC_ACQUIRE);\n"
+                         "    if (w + 1 == st->constants[1]) return -7;\n"
+                         "  }\n"
+                         "  __atomic_fetch_add(step + 1 + seg, wg_end - wg_begin, __ATOMIC_ACQ_REL);\n"
+                         "  if (__atomic_load_n(step + 1 + seg, __ATOMIC_ACQUIRE) == st->workgroup_count[0])\n"
+                         "    __atomic_fetch_add(step, 1, __ATOMIC_ACQ_REL);\n"
+                         "  return 0;\n", cpu_abi.TEAM_RUNNER_C)
+    ffi = cpu_c.ffi
+    entry = ctypes.cast(lib.probe, ctypes.c_void_p).value
+    team = ffi.cast(cpu_c.TEAM_TYPE, ctypes.cast(lib.tvm_run_team, ctypes.c_void_p).value)
+    totals = [37, 5, 64, 1]
+    seen, step = ffi.new("uint32_t[]", 64 * len(totals)), ffi.new("uint32_t[]", 1 + len(totals))
+    keep, words, segs = [], [], []
+    for i, total in enumerate(totals):
+        addrs = ffi.new("uintptr_t[]", [int(ffi.cast("uintptr_t", seen)), int(ffi.cast("uintptr_t", step))])
+        consts = ffi.new("uint32_t[]", [i, 0])
+        state = cpu_c.new_state(addrs, ffi.new("uint64_t[]", [4 * 64 * 4, 4 * 5]), consts, (total, 1, 1))
+        keep += [addrs, consts, state]
+        words += cpu_abi.packet(entry, int(ffi.cast("uintptr_t", state)), 0, total)
+        segs += [i, 1, total, 3]
+    words, segs = ffi.new("uintptr_t[]", words), ffi.new("uint32_t[]", segs)
+
+    def run(ctl, leads):
+        rcs = [None] * len(leads)
+
+        def one(k):
+            rcs[k] = team(words, segs, len(totals), ctl, leads[k])
+        threads = [threading.Thread(target=one, args=(k,)) for k in range(len(leads))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return rcs
+
+    ctl = ffi.new("uint32_t[]", cpu_abi.team_control_words(len(totals)))
+    assert run(ctl, [1, 0, 0]) == [0, 0, 0] and ctl[cpu_abi.TEAM_STAGE] == len(totals)
+    for i, total in enumerate(totals):
+        assert list(seen[64 * i:64 * i + total]) == [1 + 1000 * i] * total, i
+        assert not any(seen[64 * i + total:64 * (i + 1)])
+    assert team(words, segs, len(totals), ctl, 0) == 0          # after the end: nothing runs
+    assert seen[0] == 1
+    keep[4][1] = 3                                               # segment 1's workgroup 2 fails
+    ctl = ffi.new("uint32_t[]", cpu_abi.team_control_words(len(totals)))
+    for i in range(len(step)):
+        step[i] = 0
+    assert run(ctl, [1, 0, 0]) == [-7, -7, -7]
+    assert ctl[cpu_abi.TEAM_RC] == ffi.cast("uint32_t", -7) and ctl[cpu_abi.TEAM_FAILED] == 2
+    assert ctl[cpu_abi.TEAM_STAGE] == len(totals) and step[0] == 1   # stopped in segment 1
+    assert cpu_abi.declarator(cpu_abi.TEAM_RUNNER, "int", cpu_abi.TEAM_PARAMS) in cpu_abi.TEAM_RUNNER_C
+    res = compile_text(ADD, CompileOptions(targets=["cpu"], keep_source=True))
+    assert cpu_abi.TEAM_RUNNER_C in res.stats["c_source"]
+
+
 # -- GPU kernel arguments (vmfb/gpu_abi.py) -------------------------------------------------
 DYNAMIC_SINE = """
 func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {

@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 
 from tensorvm.vmfb.cpu_abi import (CLAIM_RUNNER_C, PACKET_RUNNER_C, RC_BINDING_SHORT, STATE_C,
-                                   declarator)
+                                   TEAM_RUNNER_C, declarator)
 from tensorvm.vmfb.model import EntryPoint
 
 from ..dialects.registry import CONDITIONAL, has
@@ -469,7 +469,7 @@ def build_cpu_executable(kernels: list[Kernel], cpu="host", loops=(), entry_of=N
                 lp, lambda d: kernels[entry_of[id(d)]].name, lambda d: counts[entry_of[id(d)]])]))
         entries.append(EntryPoint(lp.name, native_loop.binding_count(lp),
                                   native_loop.constant_word_count(lp), loop_stats=True))
-    groups.append(([], [PACKET_RUNNER_C, CLAIM_RUNNER_C]))   # replays, claimed splits (cpu_abi.py)
+    groups.append(([], [PACKET_RUNNER_C, CLAIM_RUNNER_C, TEAM_RUNNER_C]))   # replays, splits, teams (cpu_abi.py)
     pro = prologue()
     units = translation_units(pro, groups)
     data, record = build_shared_object(units, target, kernels)

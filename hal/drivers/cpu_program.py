@@ -26,7 +26,8 @@ import time
 
 import numpy as np
 
-from tensorvm.vmfb.cpu_abi import LOOP_STATS_FIELDS, RC_BINDING_SHORT, STOP_CODES, packet
+from tensorvm.vmfb.cpu_abi import (LOOP_STATS_FIELDS, RC_BINDING_SHORT, STOP_CODES, TEAM_FAILED,
+                                   packet, team_control_words)
 
 from ..command_buffer import Barrier, Copy, Dispatch, Fill, Update, is_slot
 from ..errors import DispatchStoppedError, HalError
@@ -307,6 +308,112 @@ def batched_segments(segments, inline_below: int) -> list:
         op = seg[0] if len(seg) == 1 else None
         return op if type(op) is DispatchPacket and op.total < inline_below else None
     return _with_batches([(single(seg), seg) for seg in segments])
+
+
+class TeamStretch:
+    """Consecutive segments of dispatches run by a team of threads in native
+    code (the executable's ``tvm_run_team``, vmfb/cpu_abi.py): every thread
+    that calls ``run_all`` of one ``share()`` claims workgroups of the
+    current segment, and they meet between segments without Python.  The
+    words point at the packets' states, so a stretch belongs to one bound
+    program, like its packets."""
+
+    __slots__ = ("packets", "words", "segs", "nseg", "runner", "_counts")
+
+    def __init__(self, segments, runner, threads: int, claims: int):
+        self.packets = [op for seg in segments for op in seg]
+        words, segs, first = [], [], 0
+        for seg in segments:
+            total = 0
+            for p in seg:
+                words += packet(int(ffi.cast(_UINTPTR, p.fn)), int(ffi.cast(_UINTPTR, p.state)),
+                                0, p.total)
+                total += p.total
+            segs += [first, len(seg), total, team_grain(total, threads, claims)]
+            first += len(seg)
+        self.words = ffi.new(_UINTPTR_ARRAY, words)
+        self.segs = ffi.new(_U32_ARRAY, segs)
+        self.nseg = len(segments)
+        self.runner = runner
+        self._counts = team_control_words(self.nseg)
+
+    name = property(lambda self: "team")
+
+    def share(self) -> "TeamRun":
+        """One run's shared state: give its ``run_all`` to every thread."""
+        return TeamRun(self, ffi.new(_U32_ARRAY, self._counts))
+
+    def error(self, ctl, rc: int):
+        failed = 0
+        for _ in range(1 << 20):     # the failing thread stores its item right after the code
+            failed = ctl[TEAM_FAILED]
+            if failed:
+                break
+        return self.packets[max(failed, 1) - 1].error(rc)
+
+
+def team_grain(total: int, threads: int, claims: int) -> int:
+    """Workgroups per claim of a team segment: ``claims`` per thread, but
+    one per thread in a segment of fewer than ``claims`` workgroups per
+    thread (each claim is a kernel call that packs and streams its own
+    operands: a 4-workgroup product claimed one workgroup at a time read
+    B four times, and the stretch ran 30% slower than one call each)."""
+    if total < threads * claims:
+        return max(1, -(-total // threads))
+    return -(-total // (threads * claims))
+
+
+class TeamRun:
+    """One run of a ``TeamStretch``: its control words (fresh per run, so a
+    thread that arrives after the end of one run never touches the next)."""
+
+    __slots__ = ("stretch", "ctl", "lead")
+
+    def __init__(self, stretch: TeamStretch, ctl, lead: int = 0):
+        self.stretch, self.ctl, self.lead = stretch, ctl, lead
+
+    name = property(lambda self: "team")
+
+    def leader(self) -> "TeamRun":
+        """The same run for the thread that leads it (runs one-claim segments)."""
+        return TeamRun(self.stretch, self.ctl, 1)
+
+    def run_all(self) -> None:
+        t = self.stretch
+        rc = t.runner(t.words, t.segs, t.nseg, self.ctl, self.lead)
+        if rc:
+            raise t.error(self.ctl, rc)
+
+
+def team_plan(plan, inline_below: int, threads: int, claims: int) -> list:
+    """``plan`` (``batched_segments``) with each run of dispatch-only items
+    that holds a dispatch of at least ``inline_below`` workgroups (one the
+    workers would split) made a ``TeamStretch``: a batch's packets one
+    segment each, a segment's packets one segment.  Items of executables
+    without ``tvm_run_team`` and host work stay as they were."""
+    out, run = [], []
+
+    def flush():
+        segments = [s for it in run for s in
+                    ([[p] for p in it.packets] if type(it) is PacketBatch else [it])]
+        if any(p.total >= inline_below for seg in segments for p in seg):
+            out.append(TeamStretch(segments, segments[0][0].executable.team, threads, claims))
+        else:
+            out.extend(run)
+        run.clear()
+
+    for item in plan:
+        ops = item.packets if type(item) is PacketBatch else item
+        if all(type(op) is DispatchPacket and getattr(op.executable, "team", None) is not None
+               for op in ops):
+            run.append(item)
+            continue
+        if run:
+            flush()
+        out.append(item)
+    if run:
+        flush()
+    return out
 
 
 class IndirectDispatch:

@@ -43,7 +43,8 @@ import weakref
 from ..device import donor
 from ..errors import HalError, rethrow
 from .cpu_device import CpuDevice, run_submission
-from .cpu_program import DispatchPacket, PacketBatch, batched_segments, claimed_shares
+from .cpu_program import (DispatchPacket, PacketBatch, TeamStretch, batched_segments, claimed_shares,
+                          team_plan)
 from .worker_pool import SegmentJob, WorkerPool, run_traced
 
 DEFAULT_INLINE_THRESHOLD = 4
@@ -221,6 +222,21 @@ class _Queue:
                 if whole_s:
                     _backoff(lead, 2, whole_s)
 
+    def run_team(self, stretch) -> None:
+        """Every thread on ``stretch`` (native, cpu_abi.TEAM_RUNNER_C): the
+        workers join as they wake; this thread waits only for those that
+        joined before the end."""
+        share = stretch.share()
+        job = SegmentJob([(share, None)] * (self.workers - 1))
+        for _ in range(self.workers - 1):
+            self.pool.submit(job)
+        try:
+            share.leader().run_all()
+        finally:
+            job.wait_taken()
+        if job.error is not None:
+            raise job.error
+
     def run_programs(self, programs) -> None:
         try:
             for p in programs:
@@ -230,10 +246,15 @@ class _Queue:
                     continue
                 plan = p.task_plan
                 if plan is None:
-                    plan = p.task_plan = batched_segments(p.segments, self.inline_threshold)
+                    plan = batched_segments(p.segments, self.inline_threshold)
+                    if self.pool is not None:
+                        plan = team_plan(plan, self.inline_threshold, self.workers, CLAIMS_PER_WORKER)
+                    p.task_plan = plan
                 for item in plan:
                     if type(item) is PacketBatch:
                         item.run_all()
+                    elif type(item) is TeamStretch:
+                        self.run_team(item)
                     else:
                         self.run_segment(item)
         finally:

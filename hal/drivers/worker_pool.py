@@ -67,6 +67,19 @@ class SegmentJob:
     def wait(self) -> None:
         self._done.wait()
 
+    def wait_taken(self) -> None:
+        """Take every item no thread took yet (a worker waking later finds
+        none) and wait for the taken ones: for work every caller finishes
+        together (a native team), a late worker is not waited for."""
+        n = len(self.items)
+        while self._next() < n:
+            with self._lock:
+                self._left -= 1
+                last = self._left == 0
+            if last:
+                self._done.set()
+        self._done.wait()
+
 
 def run_traced(tracer, op, rng) -> None:
     """Run one item and record it as a trace event on this thread."""

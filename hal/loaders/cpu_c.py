@@ -39,7 +39,7 @@ import weakref
 import _cffi_backend
 
 from tensorvm.vmfb import cpu_abi
-from tensorvm.vmfb.cpu_abi import CLAIM_RUNNER, PACKET_RUNNER
+from tensorvm.vmfb.cpu_abi import CLAIM_RUNNER, PACKET_RUNNER, TEAM_RUNNER
 
 from ..errors import ExecutableRejectedError, HalError
 from . import elf_check
@@ -147,7 +147,7 @@ class CpuExecutable(Executable):
     """A dlopen'ed shared object and its entry point function pointers."""
 
     def __init__(self, device, name, format, entry_points, lib, functions, runner=None,
-                 claimer=None):
+                 claimer=None, team=None):
         super().__init__(device, name, format, entry_points)
         self._lib = lib                 # the ctypes handle
         self.functions = functions      # cffi function pointers, by ordinal
@@ -159,6 +159,9 @@ class CpuExecutable(Executable):
         # tvm_run_claimed (cffi pointer, releases the GIL), or None in modules
         # built before it: local-task then cuts a split dispatch into ranges.
         self.claimer = None if claimer is None else ffi.cast(CLAIMER_TYPE, claimer)
+        # tvm_run_team (cffi pointer, releases the GIL), or None in modules
+        # built before it: local-task then meets its threads in Python.
+        self.team = None if team is None else ffi.cast(TEAM_TYPE, team)
         # Unmapped once nothing (no prepared program) references this executable.
         weakref.finalize(self, _dlclose, lib._handle)
 
@@ -180,6 +183,8 @@ RUNNER_TYPE = ffi.typeof(cpu_abi.pointer_type("int", cpu_abi.PACKET_PARAMS))
 _HELD_RUNNER = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
 #: ``tvm_run_claimed`` (vmfb/cpu_abi.py: CLAIM_PARAMS).
 CLAIMER_TYPE = ffi.typeof(cpu_abi.claim_pointer_type())
+#: ``tvm_run_team`` (vmfb/cpu_abi.py: TEAM_PARAMS).
+TEAM_TYPE = ffi.typeof(cpu_abi.team_pointer_type())
 
 
 def _dlclose(handle) -> None:
@@ -228,8 +233,9 @@ def load(device, name: str, format: str, data, entry_points, target: dict) -> Cp
             _dlclose(lib._handle)
             raise HalError(f"executable '{name}' has no entry point symbol '{e}': {err}") from None
         functions.append(ffi.cast(ENTRY_TYPE, address))
-    runner, claimer = (_optional_symbol(lib, s) for s in (PACKET_RUNNER, CLAIM_RUNNER))
-    return CpuExecutable(device, name, format, entry_points, lib, functions, runner, claimer)
+    runner, claimer, team = (_optional_symbol(lib, s)
+                             for s in (PACKET_RUNNER, CLAIM_RUNNER, TEAM_RUNNER))
+    return CpuExecutable(device, name, format, entry_points, lib, functions, runner, claimer, team)
 
 
 def _optional_symbol(lib, symbol: str):

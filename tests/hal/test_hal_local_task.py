@@ -144,6 +144,76 @@ def test_a_claimed_split_that_fails_fails_its_fence(dev4):
         f.wait(5)
 
 
+def _load_team(d):
+    """The test kernels built with every runner (vmfb/cpu_abi.py), as every
+    compiled module has them: local-task runs stretches of dispatches as a
+    native team (``tvm_run_team``)."""
+    from tensorvm.vmfb.cpu_abi import CLAIM_RUNNER_C, PACKET_RUNNER_C, TEAM_RUNNER_C
+    from hal_kernels import SOURCE
+    return d.load_executable("k", d.supported_formats()[0],
+                             compile_so(SOURCE + PACKET_RUNNER_C + CLAIM_RUNNER_C + TEAM_RUNNER_C),
+                             ENTRIES, {})
+
+
+def test_a_stretch_of_segments_runs_as_a_native_team(dev4):
+    """Three segments (barriers between) of a recorded command buffer, one
+    of them two independent dispatches: one team stretch, every workgroup
+    run once per submission, a segment's reads after the writes of the one
+    before (scale reads what the previous scale wrote), on several threads."""
+    from tensorvm.hal.drivers.cpu_program import TeamStretch
+    exe = _load_team(dev4)
+    assert exe.team is not None
+    n, per = 4096, 64
+    bufs = [dev4.allocator.allocate(4 * n) for _ in range(3)]
+    tids, calls = dev4.allocator.allocate(8 * 32), dev4.allocator.allocate(4)
+    x = np.arange(n, dtype=np.float32)
+    bufs[0].write(0, x.tobytes())
+    cb = dev4.create_command_buffer()
+    scale = exe.entry_ordinal("scale")
+    cb.dispatch(exe, scale, (n // per, 1, 1), [n, per], [(bufs[0], 0, None), (bufs[1], 0, None)])
+    cb.execution_barrier()
+    cb.dispatch(exe, scale, (n // per, 1, 1), [n, per], [(bufs[1], 0, None), (bufs[2], 0, None)])
+    cb.dispatch(exe, exe.entry_ordinal("record_tid"), (32, 1, 1), [],
+                [(tids, 0, None), (calls, 0, None)])
+    cb.execution_barrier()
+    cb.dispatch(exe, scale, (n // per, 1, 1), [n, per], [(bufs[2], 0, None), (bufs[1], 0, None)])
+    cb.finalize()
+    threads = set()
+    for _ in range(3):
+        f = dev4.create_fence()
+        dev4.queue_execute(None, f, [cb])
+        f.wait(5)
+        np.testing.assert_array_equal(np.frombuffer(bufs[1].read(), np.float32),
+                                      ((x * 2 + 1) * 2 + 1) * 2 + 1)
+        t = np.frombuffer(tids.read(), np.int64)
+        assert np.all(t != 0)
+        threads |= set(t.tolist())
+    assert len(threads) > 1
+    assert [type(i) for i in cb.program.task_plan] == [TeamStretch]
+
+
+def test_a_team_stretch_that_fails_fails_its_fence(dev4):
+    """A workgroup's error in a team stretch stops every thread and fails
+    the submission with that entry point's error; the next submission of
+    the same stretch runs from the start."""
+    from tensorvm.hal.errors import HalError
+    exe = _load_team(dev4)
+    n, per = 1024, 64
+    a, b = dev4.allocator.allocate(4 * n), dev4.allocator.allocate(4 * n)
+    a.write(0, np.ones(n, np.float32).tobytes())
+    cb = dev4.create_command_buffer()
+    cb.dispatch(exe, exe.entry_ordinal("scale"), (n // per, 1, 1), [n, per], [(a, 0, None), (b, 0, None)])
+    cb.execution_barrier()
+    cb.dispatch(exe, exe.entry_ordinal("fail_at"), (64, 1, 1), [37])
+    cb.finalize()
+    for _ in range(2):
+        f = dev4.create_fence()
+        dev4.queue_execute(None, f, [cb])
+        with pytest.raises(HalError, match="entry point 'fail_at' failed with code 7"):
+            f.wait(5)
+        np.testing.assert_array_equal(np.frombuffer(b.read(), np.float32), np.full(n, 3, np.float32))
+
+
 def test_tiny_dispatch_runs_inline_on_queue_thread(dev4):
     tids, calls = _record_tids(dev4, _load(dev4), 1)
     assert calls == 1
