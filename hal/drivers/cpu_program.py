@@ -318,7 +318,7 @@ class TeamStretch:
     words point at the packets' states, so a stretch belongs to one bound
     program, like its packets."""
 
-    __slots__ = ("packets", "words", "segs", "nseg", "runner", "_counts")
+    __slots__ = ("packets", "words", "segs", "nseg", "runner", "_counts", "times")
 
     def __init__(self, segments, runner, threads: int, claims: int):
         self.packets = [op for seg in segments for op in seg]
@@ -336,6 +336,9 @@ class TeamStretch:
         self.nseg = len(segments)
         self.runner = runner
         self._counts = team_control_words(self.nseg)
+        # [mean seconds as a team, mean seconds on the leader alone, runs
+        # of the preferred way before the other is tried again, that interval]
+        self.times = [None, None, 0, 2]
 
     name = property(lambda self: "team")
 

@@ -117,6 +117,35 @@ def _backoff(rec, slot: int, whole=None) -> None:
         rec[4] = SPLIT_RETRY_MIN
 
 
+def team_choice(rec) -> bool:
+    """Whether a team stretch's next run is a team run (else the executing
+    thread alone), from its ``TeamStretch.times``: a team first, then one
+    run alone, then the faster way, the other tried again after 2 runs,
+    then after twice as many each time it loses (up to SPLIT_RETRY); a
+    switch starts over at 2.  On a machine whose other cores are busy a
+    team waits for preempted members; alone it does not."""
+    team_s, solo_s = rec[0], rec[1]
+    if team_s is None or solo_s is None:
+        return team_s is None
+    prefer = team_s <= solo_s
+    if rec[2] < rec[3]:
+        rec[2] += 1
+        return prefer
+    rec[2] = 0                       # a try of the other way; its time updates its mean
+    rec[3] = min(SPLIT_RETRY, 2 * rec[3])
+    return not prefer
+
+
+def team_note(rec, team: bool, seconds: float) -> None:
+    """Adds a run's time to its way's running mean in ``rec``; when that
+    changes which way is faster, the other is tried again soon."""
+    slot = 0 if team else 1
+    before = None if None in rec[:2] else rec[0] <= rec[1]
+    rec[slot] = seconds if rec[slot] is None else 0.5 * (rec[slot] + seconds)
+    if before is not None and before != (rec[0] <= rec[1]):
+        rec[2], rec[3] = 0, SPLIT_RETRY_MIN
+
+
 class _Queue:
     """Queue-thread state; holds no reference to the device (so it can be
     garbage collected and shut the threads down)."""
@@ -225,17 +254,25 @@ class _Queue:
     def run_team(self, stretch) -> None:
         """Every thread on ``stretch`` (native, cpu_abi.TEAM_RUNNER_C): the
         workers join as they wake; this thread waits only for those that
-        joined before the end."""
+        joined before the end.  Or this thread alone, while that was
+        measured faster (``team_choice``)."""
         share = stretch.share()
-        job = SegmentJob([(share, None)] * (self.workers - 1))
-        for _ in range(self.workers - 1):
-            self.pool.submit(job)
-        try:
+        rec = stretch.times
+        team = team_choice(rec)
+        t0 = _clock()
+        if not team:
             share.leader().run_all()
-        finally:
-            job.wait_taken()
-        if job.error is not None:
-            raise job.error
+        else:
+            job = SegmentJob([(share, None)] * (self.workers - 1))
+            for _ in range(self.workers - 1):
+                self.pool.submit(job)
+            try:
+                share.leader().run_all()
+            finally:
+                job.wait_taken()
+            if job.error is not None:
+                raise job.error
+        team_note(rec, team, _clock() - t0)
 
     def run_programs(self, programs) -> None:
         try:

@@ -214,6 +214,29 @@ def test_a_team_stretch_that_fails_fails_its_fence(dev4):
         np.testing.assert_array_equal(np.frombuffer(b.read(), np.float32), np.full(n, 3, np.float32))
 
 
+def test_a_team_that_does_not_pay_runs_on_one_thread():
+    """``team_choice`` / ``team_note``: a stretch runs as a team first, then
+    once alone, then the faster way; the other is tried after 2 runs, then
+    after twice as many each time it loses (up to SPLIT_RETRY); a switch
+    starts over."""
+    from tensorvm.hal.drivers.local_task import SPLIT_RETRY, team_choice, team_note
+
+    def runs(rec, team_s, solo_s, n):
+        out = []
+        for _ in range(n):
+            team = team_choice(rec)
+            out.append("T" if team else "s")
+            team_note(rec, team, team_s if team else solo_s)
+        return "".join(out)
+    rec = [None, None, 0, 2]
+    assert runs(rec, 1.0, 2.0, 12) == "Ts" + "TT" + "s" + "TTTT" + "s" + "TT"
+    rec = [None, None, 0, 2]
+    assert runs(rec, 2.0, 1.0, 9) == "Ts" + "ss" + "T" + "ssss"   # busy other core: alone
+    assert rec[3] <= SPLIT_RETRY
+    rec = [1.0, 2.0, 0, 8]                       # the team slows down: alone soon after
+    assert runs(rec, 9.0, 2.0, 12).endswith("ss")
+
+
 def test_tiny_dispatch_runs_inline_on_queue_thread(dev4):
     tids, calls = _record_tids(dev4, _load(dev4), 1)
     assert calls == 1
