@@ -90,6 +90,14 @@ _clock = time.perf_counter
 _POLL_S = 0.25      # how often a blocked queue thread checks for close()
 
 
+def _cores() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def _ranges(total: int, parts: int):
     q, r = divmod(total, parts)
     start = 0
@@ -153,6 +161,11 @@ class _Queue:
     def __init__(self, name, workers, inline_threshold, split_us=DEFAULT_SPLIT_US):
         self.name = name
         self.workers = workers
+        # a team's threads spin while they wait for each other: never more
+        # of them than cores this process may run on (local-task://4 on 2
+        # cores would spin half the time away; the pool's other threads
+        # still take Python-level splits)
+        self.team = min(workers, _cores())
         self.inline_threshold = max(1, inline_threshold)
         self.split_s = max(0.0, float(split_us)) * 1e-6
         self.pending = collections.deque()     # (wait, signal, work)
@@ -263,8 +276,8 @@ class _Queue:
         if not team:
             share.leader().run_all()
         else:
-            job = SegmentJob([(share, None)] * (self.workers - 1))
-            for _ in range(self.workers - 1):
+            job = SegmentJob([(share, None)] * (self.team - 1))
+            for _ in range(self.team - 1):
                 self.pool.submit(job)
             try:
                 share.leader().run_all()
@@ -284,8 +297,8 @@ class _Queue:
                 plan = p.task_plan
                 if plan is None:
                     plan = batched_segments(p.segments, self.inline_threshold)
-                    if self.pool is not None:
-                        plan = team_plan(plan, self.inline_threshold, self.workers, CLAIMS_PER_WORKER)
+                    if self.pool is not None and self.team > 1:
+                        plan = team_plan(plan, self.inline_threshold, self.team, CLAIMS_PER_WORKER)
                     p.task_plan = plan
                 for item in plan:
                     if type(item) is PacketBatch:
