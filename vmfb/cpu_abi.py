@@ -34,7 +34,7 @@ driver then cuts ranges.
 dispatches, each segment's dispatches independent, the segments in order)
 on every thread that calls it with the same control words: each claims
 workgroups of the current segment ``grain`` at a time, waits (spinning,
-then yielding its core) until the segment's claimed workgroups are done,
+then asleep on a futex) until the segment's claimed workgroups are done,
 and the first to see it done moves all of them to the next segment.  A
 thread that arrives late starts at the current segment; one that arrives
 after the end returns at once.  local-task's threads used to meet in
@@ -161,11 +161,16 @@ TEAM_SEGMENT_FIELDS = ("first", "count", "total", "grain")
 TEAM_SEGMENT_WORDS = len(TEAM_SEGMENT_FIELDS)
 #: Control words: the segment being run (``nseg`` once done or stopped), the
 #: first error's code, 1 + the item that returned it (0 until stored: a
-#: thread stopped by another's error may see the code first); then per
-#: segment the next unclaimed workgroup and the workgroups done.
-TEAM_STAGE, TEAM_RC, TEAM_FAILED, TEAM_HEAD = 0, 1, 2, 3
-#: Pauses a waiting thread spins before it yields its core at each look.
-TEAM_SPINS = 4096
+#: thread stopped by another's error may see the code first), the threads
+#: asleep; then per segment the next unclaimed workgroup and the
+#: workgroups done.
+TEAM_STAGE, TEAM_RC, TEAM_FAILED, TEAM_SLEEPERS, TEAM_HEAD = 0, 1, 2, 3, 4
+#: Pauses a waiting thread spins before it sleeps (a futex on the segment's
+#: done counter, woken by the thread that completes the segment; at most
+#: TEAM_SLEEP_US at a time).  Spinning longer cost a VM whose vCPUs the host
+#: time-slices on fewer cores the waiter's whole slice each time.
+TEAM_SPINS = 2048
+TEAM_SLEEP_US = 1000
 
 
 def team_control_words(nseg: int) -> int:
@@ -173,7 +178,14 @@ def team_control_words(nseg: int) -> int:
 
 
 TEAM_RUNNER_C = f"""
-#include <sched.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+static void tvm_team_wake(uint32_t* word, uint32_t* ctl) {{
+  if (__atomic_load_n(&ctl[{TEAM_SLEEPERS}], __ATOMIC_SEQ_CST))
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 0x7fffffff, 0, 0, 0);
+}}
 __attribute__((visibility("default")))
 {declarator(TEAM_RUNNER, "int", TEAM_PARAMS)} {{
   typedef {pointer_type().replace("(*)", "(*tvm_team_entry_t)")};
@@ -201,23 +213,35 @@ __attribute__((visibility("default")))
             if (__atomic_compare_exchange_n(&ctl[{TEAM_RC}], &zero, (uint32_t)rc, 0,
                                             __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
               __atomic_store_n(&ctl[{TEAM_FAILED}], i + 1, __ATOMIC_RELEASE);
-            __atomic_store_n(&ctl[{TEAM_STAGE}], nseg, __ATOMIC_RELEASE);
+            __atomic_store_n(&ctl[{TEAM_STAGE}], nseg, __ATOMIC_SEQ_CST);
+            __atomic_fetch_add(done, 1, __ATOMIC_SEQ_CST);      /* wakes a sleeper's look */
+            tvm_team_wake(done, ctl);
             return rc;
           }}
           b = off + hi;
         }}
         off += t;
       }}
-      __atomic_fetch_add(done, e - b0, __ATOMIC_RELEASE);
+      if (__atomic_add_fetch(done, e - b0, __ATOMIC_SEQ_CST) >= total) tvm_team_wake(done, ctl);
     }}
-    for (uint32_t spins = 0; __atomic_load_n(done, __ATOMIC_ACQUIRE) < total; ) {{
-      if (__atomic_load_n(&ctl[{TEAM_STAGE}], __ATOMIC_ACQUIRE) != s) break;
+    for (uint32_t spins = 0;; ) {{
+      const uint32_t seen = __atomic_load_n(done, __ATOMIC_ACQUIRE);
+      if (seen >= total || __atomic_load_n(&ctl[{TEAM_STAGE}], __ATOMIC_ACQUIRE) != s) break;
+      if (++spins < {TEAM_SPINS}) {{
 #if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
+        __builtin_ia32_pause();
 #elif defined(__aarch64__)
-      __asm__ __volatile__("yield");
+        __asm__ __volatile__("yield");
 #endif
-      if (++spins > {TEAM_SPINS}) sched_yield();
+        continue;
+      }}
+      __atomic_fetch_add(&ctl[{TEAM_SLEEPERS}], 1, __ATOMIC_SEQ_CST);
+      if (__atomic_load_n(done, __ATOMIC_SEQ_CST) == seen
+          && __atomic_load_n(&ctl[{TEAM_STAGE}], __ATOMIC_SEQ_CST) == s) {{
+        const struct timespec nap = {{0, {TEAM_SLEEP_US} * 1000}};
+        syscall(SYS_futex, done, FUTEX_WAIT_PRIVATE, seen, &nap, 0, 0);
+      }}
+      __atomic_fetch_sub(&ctl[{TEAM_SLEEPERS}], 1, __ATOMIC_SEQ_CST);
     }}
     uint32_t expect = s;
     if (__atomic_load_n(done, __ATOMIC_ACQUIRE) >= total)
