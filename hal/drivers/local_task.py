@@ -145,11 +145,16 @@ def team_choice(rec) -> bool:
 
 
 def team_note(rec, team: bool, seconds: float) -> None:
-    """Adds a run's time to its way's running mean in ``rec``; when that
-    changes which way is faster, the other is tried again soon."""
+    """Adds a run's time to its way's running mean in ``rec``; a try of the
+    way not preferred (or its first run) replaces that mean instead, so one
+    slow run (the first, a busy moment) is forgotten at the next try.  When
+    the faster way changes, the other is tried again soon."""
     slot = 0 if team else 1
     before = None if None in rec[:2] else rec[0] <= rec[1]
-    rec[slot] = seconds if rec[slot] is None else 0.5 * (rec[slot] + seconds)
+    if rec[slot] is None or before is None or before != team:
+        rec[slot] = seconds
+    else:
+        rec[slot] = 0.5 * (rec[slot] + seconds)
     if before is not None and before != (rec[0] <= rec[1]):
         rec[2], rec[3] = 0, SPLIT_RETRY_MIN
 

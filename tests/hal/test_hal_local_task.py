@@ -238,6 +238,12 @@ def test_a_team_that_does_not_pay_runs_on_one_thread():
     assert rec[3] <= SPLIT_RETRY
     rec = [1.0, 2.0, 0, 8]                       # the team slows down: alone soon after
     assert runs(rec, 9.0, 2.0, 12).endswith("ss")
+    rec, seq = [None, None, 0, 2], []              # a slow first team run is forgotten
+    for k in range(8):
+        team = team_choice(rec)
+        seq.append("T" if team else "s")
+        team_note(rec, team, (10.0 if seq.count("T") == 1 else 1.0) if team else 2.0)
+    assert "".join(seq) == "Ts" + "ss" + "T" + "TT" + "s"    # the try of the team wins: back to it
 
 
 def test_tiny_dispatch_runs_inline_on_queue_thread(dev4):
