@@ -139,7 +139,7 @@ def team_choice(rec) -> bool:
     if rec[2] < rec[3]:
         rec[2] += 1
         return prefer
-    rec[2] = 0                       # a try of the other way; its time updates its mean
+    rec[2] = 0                       # a try of the other way; its time replaces its mean
     rec[3] = min(SPLIT_RETRY, 2 * rec[3])
     return not prefer
 
