@@ -202,7 +202,7 @@ class _Shape:
     @property
     def item_bytes(self) -> int:
         """Bytes of one stored operand element."""
-        return 2 if self.element else (4 if self.ct == "float" else 8)
+        return 2 if self.element else self.vb // self.vl
 
     @property
     def st(self) -> str:

@@ -97,9 +97,9 @@ def converging(value, mat, shared) -> set | None:
             if (r in mat and r not in shared) or not users \
                     or not all(_same_index_reader(u, r) for u in users):
                 ends.add(user)
-                continue
-            between.add(r)
-            todo.append(r)
+            else:
+                between.add(r)
+                todo.append(r)
             if len(ends) > 1 or len(between) > _MAX_CONVERGING:
                 return None
     return between if len(ends) == 1 else None

@@ -231,6 +231,15 @@ def _gil_verdict(runner, static: bool, seconds: float):
     return False if runner.tries >= HOLD_GIL_TRIES else None
 
 
+def packet_words(packets):
+    """The packets as ``tvm_run_packets`` / ``tvm_run_team`` read them
+    (vmfb/cpu_abi.py: PACKET_FIELDS), each over all its workgroups."""
+    words = []
+    for p in packets:
+        words += packet(int(ffi.cast(_UINTPTR, p.fn)), int(ffi.cast(_UINTPTR, p.state)), 0, p.total)
+    return ffi.new(_UINTPTR_ARRAY, words)
+
+
 class PacketBatch:
     """Consecutive dispatches run in one native call (the executable's
     ``tvm_run_packets``, vmfb/cpu_abi.py): a replay of 40 small kernels is one
@@ -242,11 +251,7 @@ class PacketBatch:
 
     def __init__(self, packets, runner):
         self.packets = packets
-        words = []
-        for p in packets:
-            words += packet(int(ffi.cast(_UINTPTR, p.fn)), int(ffi.cast(_UINTPTR, p.state)),
-                            0, p.total)
-        self.words = ffi.new(_UINTPTR_ARRAY, words)
+        self.words = packet_words(packets)
         self.address = int(ffi.cast(_UINTPTR, self.words))
         self.count = len(packets)
         self.failed = ffi.new(_UINTPTR_ARRAY, 1)
@@ -313,25 +318,21 @@ def batched_segments(segments, inline_below: int) -> list:
 class TeamStretch:
     """Consecutive segments of dispatches run by a team of threads in native
     code (the executable's ``tvm_run_team``, vmfb/cpu_abi.py): every thread
-    that calls ``run_all`` of one ``share()`` claims workgroups of the
-    current segment, and they meet between segments without Python.  The
-    words point at the packets' states, so a stretch belongs to one bound
-    program, like its packets."""
+    that runs one ``share()`` claims workgroups of the current segment, and
+    they meet between segments without Python.  The words point at the
+    packets' states, so a stretch belongs to one bound program, like its
+    packets."""
 
     __slots__ = ("packets", "words", "segs", "nseg", "runner", "_counts", "times")
 
     def __init__(self, segments, runner, threads: int, claims: int):
         self.packets = [op for seg in segments for op in seg]
-        words, segs, first = [], [], 0
+        self.words = packet_words(self.packets)
+        segs, first = [], 0
         for seg in segments:
-            total = 0
-            for p in seg:
-                words += packet(int(ffi.cast(_UINTPTR, p.fn)), int(ffi.cast(_UINTPTR, p.state)),
-                                0, p.total)
-                total += p.total
+            total = sum(p.total for p in seg)
             segs += [first, len(seg), total, team_grain(total, threads, claims)]
             first += len(seg)
-        self.words = ffi.new(_UINTPTR_ARRAY, words)
         self.segs = ffi.new(_U32_ARRAY, segs)
         self.nseg = len(segments)
         self.runner = runner
@@ -343,16 +344,8 @@ class TeamStretch:
     name = property(lambda self: "team")
 
     def share(self) -> "TeamRun":
-        """One run's shared state: give its ``run_all`` to every thread."""
+        """One run's shared state (fresh control words)."""
         return TeamRun(self, ffi.new(_U32_ARRAY, self._counts))
-
-    def error(self, ctl, rc: int):
-        failed = 0
-        for _ in range(1 << 20):     # the failing thread stores its item right after the code
-            failed = ctl[TEAM_FAILED]
-            if failed:
-                break
-        return self.packets[max(failed, 1) - 1].error(rc)
 
 
 def team_grain(total: int, threads: int, claims: int) -> int:
@@ -368,24 +361,31 @@ def team_grain(total: int, threads: int, claims: int) -> int:
 
 class TeamRun:
     """One run of a ``TeamStretch``: its control words (fresh per run, so a
-    thread that arrives after the end of one run never touches the next)."""
+    thread that arrives after the end of one run never touches the next).
+    Pool threads call ``run_all``; the executing thread ``lead`` (it runs
+    the one-claim segments), then ``check`` once every thread that joined
+    has returned: the erring thread stored its item by then."""
 
-    __slots__ = ("stretch", "ctl", "lead")
+    __slots__ = ("stretch", "ctl")
 
-    def __init__(self, stretch: TeamStretch, ctl, lead: int = 0):
-        self.stretch, self.ctl, self.lead = stretch, ctl, lead
+    def __init__(self, stretch: TeamStretch, ctl):
+        self.stretch, self.ctl = stretch, ctl
 
     name = property(lambda self: "team")
 
-    def leader(self) -> "TeamRun":
-        """The same run for the thread that leads it (runs one-claim segments)."""
-        return TeamRun(self.stretch, self.ctl, 1)
+    def _run(self, lead: int) -> int:
+        t = self.stretch
+        return t.runner(t.words, t.segs, t.nseg, self.ctl, lead)
 
     def run_all(self) -> None:
-        t = self.stretch
-        rc = t.runner(t.words, t.segs, t.nseg, self.ctl, self.lead)
+        self._run(0)          # an error stops every thread; the leader reports it
+
+    def lead(self) -> int:
+        return self._run(1)
+
+    def check(self, rc: int) -> None:
         if rc:
-            raise t.error(self.ctl, rc)
+            raise self.stretch.packets[self.ctl[TEAM_FAILED] - 1].error(rc)
 
 
 def team_plan(plan, inline_below: int, threads: int, claims: int) -> list:

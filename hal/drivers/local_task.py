@@ -279,17 +279,18 @@ class _Queue:
         team = team_choice(rec)
         t0 = _clock()
         if not team:
-            share.leader().run_all()
+            rc = share.lead()
         else:
             job = SegmentJob([(share, None)] * (self.team - 1))
             for _ in range(self.team - 1):
                 self.pool.submit(job)
             try:
-                share.leader().run_all()
+                rc = share.lead()
             finally:
                 job.wait_taken()
             if job.error is not None:
                 raise job.error
+        share.check(rc)
         team_note(rec, team, _clock() - t0)
 
     def run_programs(self, programs) -> None:
