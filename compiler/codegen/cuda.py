@@ -32,6 +32,8 @@ _PROLOGUE = """/* tensorvm: CUDA C++ kernels */
 #include <string.h>
 #include <math.h>
 #include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <mma.h>
 #define restrict __restrict__
 #define __builtin_popcountll(x) __popcll((unsigned long long)(x))
 #define __builtin_clzll(x) __clzll((long long)(x))
@@ -54,6 +56,34 @@ class CudaTarget(GpuTarget):
     local_size_hint = 128
     shared_space = "__shared__ "
     barrier = "__syncthreads();"
+
+    # tensor cores through WMMA (gpu_mma.py): f16 from Volta (sm_70), bf16
+    # from Ampere (sm_80); nvcc keeps the branch of the arch it compiles for
+    mma_align = "__align__(32)"
+    _MMA_ARCH = {"f16": 700, "bf16": 800}
+    _MMA_TYPE = {"f16": "__half", "bf16": "__nv_bfloat16"}
+
+    def mma_guard(self, element: str):
+        arch = self._MMA_ARCH.get(element)
+        return None if arch is None else f"defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= {arch}"
+
+    def mma_declare(self, element: str, a: list, b: list, acc: list) -> list:
+        t, w = self._MMA_TYPE[element], "nvcuda::wmma"
+        return [f"  {w}::fragment<{w}::matrix_a, 16, 16, 16, {t}, {w}::row_major> {', '.join(a)};",
+                f"  {w}::fragment<{w}::matrix_b, 16, 16, 16, {t}, {w}::row_major> {', '.join(b)};",
+                f"  {w}::fragment<{w}::accumulator, 16, 16, 16, float> {', '.join(acc)};"]
+
+    def mma_zero(self, acc: str) -> str:
+        return f"nvcuda::wmma::fill_fragment({acc}, 0.0f);"
+
+    def mma_load(self, element: str, which: str, frag: str, pointer: str, ld: int) -> str:
+        return f"nvcuda::wmma::load_matrix_sync({frag}, (const {self._MMA_TYPE[element]}*)({pointer}), {ld});"
+
+    def mma_step(self, acc: str, a: str, b: str) -> str:
+        return f"nvcuda::wmma::mma_sync({acc}, {a}, {b}, {acc});"
+
+    def mma_store(self, pointer: str, acc: str, ld: int) -> str:
+        return f"nvcuda::wmma::store_matrix_sync({pointer}, {acc}, {ld}, nvcuda::wmma::mem_row_major);"
 
     def prologue(self, needs_f64: bool) -> str:
         return _PROLOGUE

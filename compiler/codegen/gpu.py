@@ -28,7 +28,7 @@ import re
 
 from tensorvm.vmfb import gpu_abi
 
-from . import scalar
+from . import gpu_mma, scalar
 from .c_style import CStyleRenderer, contraction_operands, output_stores, workgroup_tile
 from .grids import GPU_MARKER, GPU_WORK
 from .gpu_reduce import find_tree_reduction, render_tree_reduction
@@ -60,6 +60,14 @@ class GpuTarget(CStyleRenderer):
     workgroup = "g_wg"
 
     # -- vectors (per-thread SIMD; widths () where a thread is scalar) ----------------
+    # Matrix units (gpu_mma.py): the shared-array alignment their fragment
+    # loads need, and per operand element the preprocessor condition under
+    # which the device has them (None: it never does).
+    mma_align = ""
+
+    def mma_guard(self, element: str):
+        return None
+
     def vector_widths(self, ctype: str) -> tuple:
         """Vector widths a thread may compute in for ``ctype``, widest first."""
         return ()
@@ -270,8 +278,14 @@ class GpuTarget(CStyleRenderer):
                  "    g_r += g_nr;", "  }"]
         out = [self.header(kernel, params)] + setup + self._ids()
         out += [f"  if (g_lsz != {L}) {{"] + ["  " + x for x in simple[1]] + ["    return;", "  }"]
+        decls = em.decls + simple[0]
+        if gpu_mma.applies(self, kernel):
+            # matrix units where the device has them, this kernel where not
+            mdecls, mbody, _ = gpu_mma.render(self, kernel)
+            decls += [d for d in mdecls if d not in decls]
+            body = [f"#if {self.mma_guard(c.operand_element)}", *mbody, "#else", *body, "#endif"]
         out += body + ["}"]
-        return em.decls + simple[0], "\n".join(out), count
+        return decls, "\n".join(out), count
 
     def _contraction_loop(self, kernel: Kernel, em: BodyEmitter, indent: int = 0):
         """(decls, statements): each thread one output's full dot product plus

@@ -220,3 +220,102 @@ def test_narrow_convolution_compiles_for_cuda():
     text = _conv_case("3x3", "f16")[0]
     (exe,) = container.read_module(compiler.compile_str(text, targets=["cuda"])).executables
     assert "cvt.f32.f16" in bytes(exe.variants[0].data).decode()
+
+
+# -- the matrix-unit form (gpu_mma.py): tensor cores on CUDA --
+
+@pytest.mark.skipif(TOOLCHAIN is not None, reason=f"no CUDA toolchain: {TOOLCHAIN}")
+@pytest.mark.parametrize("el", ["bf16", "f16"])
+def test_narrow_products_take_tensor_cores_where_the_arch_has_them(el):
+    """One CUDA source: WMMA on sm_80 and up for both types, on sm_75 for
+    f16 only (Turing has no bf16 tensor cores), the staged f32 tiles else."""
+    ls, rs, os_, dims, _ = CASES["edges"]
+    res = compiler.api.compile_text(_program(ls, rs, os_, dims, el, el, True),
+                                    compiler.CompileOptions(targets=("cuda",), keep_source=True))
+    src = res.stats["cuda_source"]
+    for arch, tensor_cores in (("sm_75", el == "f16"), ("sm_80", True), ("sm_90", True)):
+        ptx = cuda_codegen.compile_ptx(src, arch)      # ptxas-checked
+        assert ("wmma.mma.sync" in ptx) == tensor_cores, arch
+        assert ".shared" in ptx
+
+
+class _EmulatedFragments:
+    """WMMA's semantics as OpenCL C, so PoCL runs gpu_mma.py's kernels: every
+    work-item of a 32-wide "warp" holds whole 16 x 16 fragments (a collective
+    load or product is the same in every lane) and lane 0 stores them.  What
+    this checks is the kernel around the fragments: staging, zero padding
+    past the edges, fragment offsets and leading dimensions, the epilogue."""
+    mma_align = ""
+    cpu_device_macro = None              # the GPU form, not PoCL's vector one
+    local_size_hint = 128                # four warps: the CUDA target's tiles
+    _CONVERT = {"f16": "tvm_f16_to_f32", "bf16": "tvm_bf16_to_f32"}
+
+    def mma_guard(self, element):
+        return "1" if element in self._CONVERT else None
+
+    def prologue(self, needs_f64):
+        return super().prologue(needs_f64) + """
+typedef struct { float v[256]; } tvm_frag;
+#define TVM_FRAG_LOAD(f, p, ld, cv) for (int r_ = 0; r_ < 16; ++r_) \\
+  for (int c_ = 0; c_ < 16; ++c_) (f).v[r_ * 16 + c_] = cv((p)[r_ * (ld) + c_])
+"""
+
+    def mma_declare(self, element, a, b, acc):
+        return [f"  tvm_frag {', '.join(a + b + acc)};"]
+
+    def mma_zero(self, acc):
+        return f"for (int q_ = 0; q_ < 256; ++q_) {acc}.v[q_] = 0.0f;"
+
+    def mma_load(self, element, which, frag, pointer, ld):
+        return f"TVM_FRAG_LOAD({frag}, {pointer}, {ld}, {self._CONVERT[element]});"
+
+    def mma_step(self, acc, a, b):
+        return (f"for (int i_ = 0; i_ < 16; ++i_) for (int j_ = 0; j_ < 16; ++j_) "
+                f"for (int k_ = 0; k_ < 16; ++k_) "
+                f"{acc}.v[i_ * 16 + j_] += {a}.v[i_ * 16 + k_] * {b}.v[k_ * 16 + j_];")
+
+    def mma_store(self, pointer, acc, ld):
+        return (f"if (g_lid % 32 == 0) for (int r_ = 0; r_ < 16; ++r_) for (int c_ = 0; c_ < 16; ++c_) "
+                f"({pointer})[r_ * {ld} + c_] = {acc}.v[r_ * 16 + c_];")
+
+
+@pytest.fixture
+def emulated_fragments(monkeypatch):
+    from tensorvm.compiler.codegen import opencl
+    monkeypatch.setattr(opencl, "TARGET", type("EmulatedMma", (_EmulatedFragments, opencl.OpenCLTarget), {})())
+
+
+def _emulated_source(data):
+    src = "".join(bytes(v.data).decode() for exe in container.read_module(data).executables
+                  for v in exe.variants)
+    assert "TVM_FRAG_LOAD(g_fa0" in src, "the product did not take the matrix-unit form"
+
+
+@pytest.mark.skipif(OPENCL is not None, reason=f"opencl unavailable: {OPENCL}")
+@pytest.mark.parametrize("el,out_el", [("bf16", "bf16"), ("f16", "f32")])
+@pytest.mark.parametrize("name", list(CASES))
+def test_matrix_unit_form_matches_with_emulated_fragments(name, el, out_el, emulated_fragments):
+    ls, rs, os_, dims, _ = CASES[name]
+    epilogue = name in ("square", "batched")
+    data = compiler.compile_str(_program(ls, rs, os_, dims, el, out_el, epilogue), targets=["opencl"])
+    _emulated_source(data)
+    a, b = _args(name, el)
+    got = np.asarray(runtime.load_module(data, device="opencl").main(a, b))
+    _check(got, a, b, CASES[name][4], out_el, epilogue, _k(name))
+
+
+@pytest.mark.skipif(OPENCL is not None, reason=f"opencl unavailable: {OPENCL}")
+@pytest.mark.parametrize("rows", [5, 70, 200])
+def test_matrix_unit_form_with_symbolic_rows(rows, emulated_fragments):
+    """Rows a symbol: the tall tiles, rows past the call's count not stored."""
+    text = ("func.func @main(%a: tensor<?x40xf16>, %b: tensor<40x150xf16>) -> tensor<?x150xf16> {\n"
+            "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+            "(tensor<?x40xf16>, tensor<40x150xf16>) -> tensor<?x150xf16>\n"
+            "  return %0 : tensor<?x150xf16>\n}")
+    data = compiler.compile_str(text, targets=["opencl"])
+    _emulated_source(data)
+    rng = np.random.default_rng(rows)
+    a = rng.standard_normal((rows, 40)).astype(np.float16)
+    b = rng.standard_normal((40, 150)).astype(np.float16)
+    got = np.asarray(runtime.load_module(data, device="opencl").main(a, b))
+    _check(got, a, b, lambda x, y: x @ y, "f16", False, 40)
