@@ -16,7 +16,8 @@ import re
 
 from tensorvm.vmfb.model import EntryPoint
 
-from . import gpu_loop
+from . import gpu_loop, scalar, vector_math
+from .c_style import helper_chunks, helper_name
 from .gpu import GpuTarget
 from .grids import GPU_MARKER
 
@@ -74,7 +75,7 @@ class OpenCLTarget(GpuTarget):
         maths = "".join(f"#define {m}f {m}\n" for m in MATH)
         return "/* tensorvm: OpenCL C 1.2 kernels */\n" + ext + _TYPES + maths
 
-    def helper_overrides(self) -> dict:
+    def _bit_helpers(self) -> dict:
         return {
             "tvm_totalorder32": "static inline int32_t tvm_totalorder32(float a) "
                                 "{ int32_t i = as_int(a); return i < 0 ? (i ^ INT32_MAX) : i; }",
@@ -92,6 +93,9 @@ class OpenCLTarget(GpuTarget):
                                "return (uint16_t)(u >> 16); }",
         }
 
+    def helper_overrides(self) -> dict:
+        return {**self._bit_helpers(), **_cpu_device_math(self.cpu_device_macro)}
+
     def finish(self, source: str, needs_f64: bool) -> str:
         if needs_f64:
             return source
@@ -99,6 +103,25 @@ class OpenCLTarget(GpuTarget):
         # for float operands (float->int conversions: exact in float too;
         # special functions: float accuracy, as f32 results need).
         return re.sub(r"\bdouble\b", "float", source)
+
+
+def _cpu_device_math(macro: str) -> dict:
+    """exp / tanh / logistic / erf / log helpers that compile to the built-ins
+    on GPUs and to vector_math.py's straight-line polynomials on CPU devices
+    (``macro``): PoCL's built-ins are calls its loop vectoriser leaves
+    scalar, and a persistent loop kernel (one work-item, gpu_loop.py) gets
+    no SIMD across work-items, so an LSTM's gates ran one element at a time."""
+    scalar_chunks = {helper_name(c): c for c in helper_chunks(scalar.HELPERS)}
+    vm = {helper_name(c): c for c in helper_chunks(vector_math.C) if helper_name(c)}
+    vm["tvm_vm_bits"] = "static inline uint32_t tvm_vm_bits(float f) { return as_uint(f); }"
+    vm["tvm_vm_float"] = "static inline float tvm_vm_float(uint32_t u) { return as_float(u); }"
+    first = min(vector_math.NAMES, key=list(scalar_chunks).index)
+    out = {}
+    for name in vector_math.NAMES:
+        cpu = vm[name] if name != first else "\n".join(
+            vm[n] for n in ("tvm_vm_bits", "tvm_vm_float", "tvm_vm_pick", name))
+        out[name] = f"#ifdef {macro}\n{cpu}\n#else\n{scalar_chunks[name].strip()}\n#endif"
+    return out
 
 
 TARGET = OpenCLTarget()

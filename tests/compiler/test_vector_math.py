@@ -1,6 +1,7 @@
 """The CPU target's vectorisable f32 exp / tanh / erf / logistic / log
 (codegen/vector_math.py) against numpy in float64, over a wide range of
-magnitudes (tiny, subnormal, large, negative) and the special values."""
+magnitudes (tiny, subnormal, large, negative) and the special values; the
+same helpers on OpenCL CPU devices (PoCL: opencl.py ``_cpu_device_math``)."""
 from __future__ import annotations
 
 import math
@@ -9,9 +10,19 @@ import shutil
 import numpy as np
 import pytest
 
-from tvm_testing import run_text  # noqa: E402
+from tvm_testing import compiled  # noqa: E402
+
+from tensorvm import hal, runtime
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+OPENCL = hal.registry.driver_availability("opencl")
+DEVICES = ["local-sync", pytest.param("opencl", marks=pytest.mark.skipif(
+    OPENCL is not None, reason=f"opencl unavailable: {OPENCL}"))]
+
+
+def run_text(text, x, device):
+    out = runtime.load_module(compiled(text, ("cpu", "opencl")), device=device).main(x)
+    return tuple(np.asarray(o) for o in out) if isinstance(out, tuple) else np.asarray(out)
 
 SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1e-45, -1e-45, 1e-38,
                     88.72283, 88.72284, 89.0, -87.3, -103.9, -104.0, -200.0, 1e30, -1e30,
@@ -46,9 +57,10 @@ TEXT = """func.func @main(%x: tensor<{n}xf32>) -> (tensor<{n}xf32>, tensor<{n}xf
 }}"""
 
 
-def test_exp_tanh_erf_logistic_within_two_ulp():
+@pytest.mark.parametrize("device", DEVICES)
+def test_exp_tanh_erf_logistic_within_two_ulp(device):
     x = _inputs()
-    e, t, f, s = run_text(TEXT.format(n=x.size), x)
+    e, t, f, s = run_text(TEXT.format(n=x.size), x, device)
     x64 = x.astype(np.float64)
     with np.errstate(over="ignore"):
         want_exp = np.exp(x64).astype(np.float32)
@@ -61,9 +73,10 @@ def test_exp_tanh_erf_logistic_within_two_ulp():
     assert _ulps(s, want_sig).max() <= 3
 
 
-def test_special_values_are_exact():
+@pytest.mark.parametrize("device", DEVICES)
+def test_special_values_are_exact(device):
     x = SPECIAL
-    e, t, f, s = run_text(TEXT.format(n=x.size), x)
+    e, t, f, s = run_text(TEXT.format(n=x.size), x, device)
     def at(v):
         return int(np.flatnonzero(x == np.float32(v))[0])
     assert e[at(np.inf)] == np.inf and e[at(-np.inf)] == 0 and e[at(89.0)] == np.inf
@@ -81,7 +94,8 @@ LOG = """func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{
 }}"""
 
 
-def test_log_within_one_ulp_and_its_special_values():
+@pytest.mark.parametrize("device", DEVICES)
+def test_log_within_one_ulp_and_its_special_values(device):
     rng = np.random.default_rng(11)
     tiny = np.arange(1, 5000, dtype=np.int32).view(np.float32)          # subnormals
     mags = (10.0 ** rng.uniform(-45, 38.5, 40000)).astype(np.float32)
@@ -92,10 +106,10 @@ def test_log_within_one_ulp_and_its_special_values():
         up = np.nextafter(bounds, np.float32(np.inf))
     x = np.concatenate([tiny, mags, near_one, bounds, np.nextafter(bounds, np.float32(0)), up])
     x = x[x > 0]
-    got = run_text(LOG.format(n=x.size), x)
+    got = run_text(LOG.format(n=x.size), x, device)
     want = np.log(x.astype(np.float64)).astype(np.float32)
     assert _ulps(got, want).max() <= 1
     special = np.float32([0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, -1e-40, 1.0])
-    got = run_text(LOG.format(n=special.size), special)
+    got = run_text(LOG.format(n=special.size), special, device)
     assert got[0] == -np.inf and got[1] == -np.inf and got[2] == np.inf and got[7] == 0
     assert np.isnan(got[3]) and np.isnan(got[4]) and np.isnan(got[5]) and np.isnan(got[6])
