@@ -319,3 +319,20 @@ def test_matrix_unit_form_with_symbolic_rows(rows, emulated_fragments):
     b = rng.standard_normal((40, 150)).astype(np.float16)
     got = np.asarray(runtime.load_module(data, device="opencl").main(a, b))
     _check(got, a, b, lambda x, y: x @ y, "f16", False, 40)
+
+
+CUDA = hal.registry.driver_availability("cuda")
+
+
+@pytest.mark.skipif(TOOLCHAIN is not None or CUDA is not None,
+                    reason=f"needs nvcc and a GPU: {TOOLCHAIN or CUDA}")
+@pytest.mark.parametrize("el,out_el", [("bf16", "bf16"), ("f16", "f32")])
+@pytest.mark.parametrize("name", list(CASES))
+def test_narrow_products_match_on_cuda(name, el, out_el):
+    """The tensor-core form on the GPU itself (sm_80 PTX: any Ampere or newer)."""
+    ls, rs, os_, dims, _ = CASES[name]
+    epilogue = name in ("square", "batched")
+    data = compiler.compile_str(_program(ls, rs, os_, dims, el, out_el, epilogue), targets=["cuda"])
+    a, b = _args(name, el)
+    got = np.asarray(runtime.load_module(data, device="cuda").main(a, b))
+    _check(got, a, b, CASES[name][4], out_el, epilogue, _k(name))
