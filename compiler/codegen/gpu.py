@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import NamedTuple
 
 from tensorvm.vmfb import gpu_abi
 
@@ -199,36 +200,36 @@ class GpuTarget(CStyleRenderer):
 
     def _contraction(self, kernel: Kernel):
         """Tiled contraction: the workgroup's rows x N outputs in TM x TN
-        tiles; per K step of TK the block stages A and B tiles in local
-        (shared) memory and each thread accumulates an RM x RN register tile
-        (rows ty + i*TY, columns tx + j*TX: consecutive threads read and
-        write consecutive columns), then applies the fused epilogue.  The
-        tile shape assumes ``local_size_hint`` threads; a driver that caps
-        the local size below it gets the one-output-per-thread loop."""
+        tiles, each computed by ``staged_product`` (A and B tiles staged in
+        local / shared memory per K step, an RM x RN register tile per
+        thread), then the fused epilogue.  The tile shape assumes
+        ``local_size_hint`` threads; a driver that caps the local size below
+        it gets the one-output-per-thread loop."""
         c = kernel.contraction
         L = self.local_size_hint
         plan = contraction_plan(c)
         rpw, count = plan.rows, plan.count
-        tx_n, ty_n, rm, rn = _register_tiling(c, rpw, plan.cols, L)
-        tm, tn, tk = ty_n * rm, tx_n * rn, _TK
+        item = 8 if c.op.result.type.element == "f64" else 4
+        rows = c.B * c.M
+        tiling = register_tiling(item, rpw if isinstance(rows, Dim) else min(rpw, rows), plan.cols, L)
+        tm, tn = tiling.tm, tiling.tn
         em = BodyEmitter({}, indent=4)
         params, setup = self.params(kernel, em)
         simple = self._contraction_loop(kernel, BodyEmitter({}, indent=2), indent=2)
         ops = contraction_operands(c, em)
         ct, lhs, rhs, lsm, lsk, rsk, rsn, rows, st, _ = ops
         decls, store = contraction_epilogue(em, kernel, "g_b", "(g_m + g_i)", "g_col", "g_c[g_ri][g_rj]")
-        gs, sh = self.global_space, self.shared_space
-        apad = 1 if lsk == 1 and tm % 2 == 0 else 0      # A staged transposed: avoid bank conflicts
-        kfull = isinstance(c.K, int) and c.K % tk == 0
-        kin = "" if kfull else f" && g_k0 + g_kk < {c.K}"
+        gs = self.global_space
+        kin = "" if isinstance(c.K, int) and c.K % _TK == 0 else f" && g_k0 + g_kk < {c.K}"
         nfull = isinstance(c.N, int) and c.N % tn == 0 and plan.cols % tn == 0
         nin = "" if nfull else f"g_n0 + g_jj < g_c1{kin}"
-        nin = f"{nin} ? " if nin else ("" if kfull else f"g_k0 + g_kk < {c.K} ? ")
+        nin = f"{nin} ? " if nin else ("" if not kin else f"g_k0 + g_kk < {c.K} ? ")
+        zero = scalar.literal(c.accumulator_element, 0)
+        a_load = (f"g_ii < g_nr{kin} ? "
+                  f"{ops.load(f'g_lp[g_ii * {lsm} + (g_k0 + g_kk) * {lsk}]')} : {zero}")
+        b_load = (f"{nin}{ops.load(f'g_rp[(g_k0 + g_kk) * {rsk} + (g_n0 + g_jj) * {rsn}]')}"
+                  f"{f' : {zero}' if nin else ''}")
         body = [
-            f"  {sh}{ct} g_As[{tk}][{tm + apad}];",
-            f"  {sh}{ct} g_Bs[{tk}][{tn}];",
-            ("  const int g_tx = (int)g_lid, g_ty = 0;" if ty_n == 1 else
-             f"  const int g_tx = (int)(g_lid % {tx_n}), g_ty = (int)(g_lid / {tx_n});"),
             *_workgroup_block(plan, rows, c.N),
             "  for (int64_t g_r = g_r0; g_r < g_r1;) {",
             f"    const int64_t g_b = g_r / {c.M}, g_m = g_r % {c.M};",
@@ -237,45 +238,14 @@ class GpuTarget(CStyleRenderer):
             f"    {gs}const {st}* g_lp = {lhs} + {c.batch_offset('lhs', 'g_b')} + g_m * {lsm};",
             f"    {gs}const {st}* g_rp = {rhs} + {c.batch_offset('rhs', 'g_b')};",
             f"    for (int64_t g_n0 = g_c0; g_n0 < g_c1; g_n0 += {tn}) {{",
-            f"      {ct} g_c[{rm}][{rn}];",
-        ]
-        zero = scalar.literal(c.accumulator_element, 0)
-        body += [f"      g_c[{i}][{j}] = {zero};" for i in range(rm) for j in range(rn)]
-        body += [
-            f"      for (int64_t g_k0 = 0; g_k0 < {c.K}; g_k0 += {tk}) {{",
-        ]
-        a_load = (f"g_As[g_kk][g_ii] = g_ii < g_nr{kin} ? "
-                  f"{ops.load(f'g_lp[g_ii * {lsm} + (g_k0 + g_kk) * {lsk}]')} : {zero};")
-        b_load = (f"g_Bs[g_kk][g_jj] = {nin}{ops.load(f'g_rp[(g_k0 + g_kk) * {rsk} + (g_n0 + g_jj) * {rsn}]')}"
-                  f"{f' : {zero}' if nin else ''};")
-        # consecutive threads stage consecutive elements in global memory
-        body += (_stage("g_ii", tm, "g_kk", tk, L, a_load) if lsk == 1
-                 else _stage("g_kk", tk, "g_ii", tm, L, a_load))
-        body += _stage("g_kk", tk, "g_jj", tn, L, b_load)
-        body += [
-            f"        {self.barrier}",
-            "#pragma unroll",
-            f"        for (int g_kk = 0; g_kk < {tk}; ++g_kk) {{",
-        ]
-        body += [f"          const {ct} g_a{i} = g_As[g_kk][{i if ty_n == 1 else f'g_ty + {i * ty_n}'}];"
-                 for i in range(rm)]
-        body += [f"          const {ct} g_y{j} = g_Bs[g_kk][g_tx + {j * tx_n}];" for j in range(rn)]
-        body += [f"          g_c[{i}][{j}] += g_a{i} * g_y{j};" for i in range(rm) for j in range(rn)]
-        body += [
-            "        }",
-            f"        {self.barrier}",
-            "      }",
-            "#pragma unroll",
-            f"      for (int g_ri = 0; g_ri < {rm}; ++g_ri) {{",
-            "#pragma unroll",
-            f"        for (int g_rj = 0; g_rj < {rn}; ++g_rj) {{",
-            f"          const int64_t g_i = g_ty + g_ri * {ty_n}, g_col = g_n0 + g_tx + g_rj * {tx_n};",
+            *staged_product(self, tiling, ct, zero, c.K, a_load, lsk == 1, b_load),
             "          if (g_i < g_nr && g_col < g_c1) {",
         ]
         body += ["            " + d for d in decls]
         body += ["    " + line for line in em.lines]
         body += ["            " + store, "          }", "        }", "      }", "    }",
                  "    g_r += g_nr;", "  }"]
+        body = [tiling.declare(self, ct, lsk == 1)] + body
         out = [self.header(kernel, params)] + setup + self._ids()
         out += [f"  if (g_lsz != {L}) {{"] + ["  " + x for x in simple[1]] + ["    return;", "  }"]
         decls = em.decls + simple[0]
@@ -364,14 +334,36 @@ def _workgroup_block(plan, rows, n) -> list:
             f"  const int64_t g_c1 = g_c0 + {cpw} < {n} ? g_c0 + {cpw} : {n};"]
 
 
-def _register_tiling(c, rpw, cols, threads: int):
-    """(TX, TY, RM, RN) for a contraction: TX x TY threads (TX * TY =
-    ``threads``, TX a power of two) each computing RM x RN outputs, chosen
-    to minimise the per-thread cost of covering min(rows, rpw) x cols with
-    TM x TN tiles (FMAs + local-memory reads per k, plus tile staging)."""
-    item = 8 if c.op.result.type.element == "f64" else 4
-    rows = c.B * c.M
-    r = rpw if isinstance(rows, Dim) else max(1, min(rpw, rows))
+class Tiling(NamedTuple):
+    """Threads TX x TY, each an RM x RN register tile of a TM x TN block tile."""
+    tx: int
+    ty: int
+    rm: int
+    rn: int
+
+    @property
+    def tm(self) -> int:
+        return self.ty * self.rm
+
+    @property
+    def tn(self) -> int:
+        return self.tx * self.rn
+
+    def declare(self, target, ct: str, a_along_k: bool) -> str:
+        """The staged tiles and the thread's (g_tx, g_ty); an A tile staged
+        along K gets a padding column against bank conflicts."""
+        sh, apad = target.shared_space, 1 if a_along_k and self.tm % 2 == 0 else 0
+        return (f"  {sh}{ct} g_As[{_TK}][{self.tm + apad}];\n  {sh}{ct} g_Bs[{_TK}][{self.tn}];\n"
+                + ("  const int g_tx = (int)g_lid, g_ty = 0;" if self.ty == 1 else
+                   f"  const int g_tx = (int)(g_lid % {self.tx}), g_ty = (int)(g_lid / {self.tx});"))
+
+
+def register_tiling(item: int, rows, cols, threads: int) -> Tiling:
+    """The Tiling minimising the per-thread cost of covering ``rows`` x
+    ``cols`` outputs (either may be symbolic) with TM x TN tiles: FMAs +
+    local-memory reads per k, plus tile staging; TX a power of two, TX * TY
+    = ``threads``, tiles of at most 16 KiB of ``item``-byte elements."""
+    r = DYNAMIC_GUESS if isinstance(rows, Dim) else max(1, rows)
     n = DYNAMIC_GUESS if isinstance(cols, Dim) else max(1, cols)
     best = None
     tx = 1
@@ -388,9 +380,44 @@ def _register_tiling(c, rpw, cols, threads: int):
                                  + 2 * (tm + tn) / threads)
                 key = (cost, -rm * rn)
                 if best is None or key < best[0]:
-                    best = (key, (tx, ty, rm, rn))
+                    best = (key, Tiling(tx, ty, rm, rn))
         tx *= 2
     return best[1]
+
+
+def staged_product(target, t: Tiling, ct: str, zero: str, K, a_load: str, a_along_k: bool,
+                   b_load: str) -> list:
+    """Statements computing a TM x TN block tile into each thread's
+    ``g_c[RM][RN]`` over K: per step of _TK the block stages A (C
+    expression ``a_load`` of tile row ``g_ii`` and step column ``g_kk``,
+    consecutive threads along K where ``a_along_k``) and B (``b_load``, of
+    ``g_kk`` and tile column ``g_jj``) in ``g_As`` / ``g_Bs``, then each
+    thread accumulates rows ty + i*TY, columns tx + j*TX (consecutive
+    threads read and write consecutive columns).  Ends inside the loops
+    over the register tile with ``g_i`` (tile row) and ``g_col`` (column,
+    from ``g_n0``) declared: the caller writes the epilogue and closes
+    three braces."""
+    L = target.local_size_hint
+    a_stmt, b_stmt = f"g_As[g_kk][g_ii] = {a_load};", f"g_Bs[g_kk][g_jj] = {b_load};"
+    out = [f"      {ct} g_c[{t.rm}][{t.rn}];"]
+    out += [f"      g_c[{i}][{j}] = {zero};" for i in range(t.rm) for j in range(t.rn)]
+    out.append(f"      for (int64_t g_k0 = 0; g_k0 < {K}; g_k0 += {_TK}) {{")
+    # consecutive threads stage consecutive elements in global memory
+    out += (_stage("g_ii", t.tm, "g_kk", _TK, L, a_stmt) if a_along_k
+            else _stage("g_kk", _TK, "g_ii", t.tm, L, a_stmt))
+    out += _stage("g_kk", _TK, "g_jj", t.tn, L, b_stmt)
+    out += [f"        {target.barrier}", "#pragma unroll",
+            f"        for (int g_kk = 0; g_kk < {_TK}; ++g_kk) {{"]
+    out += [f"          const {ct} g_a{i} = g_As[g_kk][{i if t.ty == 1 else f'g_ty + {i * t.ty}'}];"
+            for i in range(t.rm)]
+    out += [f"          const {ct} g_y{j} = g_Bs[g_kk][g_tx + {j * t.tx}];" for j in range(t.rn)]
+    out += [f"          g_c[{i}][{j}] += g_a{i} * g_y{j};" for i in range(t.rm) for j in range(t.rn)]
+    return out + [
+        "        }", f"        {target.barrier}", "      }",
+        "#pragma unroll", f"      for (int g_ri = 0; g_ri < {t.rm}; ++g_ri) {{",
+        "#pragma unroll", f"        for (int g_rj = 0; g_rj < {t.rn}; ++g_rj) {{",
+        f"          const int64_t g_i = g_ty + g_ri * {t.ty}, g_col = g_n0 + g_tx + g_rj * {t.tx};",
+    ]
 
 
 def _uses_f64(kernel: Kernel) -> bool:

@@ -112,6 +112,11 @@ class _StepMixin:
     shared_space = _SHARED
     barrier = f"{SYNC}();"
 
+    def mma_guard(self, element: str):
+        # the arena aligns arrays to 16 bytes, fragment loads need 32; a
+        # loop body's products are decode-sized, so the f32 tiles serve
+        return None
+
     def header(self, kernel, params) -> str:
         d = DIALECTS[self.name]
         extra = [f"{d['local_ptr']}uint8_t* tvm_lmem", "int64_t tvm_wg"]

@@ -336,3 +336,32 @@ def test_narrow_products_match_on_cuda(name, el, out_el):
     a, b = _args(name, el)
     got = np.asarray(runtime.load_module(data, device="cuda").main(a, b))
     _check(got, a, b, CASES[name][4], out_el, epilogue, _k(name))
+
+
+@pytest.mark.skipif(TOOLCHAIN is not None, reason=f"no CUDA toolchain: {TOOLCHAIN}")
+def test_a_loop_with_a_narrow_product_stays_one_cuda_launch():
+    """Loop steps keep the f32 tiles (their arena aligns arrays to 16 bytes,
+    fragments need 32): the loop is still one launch, the standalone
+    dispatch of the same product takes the tensor cores."""
+    t, w = "tensor<4x16xf16>", "tensor<16x16xf16>"
+    text = f"""func.func @main(%x: {t}, %w: {w}) -> {t} {{
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.constant dense<5> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %h = %x) : tensor<i32>, {t}
+    cond {{
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    }} do {{
+      %d = stablehlo.dot_general %h, %w, contracting_dims = [1] x [0] : ({t}, {w}) -> {t}
+      %e = stablehlo.tanh %d : {t}
+      %in = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %in, %e : tensor<i32>, {t}
+    }}
+  return %r#1 : {t}
+}}"""
+    res = compiler.api.compile_text(text, compiler.CompileOptions(targets=("cuda",), keep_source=True))
+    src = res.stats["cuda_source"]
+    loop = src[src.index('extern "C" __global__ void loop'):]
+    assert "_native_vm(" not in loop and "_native(" in loop.split("\n")[0]
+    assert "wmma" not in loop and "wmma::mma_sync" in src
