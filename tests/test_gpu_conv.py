@@ -87,6 +87,46 @@ def test_opencl_symbolic_batch():
                                    rtol=1e-4, atol=1e-4)
 
 
+@pytest.fixture
+def gpu_form(monkeypatch):
+    """PoCL builds the kernels as a GPU device does (no TVM_CPU_DEVICE), so it
+    runs the staged implicit GEMM GPUs take."""
+    from tensorvm.hal.loaders import opencl_c
+    monkeypatch.setattr(opencl_c, "CPU_FORMS", False)
+
+
+@pytest.mark.skipif(OPENCL is not None, reason=f"opencl unavailable: {OPENCL}")
+@pytest.mark.parametrize("name", list(CASES))
+def test_staged_implicit_gemm_matches_jax(name, gpu_form):
+    """Ungrouped convolutions stage input windows and filter rows in local
+    memory (gpu_conv.render_staged); grouped ones keep the register tiles."""
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    f, args = CASES[name]
+    text = jax.jit(f).lower(*args).as_text()
+    res = compile_text(text, CompileOptions(keep_source=True, targets=["opencl"]))
+    grouped = name.startswith(("grouped", "depthwise", "channel_multiplier"))
+    assert ("g_As[g_kk][g_ii] = g_ii < g_nr && g_sk <" in res.stats["opencl_source"]) != grouped
+    got = runtime.load_module(res.vmfb, device="opencl").main(*args)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(jax.jit(f)(*args)), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.skipif(OPENCL is not None, reason=f"opencl unavailable: {OPENCL}")
+def test_staged_implicit_gemm_with_a_symbolic_batch_and_reversed_windows(gpu_form):
+    from tensorvm import compiler
+    t, args, want = window_reversal_case()
+    got = runtime.load_module(compiler.compile_str(t, targets=["opencl"]), device="opencl").main(*args)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+    f = lambda x, w, b: jax.nn.relu(_conv(x, w, (2, 2)) + b)
+    w, b = _rand(3, 3, 6, 24), _rand(24)
+    spec = jax.ShapeDtypeStruct((jax.export.symbolic_shape("n")[0], 11, 10, 6), np.float32)
+    text = jax.export.export(jax.jit(f))(spec, w, b).mlir_module()
+    module = runtime.load_module(compiler.compile_str(text, targets=["opencl"]), device="opencl")
+    for n in (1, 3):
+        x = _rand(n, 11, 10, 6)
+        np.testing.assert_allclose(np.asarray(module.main(x, w, b)), np.asarray(jax.jit(f)(x, w, b)),
+                                   rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.skipif(TOOLCHAIN is not None, reason=f"no CUDA toolchain: {TOOLCHAIN}")
 def test_cuda_convolutions_pass_ptxas():
     """Every case in one module: nvcc and ptxas run once (compile_ptx raises on a rejection)."""

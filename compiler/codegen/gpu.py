@@ -225,10 +225,10 @@ class GpuTarget(CStyleRenderer):
         nin = "" if nfull else f"g_n0 + g_jj < g_c1{kin}"
         nin = f"{nin} ? " if nin else ("" if not kin else f"g_k0 + g_kk < {c.K} ? ")
         zero = scalar.literal(c.accumulator_element, 0)
-        a_load = (f"g_ii < g_nr{kin} ? "
-                  f"{ops.load(f'g_lp[g_ii * {lsm} + (g_k0 + g_kk) * {lsk}]')} : {zero}")
-        b_load = (f"{nin}{ops.load(f'g_rp[(g_k0 + g_kk) * {rsk} + (g_n0 + g_jj) * {rsn}]')}"
-                  f"{f' : {zero}' if nin else ''}")
+        a_load = (f"g_As[g_kk][g_ii] = g_ii < g_nr{kin} ? "
+                  f"{ops.load(f'g_lp[g_ii * {lsm} + (g_k0 + g_kk) * {lsk}]')} : {zero};")
+        b_load = (f"g_Bs[g_kk][g_jj] = {nin}{ops.load(f'g_rp[(g_k0 + g_kk) * {rsk} + (g_n0 + g_jj) * {rsn}]')}"
+                  f"{f' : {zero}' if nin else ''};")
         body = [
             *_workgroup_block(plan, rows, c.N),
             "  for (int64_t g_r = g_r0; g_r < g_r1;) {",
@@ -385,20 +385,19 @@ def register_tiling(item: int, rows, cols, threads: int) -> Tiling:
     return best[1]
 
 
-def staged_product(target, t: Tiling, ct: str, zero: str, K, a_load: str, a_along_k: bool,
-                   b_load: str) -> list:
+def staged_product(target, t: Tiling, ct: str, zero: str, K, a_stmt: str, a_along_k: bool,
+                   b_stmt: str) -> list:
     """Statements computing a TM x TN block tile into each thread's
-    ``g_c[RM][RN]`` over K: per step of _TK the block stages A (C
-    expression ``a_load`` of tile row ``g_ii`` and step column ``g_kk``,
-    consecutive threads along K where ``a_along_k``) and B (``b_load``, of
-    ``g_kk`` and tile column ``g_jj``) in ``g_As`` / ``g_Bs``, then each
+    ``g_c[RM][RN]`` over K: per step of _TK the block stages A (statement
+    ``a_stmt`` setting ``g_As[g_kk][g_ii]`` for tile row ``g_ii`` and step
+    column ``g_kk``, consecutive threads along K where ``a_along_k``) and B
+    (``b_stmt`` setting ``g_Bs[g_kk][g_jj]``, tile column ``g_jj``), then each
     thread accumulates rows ty + i*TY, columns tx + j*TX (consecutive
     threads read and write consecutive columns).  Ends inside the loops
     over the register tile with ``g_i`` (tile row) and ``g_col`` (column,
     from ``g_n0``) declared: the caller writes the epilogue and closes
     three braces."""
     L = target.local_size_hint
-    a_stmt, b_stmt = f"g_As[g_kk][g_ii] = {a_load};", f"g_Bs[g_kk][g_jj] = {b_load};"
     out = [f"      {ct} g_c[{t.rm}][{t.rn}];"]
     out += [f"      g_c[{i}][{j}] = {zero};" for i in range(t.rm) for j in range(t.rn)]
     out.append(f"      for (int64_t g_k0 = 0; g_k0 < {K}; g_k0 += {_TK}) {{")

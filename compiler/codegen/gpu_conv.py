@@ -33,13 +33,18 @@ from .kernel import Kernel, workgroup_plan
 PIXELS = 4          # RM: output pixels per thread tile
 
 
-def thread_tiles(target, kernel: Kernel, params, setup, count, tiles) -> list:
-    """Kernel header and set-up, then the loop of each thread over its
-    workgroup's share of ``tiles`` thread tiles (index ``g_t``; the loop's
-    body and closing brace are the caller's): tiles split evenly over the
-    ``count`` workgroups every target shares, threads striding over them."""
-    wgs = max(count, 1) if isinstance(count, int) else make("max", count, 1)
-    return [target.header(kernel, params)] + setup + target._ids() + [
+def _workgroups(count):
+    return max(count, 1) if isinstance(count, int) else make("max", count, 1)
+
+
+def thread_tiles(target, kernel: Kernel, params, setup, count, tiles, prelude=()) -> list:
+    """Kernel header and set-up (then ``prelude``), then the loop of each
+    thread over its workgroup's share of ``tiles`` thread tiles (index
+    ``g_t``; the loop's body and closing brace are the caller's): tiles split
+    evenly over the ``count`` workgroups every target shares, threads
+    striding over them."""
+    wgs = _workgroups(count)
+    return [target.header(kernel, params)] + setup + target._ids() + list(prelude) + [
         f"  const int64_t g_wgs = {wgs}, g_tiles = {tiles};",
         "  const int64_t g_t1 = (g_wg + 1) * g_tiles / g_wgs;",
         "  for (int64_t g_t = g_wg * g_tiles / g_wgs + g_lid; g_t < g_t1; g_t += g_lsz) {"]
@@ -89,7 +94,8 @@ def render_convolution(target, kernel: Kernel):
     # fused epilogue at (n, oh, ow, oc) with the tile's value in g_res[g_i][g_j]
     epilogue = convolution_epilogue(em, kernel, "g_n", "g_oh", "g_ow", "g_oc", "g_res[g_i][g_j]")
 
-    out = thread_tiles(target, kernel, params, setup, count, tiles) + [
+    staged = render_staged(target, kernel, count)
+    out = thread_tiles(target, kernel, params, setup, count, tiles, staged[1] if staged else ()) + [
         f"    const int64_t g_cb = g_t % {cb}, g_pb = (g_t / {cb}) % {pblocks};",
         f"    const int64_t g_grp = g_t / ({cb} * {pblocks});",
         f"    const int64_t g_c0 = g_cb * {rn * vw};          /* first channel in the group */",
@@ -169,4 +175,61 @@ def render_convolution(target, kernel: Kernel):
     ]
     body += ["        " + s for s in epilogue]
     body += ["      }", "    }", "  }", "}"]
-    return em.decls, "\n".join(out + body), count
+    decls = em.decls + [d for d in (staged[0] if staged else ()) if d not in em.decls]
+    return decls, "\n".join(out + body), count
+
+
+def render_staged(target, kernel: Kernel, count):
+    """(declarations, statements) running the convolution as an implicit
+    GEMM through gpu.py's staged tiles -- pixels x output channels, the
+    reduction over (kh, kw, ic), A gathered from the input window by window
+    (zero outside it), B read from the filter -- where the launch has the
+    ``local_size_hint`` threads the tiles assume; they return, and other
+    launches (a capped local size, CPU devices: ``cpu_device_macro``) fall
+    through to the register-tiled kernel.  None for grouped convolutions."""
+    from .gpu import _TK, register_tiling, staged_product
+    c = kernel.convolution
+    if c.groups != 1:
+        return None
+    L = target.local_size_hint
+    em = BodyEmitter({}, indent=4)
+    target.params(kernel, em)
+    el = c.op.result.type.element
+    ct, zero = scalar.ctype(el), scalar.literal(el, 0)
+    x, w = em.bindings[c.lhs], em.bindings[c.rhs]
+    sxn, sxh, sxw, sxc = c.x_strides
+    skh, skw, ski, sko = c.w_strides
+    (sh, dh, ph), (sw, dw, pw) = zip(c.stride, c.dilation, c.pad_lo)
+    pixels, K = c.N * c.OH * c.OW, c.reduction
+    rows = pixels // max(count, 1) if isinstance(pixels, int) and isinstance(count, int) else pixels
+    t = register_tiling(8 if el == "f64" else 4, rows, c.OC, L)
+    tap = (f"const int64_t g_sk = g_k0 + g_kk, g_skh = g_sk / {c.KW * c.IC}, "
+           f"g_skw = (g_sk / {c.IC}) % {c.KW}, g_sic = g_sk % {c.IC};")
+    a_stmt = (f"{{ {tap} const int64_t g_sp = g_m0 + g_ii; "
+              f"const int64_t g_sih = ((g_sp / {c.OW}) % {c.OH}) * {sh} - {ph} + g_skh * {dh}, "
+              f"g_siw = (g_sp % {c.OW}) * {sw} - {pw} + g_skw * {dw}; "
+              f"g_As[g_kk][g_ii] = g_ii < g_nr && g_sk < {K} && (uint64_t)g_sih < {c.H} && "
+              f"(uint64_t)g_siw < {c.W} ? {x}[(g_sp / {c.OH * c.OW}) * {sxn} + {_mul('g_sih', sxh)} + "
+              f"{_mul('g_siw', sxw)} + {_mul('g_sic', sxc)}] : {zero}; }}")
+    b_stmt = (f"{{ {tap} g_Bs[g_kk][g_jj] = g_sk < {K} && g_n0 + g_jj < {c.OC} ? "
+              f"{w}[{c.w_offset} + {_mul('g_skh', skh)} + {_mul('g_skw', skw)} + {_mul('g_sic', ski)} + "
+              f"{_mul('(g_n0 + g_jj)', sko)}] : {zero}; }}")
+    epilogue = convolution_epilogue(em, kernel, "g_n", "g_oh", "g_ow", "g_col", "g_c[g_ri][g_rj]")
+    guard = target.cpu_device_macro
+    body = ([f"#ifndef {guard}"] if guard else []) + [
+        t.declare(target, ct, sxc == 1),      # OpenCL: local arrays at the kernel's outer scope
+        f"  if (g_lsz == {L}) {{",
+        f"  const int64_t g_wgs = {_workgroups(count)}, g_np = {pixels};",
+        "  const int64_t g_p0 = g_wg * g_np / g_wgs, g_p1 = (g_wg + 1) * g_np / g_wgs;",
+        f"  for (int64_t g_m0 = g_p0; g_m0 < g_p1; g_m0 += {t.tm}) {{",
+        f"    const int64_t g_nr = g_p1 - g_m0 < {t.tm} ? g_p1 - g_m0 : {t.tm};",
+        f"    for (int64_t g_n0 = 0; g_n0 < {c.OC}; g_n0 += {t.tn}) {{",
+        *staged_product(target, t, ct, zero, K, a_stmt, sxc == 1, b_stmt),
+        f"          if (g_i < g_nr && g_col < {c.OC}) {{",
+        "            const int64_t g_p = g_m0 + g_i;",
+        f"            const int64_t g_n = g_p / {c.OH * c.OW}, g_oh = (g_p / {c.OW}) % {c.OH}, "
+        f"g_ow = g_p % {c.OW};",
+    ]
+    body += ["            " + s for s in epilogue]
+    body += ["          }", "        }", "      }", "    }", "  }", "  return;", "  }"]
+    return em.decls, body + ([f"#endif"] if guard else [])
