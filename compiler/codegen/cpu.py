@@ -313,11 +313,31 @@ def if_convert_guard(kernel: Kernel, cc: str) -> str:
     return ""
 
 
-def _workarounds(cc: str) -> list:
-    """Flags that avoid known miscompiles of the system compiler: none at
-    the file level now (GCC 12's if-conversion is off per kernel, by
-    ``if_convert_guard``)."""
-    return []
+def _workarounds(cc: str, arch: str) -> list:
+    """File-level flags for known compiler behaviours (GCC 12's if-conversion
+    miscompile is handled per kernel, by ``if_convert_guard``): on x86-64,
+    GCC's tuning for AMD Zen splits a loop's lone FMA chain into a multiply
+    and an add (``avoid_fma*_chains``), so a one-row kernel's sums rounded
+    differently from the micro-kernel's FMAs and a row's result depended on
+    how many rows its call had (a batcher's merged call, a GEMV against a
+    GEMM); kept whole wherever the compiler knows the tuning names."""
+    if arch != "x86_64":
+        return []
+    if cc not in _FMA_CHAIN_FLAGS:
+        names = []
+        for name in ("avoid_fma_chains", "avoid_fma256_chains", "avoid_fma512_chains"):
+            try:
+                ok = subprocess.run([cc, f"-mtune-ctrl=^{name}", "-x", "c", "-fsyntax-only", os.devnull],
+                                    capture_output=True, timeout=30).returncode == 0
+            except (OSError, subprocess.SubprocessError):
+                ok = False
+            if ok:
+                names.append(f"^{name}")
+        _FMA_CHAIN_FLAGS[cc] = [f"-mtune-ctrl={','.join(names)}"] if names else []
+    return _FMA_CHAIN_FLAGS[cc]
+
+
+_FMA_CHAIN_FLAGS: dict = {}
 
 
 def _is_gcc12(cc: str) -> bool:
@@ -363,7 +383,7 @@ def build_shared_object(source, cpu="host", kernels=()) -> tuple[bytes, dict]:
     # -nostartfiles: no crtbegin/crtend, so no frame_dummy constructor or
     # .init_array/.fini_array, which the loader's trust check refuses.
     flags = ["-O3", "-std=gnu11", "-fPIC", "-nostartfiles", "-fno-math-errno",
-             "-fno-trapping-math", "-fvisibility=hidden", *target.flags, *_workarounds(cc)]
+             "-fno-trapping-math", "-fvisibility=hidden", *target.flags, *_workarounds(cc, target.arch)]
     with tempfile.TemporaryDirectory(prefix="tensorvm-") as tmp:
         so_path = os.path.join(tmp, "kernels.so")
         c_paths = []
