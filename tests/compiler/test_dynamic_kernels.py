@@ -2,6 +2,8 @@
 a ``?`` batch dim, takes the packed GEMM (codegen/gemm.py) or the direct
 convolution (codegen/cpu_conv.py) kernel, and runs at several batch sizes
 on both CPU drivers against numpy."""
+import re
+
 import numpy as np
 import pytest
 from numpy.lib.stride_tricks import sliding_window_view
@@ -26,7 +28,8 @@ def _compile(src):
 
 def _check(src, make_args, ref, fast_path: str, rtol=1e-4, atol=1e-4):
     data, c = _compile(src)
-    assert fast_path in c, "the fast kernel was not taken"
+    found = fast_path.search(c) if hasattr(fast_path, "search") else fast_path in c
+    assert found, "the fast kernel was not taken"
     assert "const int64_t s0 = " in c      # the batch is read at run time
     for device in DEVICES:
         mod = load_module(data, device=device)
@@ -104,7 +107,9 @@ func.func @main(%x: tensor<?x12x12x16xf32>, %w: tensor<3x3x16x32xf32>, %c: tenso
 }"""
     w, c = _f32(3, 3, 16, 32), _f32(1, 1, 1, 32)
     _check(src, lambda n: (_f32(n, 12, 12, 16), w, c),
-           lambda x, w, c: np.maximum(_conv_nhwc(x, w, 1, 1) + c, 0), "wg * (s0 * 12) / wgs")
+           lambda x, w, c: np.maximum(_conv_nhwc(x, w, 1, 1) + c, 0),
+           # rows of units, several per row where a unit's channels are fewer than 32 (AVX2)
+           re.compile(r"wg \* \(\(?s0 \* 12\)( \* \d+\))? / wgs"))
 
 
 def test_conv_nchw_oihw_symbolic_batch_stride2():
