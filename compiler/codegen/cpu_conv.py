@@ -154,15 +154,23 @@ class _Render:
         self.vecs = len(lanes)
         self.nb = sum(lanes) if tile else min(span, 16)
         self.item = item
-        # A filter whose output feature is not contiguous (OIHW) is packed
-        # per channel block into (kh, kw, i, nb) rows a vector load takes.
-        self.packed = tile is not None and c.w_strides[3] != 1
         # Units run channel-block-major (each block's filter read once, kept
         # in cache over the rows) when a row-major pass would stream more
-        # filter than block-major streams input: KW * NB > W.  ResNet-50's
-        # 7x7 stage re-read its 4-8 MB filters from memory once per output
-        # row (2 of its convolutions took 17-19 ms in the model, 4.5 ms so).
-        self.blk_major = self.packed or (not c.depthwise and c.KW * self.nb > c.W)
+        # filter than block-major streams input: KW * NB > W, or a filter
+        # larger than the input.  ResNet-50's 7x7 stage re-read its 4-8 MB
+        # filters from memory once per output row (2 of its convolutions
+        # took 17-19 ms in the model, 4.5 ms so).
+        images = c.N if isinstance(c.N, int) else 1
+        big_filter = not c.depthwise and (
+            c.KW * self.nb > c.W or c.KH * c.KW * c.IC * c.OC > images * c.H * c.W * c.C)
+        # A filter whose output feature is not contiguous (OIHW) is packed
+        # per channel block into (kh, kw, i, nb) rows a vector load takes;
+        # so is a block-major one: its rows then stream from one contiguous
+        # block instead of a line every IC x OC elements (a 2-8 KB stride
+        # the prefetchers did not cover: on an AVX2 Zen 3, 7x7x512 3x3
+        # 21.7 -> 44.8 GFLOP/s, 14x14x256 36 -> 63, 28x28x128 42 -> 69).
+        self.packed = tile is not None and (c.w_strides[3] != 1 or big_filter)
+        self.blk_major = self.packed or big_filter
         self.ws = ((c.KW * c.IC * self.nb, c.IC * self.nb, self.nb, 1) if self.packed
                    else c.w_strides)
         self.span = span
