@@ -42,6 +42,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE / "models"))
 sys.path.insert(0, str(HERE))
+from gpu_models import _host_work, _time  # noqa: E402
 
 # importable module -> what pip installs
 PACKAGES = {"cffi": "cffi", "msgpack": "msgpack", "ml_dtypes": "ml_dtypes", "pytest": "pytest",
@@ -80,11 +81,6 @@ def run_tests() -> bool:
     return proc.returncode == 0
 
 
-def _best_ms(fn, reps: int) -> float:
-    from gpu_models import _time
-    return _time(fn, reps)
-
-
 def check_products(n: int, arch: str, reps: int) -> bool:
     """f16 / bf16 (tensor cores) and f32 n x n x n products: values and TFLOP/s."""
     import ml_dtypes
@@ -108,7 +104,7 @@ def check_products(n: int, arch: str, reps: int) -> bool:
         err = float(np.abs(got - want).max() / np.abs(want).max())
         good = err <= 2 * eps + n * 2.0 ** -23
         ok &= good
-        ms = _best_ms(lambda: module.main(a, b), reps) if good else float("nan")
+        ms = _time(lambda: module.main(a, b), reps) if good else float("nan")
         print(f"{el:>5}: {ms:9.3f} ms  {2 * n ** 3 / ms / 1e9:8.1f} TFLOP/s  "
               f"max error {err:.2e} of the largest value  {'ok' if good else 'MISMATCH'}", flush=True)
     return ok
@@ -152,7 +148,6 @@ def _iree(text: str, arch: str, inputs, reps: int):
 def run_models(cases, arch: str, reps: int, with_iree: bool) -> bool:
     import load as model_set
 
-    from gpu_models import _host_work
     from tensorvm import compiler, runtime
     print(f"\n== model set on cuda ({arch}), min of {reps} calls", flush=True)
     print(f"{'case':<22}{'tvm ms':>10}{'IREE ms':>10}{'tvm/IREE':>10}{'host us/call':>14}"
@@ -173,7 +168,7 @@ def run_models(cases, arch: str, reps: int, with_iree: bool) -> bool:
                 notes.append(f"tvm MISMATCH {bad}")
             else:
                 before = module.device.stats()
-                tvm_ms = _best_ms(lambda: module.main(*inputs), reps)
+                tvm_ms = _time(lambda: module.main(*inputs), reps)
                 host = _host_work(module.device, before, reps + 1)
         except Exception as e:          # noqa: BLE001 -- a row per model, whatever fails
             ok = False
@@ -185,11 +180,11 @@ def run_models(cases, arch: str, reps: int, with_iree: bool) -> bool:
                 if bad:
                     notes.append(f"IREE mismatch {bad}")
                 else:
-                    iree_ms = _best_ms(call, reps)
+                    iree_ms = _time(call, reps)
             except Exception as e:      # noqa: BLE001 -- IREE's failures are its own
                 notes.append(f"IREE {type(e).__name__}: {str(e).splitlines()[0][:120]}")
         ratio = tvm_ms / iree_ms
-        if ratio == ratio:
+        if not math.isnan(ratio):
             ratios.append(ratio)
         print(f"{row}{tvm_ms:>10.3f}{iree_ms:>10.3f}{ratio:>10.2f}{host or '':>32}  "
               f"{'; '.join(notes) or 'match'}", flush=True)

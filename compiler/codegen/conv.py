@@ -11,8 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ir.symbolic import Dim, cdiv
+from ..ir.symbolic import Dim, cdiv, make
 from .pull_ops import _attr_ints, _padding
+
+def workgroup_divisor(count):
+    """The workgroup count as a divisor: an int at least 1, or a C
+    expression of the batch (a symbolic count may be 0)."""
+    return max(count, 1) if isinstance(count, int) else make("max", count, 1)
+
 
 # Channels of one output row a workgroup unit covers at most: bounds the
 # shared workgroup count so every target's kernel has a unit per workgroup.

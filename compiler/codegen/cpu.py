@@ -287,6 +287,7 @@ def cpu_format(target: CpuTarget | None = None) -> str:
 
 
 _WORKAROUNDS: dict = {}
+_FMA_CHAIN_FLAGS: dict = {}     # compiler -> its -mtune-ctrl flags (_workarounds)
 
 
 #: What a kernel that reduces carries on GCC 12 (see ``_workarounds``).
@@ -336,8 +337,6 @@ def _workarounds(cc: str, arch: str) -> list:
         _FMA_CHAIN_FLAGS[cc] = [f"-mtune-ctrl={','.join(names)}"] if names else []
     return _FMA_CHAIN_FLAGS[cc]
 
-
-_FMA_CHAIN_FLAGS: dict = {}
 
 
 def _is_gcc12(cc: str) -> bool:

@@ -19,22 +19,16 @@ from __future__ import annotations
 
 from tensorvm.vmfb.cpu_abi import declarator
 
-from ..ir.symbolic import make
 from . import scalar
 from .body import BodyEmitter
 from .c_style import convolution_epilogue
-from .conv import UNIT_CHANNELS, Convolution
+from .conv import UNIT_CHANNELS, Convolution, workgroup_divisor
 from .kernel import Kernel, workgroup_plan
 
 MAX_VECTORS = 5        # channel vectors per tile (NB <= UNIT_CHANNELS + 16)
 MAX_COLUMNS = 8        # output columns per tile
 MAX_EDGE_TILES = 12    # more padding than this many tiles: edge columns one at a time
 PACK_CHUNK = 16        # filter channels packed per pass: one 64-byte line of f32
-
-
-def _at_least_one(count):
-    """The workgroup count as a divisor (an int, or a C expression of the batch)."""
-    return max(count, 1) if isinstance(count, int) else make("max", count, 1)
 
 
 def _mul(var: str, k: int) -> str:
@@ -206,7 +200,7 @@ class _Render:
         src = [declarator(name) + " {"]
         src += self.head
         src += [
-            f"  const int64_t wgs = {_at_least_one(count)};",
+            f"  const int64_t wgs = {workgroup_divisor(count)};",
             f"  {ct} acc[{self.cols}][{nb}];",
             "  for (uint32_t wg = wg_begin; wg < wg_end; ++wg) {",
             f"    const int64_t u1 = ((int64_t)wg + 1) * {units} / wgs;",
@@ -300,7 +294,7 @@ class _Render:
         src = [declarator(name) + " {"]
         src += self.head
         src += [
-            f"  const int64_t wgs = {_at_least_one(count)};",
+            f"  const int64_t wgs = {workgroup_divisor(count)};",
             f"  {ct} acc[{width}][1];",
             f"  {ct}* buf = ({ct}*)calloc({c.H * sw * qlen}, sizeof({ct}));",
             "  if (buf == NULL) return 1;",

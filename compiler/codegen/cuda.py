@@ -76,7 +76,7 @@ class CudaTarget(GpuTarget):
     def mma_zero(self, acc: str) -> str:
         return f"nvcuda::wmma::fill_fragment({acc}, 0.0f);"
 
-    def mma_load(self, element: str, which: str, frag: str, pointer: str, ld: int) -> str:
+    def mma_load(self, element: str, frag: str, pointer: str, ld: int) -> str:
         return f"nvcuda::wmma::load_matrix_sync({frag}, (const {self._MMA_TYPE[element]}*)({pointer}), {ld});"
 
     def mma_step(self, acc: str, a: str, b: str) -> str:

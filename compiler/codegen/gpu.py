@@ -251,7 +251,7 @@ class GpuTarget(CStyleRenderer):
         decls = em.decls + simple[0]
         if gpu_mma.applies(self, kernel):
             # matrix units where the device has them, this kernel where not
-            mdecls, mbody, _ = gpu_mma.render(self, kernel)
+            mdecls, mbody = gpu_mma.render(self, kernel)
             decls += [d for d in mdecls if d not in decls]
             body = [f"#if {self.mma_guard(c.operand_element)}", *mbody, "#else", *body, "#endif"]
         out += body + ["}"]

@@ -28,13 +28,10 @@ from ..ir.symbolic import cdiv, make
 from . import scalar
 from .body import BodyEmitter
 from .c_style import convolution_epilogue
+from .conv import workgroup_divisor
 from .kernel import Kernel, workgroup_plan
 
 PIXELS = 4          # RM: output pixels per thread tile
-
-
-def _workgroups(count):
-    return max(count, 1) if isinstance(count, int) else make("max", count, 1)
 
 
 def thread_tiles(target, kernel: Kernel, params, setup, count, tiles, prelude=()) -> list:
@@ -43,7 +40,7 @@ def thread_tiles(target, kernel: Kernel, params, setup, count, tiles, prelude=()
     ``g_t``; the loop's body and closing brace are the caller's): tiles split
     evenly over the ``count`` workgroups every target shares, threads
     striding over them."""
-    wgs = _workgroups(count)
+    wgs = workgroup_divisor(count)
     return [target.header(kernel, params)] + setup + target._ids() + list(prelude) + [
         f"  const int64_t g_wgs = {wgs}, g_tiles = {tiles};",
         "  const int64_t g_t1 = (g_wg + 1) * g_tiles / g_wgs;",
@@ -219,7 +216,7 @@ def render_staged(target, kernel: Kernel, count):
     body = ([f"#ifndef {guard}"] if guard else []) + [
         t.declare(target, ct, sxc == 1),      # OpenCL: local arrays at the kernel's outer scope
         f"  if (g_lsz == {L}) {{",
-        f"  const int64_t g_wgs = {_workgroups(count)}, g_np = {pixels};",
+        f"  const int64_t g_wgs = {workgroup_divisor(count)}, g_np = {pixels};",
         "  const int64_t g_p0 = g_wg * g_np / g_wgs, g_p1 = (g_wg + 1) * g_np / g_wgs;",
         f"  for (int64_t g_m0 = g_p0; g_m0 < g_p1; g_m0 += {t.tm}) {{",
         f"    const int64_t g_nr = g_p1 - g_m0 < {t.tm} ? g_p1 - g_m0 : {t.tm};",

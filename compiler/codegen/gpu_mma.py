@@ -51,7 +51,7 @@ def applies(target, kernel: Kernel) -> bool:
 
 
 def render(target, kernel: Kernel):
-    """(declarations, kernel body statements, workgroup count) of the
+    """(declarations, kernel body statements) of the
     matrix-unit form, the body to be placed after the kernel's header and
     ids (gpu.py ``render_contraction`` guards it with ``mma_guard``)."""
     c = kernel.contraction
@@ -99,9 +99,9 @@ def render(target, kernel: Kernel):
     body += _stage("g_kk", TK, "g_jj", bn, threads, b_load)
     body += [f"        {target.barrier}",
              f"        for (int g_kk = 0; g_kk < {TK}; g_kk += {FRAGMENT}) {{"]
-    body += ["          " + target.mma_load(el, "a", frag_a[i], f"&g_As[g_wm + {i * FRAGMENT}][g_kk]", lda)
+    body += ["          " + target.mma_load(el, frag_a[i], f"&g_As[g_wm + {i * FRAGMENT}][g_kk]", lda)
              for i in range(fm)]
-    body += ["          " + target.mma_load(el, "b", frag_b[j], f"&g_Bs[g_kk][g_wn + {j * FRAGMENT}]", ldb)
+    body += ["          " + target.mma_load(el, frag_b[j], f"&g_Bs[g_kk][g_wn + {j * FRAGMENT}]", ldb)
              for j in range(fn)]
     body += ["          " + target.mma_step(acc[i][j], frag_a[i], frag_b[j])
              for i in range(fm) for j in range(fn)]
@@ -119,5 +119,4 @@ def render(target, kernel: Kernel):
     body += ["  " + line for line in em.lines]
     body += ["          " + store, "        }", "      }", f"      {target.barrier}", "    }",
              "    g_r += g_nr;", "  }"]
-    return em.decls, body, plan.count
-
+    return em.decls, body

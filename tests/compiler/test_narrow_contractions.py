@@ -266,7 +266,7 @@ typedef struct { float v[256]; } tvm_frag;
     def mma_zero(self, acc):
         return f"for (int q_ = 0; q_ < 256; ++q_) {acc}.v[q_] = 0.0f;"
 
-    def mma_load(self, element, which, frag, pointer, ld):
+    def mma_load(self, element, frag, pointer, ld):
         return f"TVM_FRAG_LOAD({frag}, {pointer}, {ld}, {self._CONVERT[element]});"
 
     def mma_step(self, acc, a, b):
