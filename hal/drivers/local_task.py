@@ -86,6 +86,15 @@ PIECE_S = 0.5e-3
 # interleaved rounds: 16 claims 149-155 ms, 4 claims 140-147 ms; ResNet-50
 # and GPT-2 even).
 CLAIMS_PER_WORKER = 4
+# A team stretch under this share of its time on one thread does not try
+# one thread again for TEAM_RETRY_FAR runs: such a try costs the whole
+# stretch again (up to 2x a call on 2 cores; GPT-2-small at seq 128 took
+# 370 ms alone against 200 as a team, one call in 17 with the SPLIT_RETRY
+# schedule).  A team that slows down (other work took the cores) comes
+# within TEAM_NEAR of the time alone and is checked on SPLIT_RETRY's
+# schedule again.
+TEAM_NEAR = 0.75
+TEAM_RETRY_FAR = 256
 _clock = time.perf_counter
 _POLL_S = 0.25      # how often a blocked queue thread checks for close()
 
@@ -128,15 +137,19 @@ def _backoff(rec, slot: int, whole=None) -> None:
 def team_choice(rec) -> bool:
     """Whether a team stretch's next run is a team run (else the executing
     thread alone), from its ``TeamStretch.times``: a team first, then one
-    run alone, then the faster way, the other tried again after 2 runs,
-    then after twice as many each time it loses (up to SPLIT_RETRY); a
-    switch starts over at 2.  On a machine whose other cores are busy a
-    team waits for preempted members; alone it does not."""
+    run alone, then the faster way.  The way not preferred is tried again
+    after 2 runs, then after twice as many each time it loses (up to
+    SPLIT_RETRY), a switch starting over at 2 -- except while the team is
+    clearly faster (under TEAM_NEAR of the time alone): then the next run
+    alone comes only after TEAM_RETRY_FAR runs, or as soon as the team
+    slows to within TEAM_NEAR of it.  On a machine whose other cores are
+    busy a team waits for preempted members; alone it does not."""
     team_s, solo_s = rec[0], rec[1]
     if team_s is None or solo_s is None:
         return team_s is None
     prefer = team_s <= solo_s
-    if rec[2] < rec[3]:
+    wait = TEAM_RETRY_FAR if team_s < TEAM_NEAR * solo_s else rec[3]
+    if rec[2] < wait:
         rec[2] += 1
         return prefer
     rec[2] = 0                       # a try of the other way; its time replaces its mean

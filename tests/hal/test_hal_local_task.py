@@ -221,8 +221,9 @@ def test_a_team_that_does_not_pay_runs_on_one_thread():
     """``team_choice`` / ``team_note``: a stretch runs as a team first, then
     once alone, then the faster way; the other is tried after 2 runs, then
     after twice as many each time it loses (up to SPLIT_RETRY); a switch
-    starts over."""
-    from tensorvm.hal.drivers.local_task import SPLIT_RETRY, team_choice, team_note
+    starts over.  A team far faster than one thread tries one thread again
+    only after TEAM_RETRY_FAR runs, or once it slows down."""
+    from tensorvm.hal.drivers.local_task import SPLIT_RETRY, TEAM_RETRY_FAR, team_choice, team_note
 
     def runs(rec, team_s, solo_s, n):
         out = []
@@ -231,19 +232,24 @@ def test_a_team_that_does_not_pay_runs_on_one_thread():
             out.append("T" if team else "s")
             team_note(rec, team, team_s if team else solo_s)
         return "".join(out)
-    rec = [None, None, 0, 2]
-    assert runs(rec, 1.0, 2.0, 12) == "Ts" + "TT" + "s" + "TTTT" + "s" + "TT"
+    rec = [None, None, 0, 2]                       # near: one thread is tried on a schedule
+    assert runs(rec, 1.0, 1.2, 12) == "Ts" + "TT" + "s" + "TTTT" + "s" + "TT"
+    rec = [None, None, 0, 2]                       # far: a try alone costs a call, so rarely
+    seq = runs(rec, 1.0, 2.0, 2 * TEAM_RETRY_FAR + 6)
+    assert seq == "Ts" + ("T" * TEAM_RETRY_FAR + "s") * 2 + "TT"
     rec = [None, None, 0, 2]
     assert runs(rec, 2.0, 1.0, 9) == "Ts" + "ss" + "T" + "ssss"   # busy other core: alone
     assert rec[3] <= SPLIT_RETRY
     rec = [1.0, 2.0, 0, 8]                       # the team slows down: alone soon after
     assert runs(rec, 9.0, 2.0, 12).endswith("ss")
+    rec = [1.0, 2.0, 0, 2]                       # slower, still ahead: one thread is checked
+    assert "s" in runs(rec, 1.8, 2.0, 6)
     rec, seq = [None, None, 0, 2], []              # a slow first team run is forgotten
     for k in range(8):
         team = team_choice(rec)
         seq.append("T" if team else "s")
         team_note(rec, team, (10.0 if seq.count("T") == 1 else 1.0) if team else 2.0)
-    assert "".join(seq) == "Ts" + "ss" + "T" + "TT" + "s"    # the try of the team wins: back to it
+    assert "".join(seq) == "Ts" + "ss" + "T" + "TTT"    # the try of the team wins: back to it
 
 
 def test_tiny_dispatch_runs_inline_on_queue_thread(dev4):
