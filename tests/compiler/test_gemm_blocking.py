@@ -124,3 +124,26 @@ def test_few_rows_split_into_whole_row_column_strips():
     for device in DEVICES:
         got = runtime.load_module(compiled(text), device=device).main(a, b, c)
         np.testing.assert_allclose(np.asarray(got), a @ b + c, rtol=1e-4, atol=1e-4 * np.sqrt(k))
+
+
+@pytest.mark.parametrize("m", [16, "?"])
+def test_b_read_in_place_is_prefetched(m):
+    """Few rows (at most DIRECT_B_ROWS, static or symbolic): B is read in
+    place, and the sweep prefetches the next K slice and the next column
+    block as the packing path does (B from DRAM otherwise stalls every
+    micro-kernel).  K over two KC slices, N over several NB blocks."""
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    rows, k, n = 16, 2 * gemm.KC + 37, 3 * gemm.NB + 40
+    assert rows <= gemm.DIRECT_B_ROWS
+    text = (f"func.func @main(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{\n"
+            f"  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+            f"(tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32>\n"
+            f"  return %0 : tensor<{m}x{n}xf32>\n}}")
+    out = compile_text(text, CompileOptions(keep_source=True))
+    assert "__builtin_prefetch" in out.stats["c_source"]
+    rng = np.random.default_rng(16)
+    a = rng.standard_normal((rows, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    for device in DEVICES:
+        got = runtime.load_module(out.vmfb, device=device).main(a, b)
+        np.testing.assert_allclose(np.asarray(got), a @ b, rtol=1e-4, atol=1e-4 * np.sqrt(k))
