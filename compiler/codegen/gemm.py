@@ -44,6 +44,10 @@ MC = 1024     # rows one packed B panel serves, MC / MB blocks of A in turn (the
               # accumulator block: 1 MiB; 2048^3 at 91 -> 101 GFLOP/s with 128)
 NB = 256      # columns of a packed block (f32; f64 uses half)
 GEMV_ROWS = 4  # fewer rows per batch than this: the unpacked row kernel
+GEMV_STREAM_BYTES = 1 << 20  # B at least this big, rows contiguous: _gemv_stream instead,
+GEMV_STREAM_ROWS = 9  # for fewer rows per batch than this (all in one pass over B),
+GEMV_COLS = 8192  # this many columns per block,
+GEMV_KT = 4  # and this many rows of B side by side
 DIRECT_B_ROWS = 64  # up to this many rows per batch: B read in place, not packed
 PANEL_BYTES = 64  # a constant B's panels in a module of several tile widths: one cache line
 
@@ -362,13 +366,17 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     plan = cpu_plan(c)
     rows = c.B * c.M
     # GEMV-or-packed: known at compile time for a static M, else per call
-    gemv = c.M < GEMV_ROWS if isinstance(c.M, int) else f"({c.M}) < {GEMV_ROWS}"
     column = c.N == 1 and c.lhs_strides[1] == 1     # one output column: _column_gemv
+    # B bigger than the caches, rows contiguous: the few-row kernel streams it
+    stream = (c.rhs_strides[2] == 1 and not kernel.packed_rhs and not column
+              and c.K * c.N * sh.item_bytes >= GEMV_STREAM_BYTES)
+    few_rows = GEMV_STREAM_ROWS if stream else GEMV_ROWS
+    gemv = c.M < few_rows if isinstance(c.M, int) else f"({c.M}) < {few_rows}"
     if column:
         gemv = False
     if _narrow(c):                  # _column_gemv reads A as f32 vectors
         column = False
-    acc = "cc[i * %d + j]" % sh.nb
+    acc = "cc[i * step + j]"       # step: the column block, cc's row stride
     idx_decls, store = contraction_epilogue(em, kernel, "b", "(m0 + i)", "(n0 + j)", acc)
     src = [declarator(kernel.name) + " {"]
     src += head
@@ -381,8 +389,14 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     if isinstance(gemv, str):
         src.append(f"  const int gemv = {gemv};")
     src += rectangle_loop(plan, rows, c.N)
-    cap = ({True: "1", False: str(sh.mc)}[gemv] if isinstance(gemv, bool)
-           else f"(gemv ? 1 : {sh.mc})")
+    # the rows streaming B (_gemv_stream) take wider column blocks
+    wide = GEMV_COLS if stream else sh.nb
+    step = {True: wide, False: sh.nb}[gemv] if isinstance(gemv, bool) else f"(gemv ? {wide} : {sh.nb})"
+    src.append(f"    const int64_t step = {step};")
+    # rows per pass of the row kernel: all of them where it streams B's rows
+    few = str(GEMV_STREAM_ROWS - 1) if stream else "1"
+    cap = ({True: few, False: str(sh.mc)}[gemv] if isinstance(gemv, bool)
+           else f"(gemv ? {few} : {sh.mc})")
     src += [
         "    for (int64_t r = r0; r < r1;) {",
         f"      const int64_t b = r / {c.M}, m0 = r % {c.M};",
@@ -390,11 +404,11 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         f"      if (mb > {cap}) mb = {cap};",
         f"      const {st}* restrict la = {em.bindings[c.lhs]} + {c.batch_offset('lhs', 'b')} + m0 * {c.lhs_strides[1]};",
         f"      const {st}* restrict lb = {em.bindings[c.rhs]} + {c.batch_offset('rhs', 'b')};",
-        f"      for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
-        f"        const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
+        f"      for (int64_t n0 = c0; n0 < c1; n0 += step) {{",
+        "        const int64_t nb = c1 - n0 < step ? c1 - n0 : step;",
     ]
     panels = kernel.packed_rhs       # B's panels packed at compile time (pack_panels)
-    row = _gemv_panels if panels else _gemv_row
+    row = _gemv_panels if panels else _gemv_stream if stream else _gemv_row
     if column:
         src += _column_gemv(c, sh)
     elif gemv is True:
@@ -672,6 +686,50 @@ def _row_sweeps(sh, c, widest: int, column, step, to_end: bool = False) -> list[
         out += ["        }"]
         n //= 2
     return out
+
+
+def _gemv_stream(c, sh: _Shape) -> list[str]:
+    """Statements computing the mb rows at m0 (under GEMV_STREAM_ROWS),
+    columns [n0, n0 + nb), into ``cc`` (row stride ``step``) when B's rows
+    are contiguous and B is too big for the caches: B streams once for all
+    the rows."""
+    ct, vt, vl, vb = sh.ct, sh.vt, sh.vl, sh.vb
+    st, L = sh.st, sh.scalar_read
+    (_, lsm, lsk), (_, rsk, _) = c.lhs_strides, c.rhs_strides
+    K = c.K
+    # K outer, GEMV_KT rows of B at a time: each row streams as one run
+    # of up to GEMV_COLS columns and ``cc`` is read and written once per
+    # GEMV_KT rows (one Zen 4 core, B from DRAM: 26-30 GB/s, against 11
+    # for the 1 KB runs of column-strip chains and 15-20 for one row at a
+    # time).  Each output is still one FMA chain in K order -- the packed
+    # micro-kernel's bits, so a row's result does not depend on how many
+    # rows its call has (a batcher's merged call answers each request as
+    # a call of its own)
+    fma = "__builtin_fmaf" if ct == "float" else "__builtin_fma"
+
+    def rows(n, k):
+        qs = [f"          const {st}* restrict q{t} = p + ({k} + {t}) * {rsk};" for t in range(n)]
+        x = lambda t: L(f"la[i * {lsm} + ({k} + {t}) * {lsk}]")  # noqa: E731
+        vec = " ".join(f"s += {x(t)} * y{t};" for t in range(n))
+        tail = " ".join(f"t = {fma}({x(t)}, {L(f'q{t}[j]')}, t);" for t in range(n))
+        return [*qs,
+                f"          for (int64_t j = 0; j < nv; j += {vl}) {{",
+                "            " + " ".join(sh.vector_read(f"y{t}", f"q{t} + j") for t in range(n)),
+                "            for (int64_t i = 0; i < mb; ++i) {",
+                f"              {vt} s; memcpy(&s, cc + i * step + j, {vb}); {vec} memcpy(cc + i * step + j, &s, {vb});",
+                "            }",
+                "          }",
+                "          for (int64_t i = 0; i < mb; ++i) for (int64_t j = nv; j < nb; ++j) {",
+                f"            {ct} t = cc[i * step + j]; {tail} cc[i * step + j] = t;",
+                "          }"]
+    return [
+        f"        const {st}* restrict p = lb + n0;",
+        f"        const int64_t nv = nb / {vl} * {vl};",
+        "        for (int64_t i = 0; i < mb; ++i) for (int64_t j = 0; j < nb; ++j) cc[i * step + j] = 0;",
+        "        int64_t k = 0;",
+        f"        for (; k + {GEMV_KT} <= {K}; k += {GEMV_KT}) {{", *rows(GEMV_KT, "k"), "        }",
+        f"        for (; k < {K}; ++k) {{", *rows(1, "k"), "        }",
+    ]
 
 
 def _gemv_row(c, sh: _Shape) -> list[str]:

@@ -147,3 +147,42 @@ def test_b_read_in_place_is_prefetched(m):
     for device in DEVICES:
         got = runtime.load_module(out.vmfb, device=device).main(a, b)
         np.testing.assert_allclose(np.asarray(got), a @ b, rtol=1e-4, atol=1e-4 * np.sqrt(k))
+
+
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+@pytest.mark.parametrize("m", [1, 5, "?"])
+def test_few_rows_stream_a_big_b_once_with_the_packed_rows_bits(m, dt):
+    """B of at least GEMV_STREAM_BYTES with contiguous rows and under
+    GEMV_STREAM_ROWS rows (static, or a symbol bound to 1..8): one pass
+    over B for all rows (_gemv_stream, GEMV_KT rows of B side by side, a
+    K tail, columns past the last whole vector).  Each output is the packed
+    micro-kernel's FMA chain: a row's bits equal its bits in a 16-row call."""
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    npdt = np.float32 if dt == "f32" else np.float64
+    item = np.dtype(npdt).itemsize
+    k, n = 4 * gemm.GEMV_KT * 40 + 3, 1000 + 5
+    assert k * n * item >= gemm.GEMV_STREAM_BYTES
+    rng = np.random.default_rng(17)
+    a = rng.standard_normal((16, k)).astype(npdt)
+    b = rng.standard_normal((k, n)).astype(npdt)
+    c = rng.standard_normal(n).astype(npdt)
+    big = runtime.load_module(compiled(_text((16, k), b.shape, (16, n), "contracting_dims = [1] x [0]", dt)),
+                              device="local-sync").main(a, b, c)
+    big = np.asarray(big)
+    text = (f"func.func @main(%a: tensor<{m}x{k}x{dt}>, %b: tensor<{k}x{n}x{dt}>) -> tensor<{m}x{n}x{dt}> {{\n"
+            f"  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+            f"(tensor<{m}x{k}x{dt}>, tensor<{k}x{n}x{dt}>) -> tensor<{m}x{n}x{dt}>\n"
+            f"  return %0 : tensor<{m}x{n}x{dt}>\n}}") if m == "?" else \
+        _text((m, k), b.shape, (m, n), "contracting_dims = [1] x [0]", dt)
+    out = compile_text(text, CompileOptions(keep_source=True))
+    assert "for (; k + %d <= %d; k += %d)" % (gemm.GEMV_KT, k, gemm.GEMV_KT) in out.stats["c_source"]
+    for rows in ([m] if m != "?" else [1, 3, gemm.GEMV_STREAM_ROWS - 1, gemm.GEMV_STREAM_ROWS]):
+        for device in DEVICES:
+            mod = runtime.load_module(out.vmfb, device=device)
+            got = np.asarray(mod.main(a[:rows], b, c) if m != "?" else mod.main(a[:rows], b))
+            want = big[:rows] if m != "?" else big[:rows] - c
+            if m != "?":
+                np.testing.assert_array_equal(got, want)
+            else:     # the bias is not in this program: compare the product
+                tol = dict(rtol=1e-4, atol=1e-4 * np.sqrt(k)) if dt == "f32" else dict(rtol=1e-10, atol=1e-10)
+                np.testing.assert_allclose(got, want, **tol)
