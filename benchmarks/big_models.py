@@ -1,5 +1,7 @@
 """Real-size models for ``run.py --big``: ResNet-50 at 224x224, BERT-base at
-seq 128 and a GPT-2-small forward (with its tied LM head) at seq 128, batch 1.
+seq 128 and a GPT-2-small forward (with its tied LM head) at seq 128, batch 1,
+and GPT-2-small decode steps (one token per sequence against a KV cache of
+128) for 1 and 16 sequences.
 
 Each is written here in plain jax.numpy (the published architectures:
 ResNet-50 v1.5 with inference batch norm as scale and shift, BERT-base's 12
@@ -115,6 +117,14 @@ def _attention(q, k, v, heads, causal):
     return jnp.einsum("hqk,hkd->hqd", p, v).transpose(1, 0, 2).reshape(s, d)
 
 
+def _layer_weights(w: _Weights, d: int, ff: int) -> dict:
+    """One transformer layer's weights (indices into ``w``), made in order."""
+    return dict(qkv=w.normal((d, 3 * d)), qkv_b=w.near((3 * d,), 0.0), o=w.normal((d, d)),
+                o_b=w.near((d,), 0.0), ln1=(w.near((d,), 1.0), w.near((d,), 0.0)),
+                up=w.normal((d, ff)), up_b=w.near((ff,), 0.0), down=w.normal((ff, d)),
+                down_b=w.near((d,), 0.0), ln2=(w.near((d,), 1.0), w.near((d,), 0.0)))
+
+
 def _transformer(w: _Weights, vocab: int, causal: bool, head: bool):
     """(forward(weights, ids), ids, flops) of 12 layers, hidden 768, 12
     heads, MLP 3072: BERT-base (post-norm, erf GELU, no head) or GPT-2 small
@@ -126,10 +136,7 @@ def _transformer(w: _Weights, vocab: int, causal: bool, head: bool):
     ln0 = (w.near((d,), 1.0), w.near((d,), 0.0))
     L = []
     for _ in range(layers):
-        L.append(dict(qkv=w.normal((d, 3 * d)), qkv_b=w.near((3 * d,), 0.0), o=w.normal((d, d)),
-                      o_b=w.near((d,), 0.0), ln1=(w.near((d,), 1.0), w.near((d,), 0.0)),
-                      up=w.normal((d, ff)), up_b=w.near((ff,), 0.0), down=w.normal((ff, d)),
-                      down_b=w.near((d,), 0.0), ln2=(w.near((d,), 1.0), w.near((d,), 0.0))))
+        L.append(_layer_weights(w, d, ff))
     flops = layers * (2 * SEQ * d * (4 * d + 2 * ff) + 4 * SEQ * SEQ * d)
     if head:
         flops += 2 * SEQ * d * vocab
@@ -157,6 +164,52 @@ def _transformer(w: _Weights, vocab: int, causal: bool, head: bool):
     return forward, ids, flops
 
 
+def _decode_step(w: _Weights, batch: int, cache: int = SEQ):
+    """(forward(weights, (tokens, positions, k_cache, v_cache)), inputs,
+    flops) of one GPT-2-small decode step for ``batch`` sequences: each
+    sequence's next token attends over its own first ``positions[i]``
+    cached keys and values (of ``cache``) and itself; returns the logits
+    (tied LM head) and the token's keys and values per layer, which a
+    caller appends to its cache.  Every weight is read once per step, so
+    the step is bound by memory traffic where the forward pass is bound by
+    arithmetic."""
+    import jax
+    import jax.numpy as jnp
+    d, ff, heads, layers, vocab = 768, 3072, 12, 12, 50257
+    hd = d // heads
+    emb, pos = w.normal((vocab, d), 50.0), w.normal((1024, d), 50.0)
+    lnf = (w.near((d,), 1.0), w.near((d,), 0.0))
+    L = []
+    for _ in range(layers):
+        L.append(_layer_weights(w, d, ff))
+    flops = 2 * batch * (layers * (4 * d * d + 2 * d * ff + 2 * (cache + 1) * d) + d * vocab)
+
+    def forward(W, tok, at, kc, vc):
+        ln = lambda x, p: _layer_norm(x, W[p[0]], W[p[1]])  # noqa: E731
+        x = W[emb][tok] + W[pos][at]
+        seen = jnp.arange(cache)[None, None, :] < at[:, None, None]        # (b, 1, cache)
+        ks, vs = [], []
+        for i, p in enumerate(L):
+            q, k, v = jnp.split(ln(x, p["ln1"]) @ W[p["qkv"]] + W[p["qkv_b"]], 3, axis=-1)
+            q, k, v = (t.reshape(batch, heads, hd) for t in (q, k, v))
+            old = jnp.einsum("bhd,bhtd->bht", q, kc[:, i]) / np.sqrt(hd).astype(np.float32)
+            new = jnp.sum(q * k, -1, keepdims=True) / np.sqrt(hd).astype(np.float32)
+            a = jax.nn.softmax(jnp.concatenate([jnp.where(seen, old, -1e9), new], -1), axis=-1)
+            ctx = jnp.einsum("bht,bhtd->bhd", a[..., :cache], vc[:, i]) + a[..., cache:] * v
+            x = x + ctx.reshape(batch, d) @ W[p["o"]] + W[p["o_b"]]
+            m = jax.nn.gelu(ln(x, p["ln2"]) @ W[p["up"]] + W[p["up_b"]], approximate=True)
+            x = x + m @ W[p["down"]] + W[p["down_b"]]
+            ks.append(k)
+            vs.append(v)
+        return ln(x, lnf) @ W[emb].T, jnp.stack(ks, 1), jnp.stack(vs, 1)
+
+    rng = np.random.default_rng(3)
+    kv = lambda: rng.standard_normal((batch, layers, heads, cache, hd), np.float32)  # noqa: E731
+    inputs = (rng.integers(0, vocab, batch, dtype=np.int32),
+              rng.integers(cache // 2, cache + 1, batch, dtype=np.int32), kv(), kv())
+    return forward, inputs, flops
+
+
 BUILDERS = {
     "resnet50_224": (lambda w: resnet50(w), 50,
                      "ResNet-50 v1.5, 224x224x3, batch 1, 1000 classes"),
@@ -164,6 +217,10 @@ BUILDERS = {
                       "BERT-base encoder (12 x 768, 12 heads, 3072), seq 128, batch 1"),
     "gpt2_small_128": (lambda w: _transformer(w, 50257, causal=True, head=True), 52,
                        "GPT-2 small (12 x 768, 12 heads, 3072) with tied LM head, seq 128, batch 1"),
+    "gpt2_small_decode": (lambda w: _decode_step(w, 1), 52,
+                          "GPT-2 small decode step (tied LM head), KV cache of 128, batch 1"),
+    "gpt2_small_decode_b16": (lambda w: _decode_step(w, 16), 52,
+                              "GPT-2 small decode step, KV cache of 128, 16 sequences"),
     # the same models with bf16 weights (and image), so bf16 activations throughout (as a
     # HuggingFace model loaded with torch_dtype=bfloat16 runs)
     "bert_base_128_bf16": (lambda w: _transformer(w, 30522, causal=False, head=False), 51,
@@ -186,28 +243,32 @@ def build(name: str) -> dict:
     make, seed, note, *element = BUILDERS[name]
     w = _Weights(seed)
     forward, x, flops = make(w)
+    xs = x if isinstance(x, tuple) else (x,)      # the inputs after the weights
     dtype = _dtype(element[0]) if element else None
     weights = w.arrays if dtype is None else [a.astype(dtype) for a in w.arrays]
-    if dtype is not None and x.dtype.kind == "f":
-        x = x.astype(dtype)
+    if dtype is not None:
+        xs = tuple(a.astype(dtype) if a.dtype.kind == "f" else a for a in xs)
     mlir, ref = CACHE / f"{name}.mlir", CACHE / f"{name}.npy"
-    if not (mlir.exists() and ref.exists()):
+    refs = [CACHE / f"{name}.{k}.npy" for k in range(1, 3)] if isinstance(x, tuple) else []
+    if not (mlir.exists() and all(r.exists() for r in (ref, *refs))):
         import jax
         from jax import export as jexport
 
         def fn(*flat):
-            return forward(flat[:-1], flat[-1])
-        structs = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in (*weights, x)]
+            return forward(flat[:-len(xs)], *flat[-len(xs):])
+        structs = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in (*weights, *xs)]
         exp = jexport.export(jax.jit(fn, keep_unused=True))(*structs)
         from models.export import strip_locations
         CACHE.mkdir(parents=True, exist_ok=True)
-        out = np.asarray(exp.call(*weights, x))
-        assert dtype is None or out.dtype == dtype, f"{name} computes in {out.dtype}"
-        np.save(ref, out if dtype is None else out.view(np.uint16))   # .npy has no bf16
+        outs = exp.call(*weights, *xs)
+        for path, out in zip((ref, *refs), outs if refs else [outs]):
+            out = np.asarray(out)
+            assert dtype is None or out.dtype == dtype, f"{name} computes in {out.dtype}"
+            np.save(path, out if dtype is None else out.view(np.uint16))   # .npy has no bf16
         mlir.write_text(strip_locations(exp.mlir_module()))
-    expected = np.load(ref)
-    return dict(text=mlir.read_text(), inputs=[*weights, x],
-                expected=[expected if dtype is None else expected.view(dtype)], flops=flops,
+    expected = [np.load(r) for r in (ref, *refs)]
+    return dict(text=mlir.read_text(), inputs=[*weights, *xs],
+                expected=[e if dtype is None else e.view(dtype) for e in expected], flops=flops,
                 note=note, rel_to_max=None if dtype is None else BF16_REL_TO_MAX)
 
 

@@ -324,6 +324,24 @@ def timed_load(load, info=None, before=None):
     return module, sorted(times)[len(times) // 2]
 
 
+def _iree_resident(ireert, driver: str, main, inputs):
+    """``main`` called with the workload's inputs already on IREE's device
+    (``asdevicearray`` once, looked up by identity), as a deployment keeps
+    its weights: IREE copies every numpy argument into a device buffer on
+    each call, where tensorvm and XLA use an aligned numpy array in place
+    (a GPT-2-small decode step: 391 ms with its weights copied per call,
+    96 ms resident).  An input IREE cannot take as a device array (bf16
+    numpy) is passed as it is."""
+    device = ireert.get_device(driver)
+    resident = {}
+    for x in inputs:
+        try:
+            resident[id(x)] = ireert.asdevicearray(device, x)
+        except Exception:  # noqa: BLE001  this input is copied per call, as before
+            pass
+    return lambda *xs: main(*[resident.get(id(x), x) for x in xs])
+
+
 def iree_engines():
     import iree.compiler as ireec
     import iree.runtime as ireert
@@ -341,7 +359,7 @@ def iree_engines():
                 info["compile_s"] = time.perf_counter() - t0
             module, info["load_s"] = timed_load(
                 lambda: ireert.load_vm_flatbuffer(cache[key], driver=driver), info)
-            return module.main
+            return _iree_resident(ireert, driver, module.main, wl["inputs"])
         return prepare
 
     return [("IREE sync", make("local-sync")), ("IREE task", make("local-task"))]
