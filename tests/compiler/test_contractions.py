@@ -217,13 +217,13 @@ def test_legacy_dot_of_rank_3_is_refused():
 @pytest.mark.parametrize("dt", ["f32", "f64"])
 def test_one_column_products_with_contiguous_rows(m, k, dt):
     """N = 1 with A stored K x M (rows contiguous): the axpy-along-M path
-    (gemm._column_gemv), vector rows and a scalar tail."""
+    (gemm_rows.column_gemv), vector rows and a scalar tail."""
     rng = np.random.default_rng(m + k)
     npdt = np.float32 if dt == "f32" else np.float64
     a, b = rng.standard_normal((k, m)).astype(npdt), rng.standard_normal((k, 1)).astype(npdt)
     text = _dot(a.shape, b.shape, (m, 1), "contracting_dims = [0] x [0]", dt)
     from tensorvm.compiler.api import CompileOptions, compile_text
-    assert "gemm._column_gemv" in compile_text(text, CompileOptions(keep_source=True)).stats["c_source"]
+    assert "gemm_rows.column_gemv" in compile_text(text, CompileOptions(keep_source=True)).stats["c_source"]
     for device in DEVICES:
         _check(text, (a, b), a.T @ b, device, dt)
 

@@ -154,7 +154,7 @@ def test_b_read_in_place_is_prefetched(m):
 def test_few_rows_stream_a_big_b_once_with_the_packed_rows_bits(m, dt):
     """B of at least GEMV_STREAM_BYTES with contiguous rows and under
     GEMV_STREAM_ROWS rows (static, or a symbol bound to 1..8): one pass
-    over B for all rows (_gemv_stream, GEMV_KT rows of B side by side, a
+    over B for all rows (gemm_rows.gemv_stream, GEMV_KT rows of B side by side, a
     K tail, columns past the last whole vector).  Each output is the packed
     micro-kernel's FMA chain: a row's bits equal its bits in a 16-row call."""
     from tensorvm.compiler.api import CompileOptions, compile_text
@@ -186,3 +186,4 @@ def test_few_rows_stream_a_big_b_once_with_the_packed_rows_bits(m, dt):
             else:     # the bias is not in this program: compare the product
                 tol = dict(rtol=1e-4, atol=1e-4 * np.sqrt(k)) if dt == "f32" else dict(rtol=1e-10, atol=1e-10)
                 np.testing.assert_allclose(got, want, **tol)
+
