@@ -33,8 +33,8 @@ from tensorvm.vmfb.cpu_abi import declarator
 from . import scalar
 from .body import contraction_epilogue
 from .cpu_body import CpuBodyEmitter
-from .gemm_rows import (GEMV_COLS, GEMV_KT, GEMV_ROWS, GEMV_STREAM_BYTES, GEMV_STREAM_ROWS,  # noqa: F401
-                        column_gemv, gemv_panels, gemv_row, gemv_stream, panel_offset)
+from .gemm_rows import (GEMV_COLS, GEMV_ROWS, GEMV_STREAM_BYTES, GEMV_STREAM_ROWS, column_gemv,
+                        gemv_panels, gemv_row, gemv_stream, panel_offset)
 from .kernel import NARROW, Kernel, contraction_plan
 
 KC = 128      # K slice packed per step: a B micro-panel (16 KB at AVX-512's 32 columns)
@@ -385,15 +385,13 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
             f"  {ct}* restrict cc = bp + {KC * NB};"]
     if isinstance(gemv, str):
         src.append(f"  const int gemv = {gemv};")
+    # column block (and cc's row stride) and rows per pass: the rows streaming
+    # B (gemv_stream) take all of them at once over wider blocks
+    wide, few = (GEMV_COLS, few_rows - 1) if stream else (sh.nb, 1)
+    step, cap = ((wide, few) if gemv else (sh.nb, sh.mc)) if isinstance(gemv, bool) else \
+        (f"(gemv ? {wide} : {sh.nb})", f"(gemv ? {few} : {sh.mc})")
+    src.append(f"  const int64_t step = {step};")
     src += rectangle_loop(plan, rows, c.N)
-    # the rows streaming B (gemv_stream) take wider column blocks
-    wide = GEMV_COLS if stream else sh.nb
-    step = {True: wide, False: sh.nb}[gemv] if isinstance(gemv, bool) else f"(gemv ? {wide} : {sh.nb})"
-    src.append(f"    const int64_t step = {step};")
-    # rows per pass of the row kernel: all of them where it streams B's rows
-    few = str(GEMV_STREAM_ROWS - 1) if stream else "1"
-    cap = ({True: few, False: str(sh.mc)}[gemv] if isinstance(gemv, bool)
-           else f"(gemv ? {few} : {sh.mc})")
     src += [
         "    for (int64_t r = r0; r < r1;) {",
         f"      const int64_t b = r / {c.M}, m0 = r % {c.M};",

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tensorvm import runtime
-from tensorvm.compiler.codegen import gemm
+from tensorvm.compiler.codegen import gemm, gemm_rows
 from tvm_testing import compiled
 
 DEVICES = ["local-sync", "local-task://3"]      # one thread; workers splitting the rows
@@ -160,8 +160,8 @@ def test_few_rows_stream_a_big_b_once_with_the_packed_rows_bits(m, dt):
     from tensorvm.compiler.api import CompileOptions, compile_text
     npdt = np.float32 if dt == "f32" else np.float64
     item = np.dtype(npdt).itemsize
-    k, n = 4 * gemm.GEMV_KT * 40 + 3, 1000 + 5
-    assert k * n * item >= gemm.GEMV_STREAM_BYTES
+    k, n = 4 * gemm_rows.GEMV_KT * 40 + 3, 1000 + 5
+    assert k * n * item >= gemm_rows.GEMV_STREAM_BYTES
     rng = np.random.default_rng(17)
     a = rng.standard_normal((16, k)).astype(npdt)
     b = rng.standard_normal((k, n)).astype(npdt)
@@ -175,8 +175,8 @@ def test_few_rows_stream_a_big_b_once_with_the_packed_rows_bits(m, dt):
             f"  return %0 : tensor<{m}x{n}x{dt}>\n}}") if m == "?" else \
         _text((m, k), b.shape, (m, n), "contracting_dims = [1] x [0]", dt)
     out = compile_text(text, CompileOptions(keep_source=True))
-    assert "for (; k + %d <= %d; k += %d)" % (gemm.GEMV_KT, k, gemm.GEMV_KT) in out.stats["c_source"]
-    for rows in ([m] if m != "?" else [1, 3, gemm.GEMV_STREAM_ROWS - 1, gemm.GEMV_STREAM_ROWS]):
+    assert "for (; k + %d <= %d; k += %d)" % (gemm_rows.GEMV_KT, k, gemm_rows.GEMV_KT) in out.stats["c_source"]
+    for rows in ([m] if m != "?" else [1, 3, gemm_rows.GEMV_STREAM_ROWS - 1, gemm_rows.GEMV_STREAM_ROWS]):
         for device in DEVICES:
             mod = runtime.load_module(out.vmfb, device=device)
             got = np.asarray(mod.main(a[:rows], b, c) if m != "?" else mod.main(a[:rows], b))
