@@ -17,7 +17,8 @@ micro-kernel is a function of its own, its accumulators and B vectors in
 registers (benchmarks/gemm_roofline.py: 0.9-1.0 of OpenBLAS on one Zen 4
 core for BERT-base's shapes).  Products with few rows per batch (a GEMV)
 skip packing: one row against B streams B once with several independent
-FMA chains.  Buffers are static thread-local scratch of fixed size.
+FMA chains; a B stored N x K is read as dot products (``gemm_rows``).
+Buffers are static thread-local scratch of fixed size.
 
 N and K must be static (they fix the register blocking and the packed
 panels); B and M may be symbols (a dynamic batch): the kernel then reads
@@ -33,8 +34,9 @@ from tensorvm.vmfb.cpu_abi import declarator
 from . import scalar
 from .body import contraction_epilogue
 from .cpu_body import CpuBodyEmitter
-from .gemm_rows import (GEMV_COLS, GEMV_ROWS, GEMV_STREAM_BYTES, GEMV_STREAM_ROWS, column_gemv,
-                        gemv_panels, gemv_row, gemv_stream, panel_offset)
+from .gemm_rows import (DOT_ALL_K, DOT_ROWS, GEMV_COLS, GEMV_ROWS, GEMV_STREAM_BYTES, GEMV_STREAM_ROWS,
+                        column_gemv, dot_columns, dot_pass_rows, dot_rows, gemv_panels, gemv_row, gemv_stream,
+                        panel_offset)
 from .kernel import NARROW, Kernel, contraction_plan
 
 KC = 128      # K slice packed per step: a B micro-panel (16 KB at AVX-512's 32 columns)
@@ -269,6 +271,13 @@ class _Shape:
         runtime = [str(x) for x, k in zip((ars, aks, bks), key) if k is None]
         return f"{self.micro[key][0]}(kc, {a}, {b}, {', '.join(runtime + list(boffs) + [tail])}"
 
+    def kernel(self, key, make) -> str:
+        """The name of a helper function of this blocking (``make()``:
+        (name, C)), declared once among ``decls``."""
+        if key not in self.micro:
+            self.micro[key] = make()
+        return self.micro[key][0]
+
     def _micro_kernel(self, key):
         """(name, C) of the MR x NR micro-kernel: C[MR][NR] (+)= A . B over kc.
         Not inlined: in the blocked loop nest GCC spilled its B vectors to
@@ -367,8 +376,13 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     # B bigger than the caches, rows contiguous: the few-row kernel streams it
     stream = (c.rhs_strides[2] == 1 and not kernel.packed_rhs and not column
               and c.K * c.N * sh.item_bytes >= GEMV_STREAM_BYTES)
-    few_rows = GEMV_STREAM_ROWS if stream else GEMV_ROWS
+    # A and B rows both along K (B stored N x K): dot products for up to DOT_ROWS - 1 rows
+    dot = (c.rhs_strides[1] == 1 and c.lhs_strides[2] == 1 and not kernel.packed_rhs
+           and not column and not stream)
+    few_rows = GEMV_STREAM_ROWS if stream else DOT_ROWS if dot else GEMV_ROWS
     gemv = c.M < few_rows if isinstance(c.M, int) else f"({c.M}) < {few_rows}"
+    if dot and c.K >= DOT_ALL_K:    # long dot products: at any row count (the same bits at each)
+        gemv = True
     if column:
         gemv = False
     if _narrow(c):                  # column_gemv reads A as f32 vectors
@@ -387,7 +401,9 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         src.append(f"  const int gemv = {gemv};")
     # column block (and cc's row stride) and rows per pass: the rows streaming
     # B (gemv_stream) take all of them at once over wider blocks
-    wide, few = (GEMV_COLS, few_rows - 1) if stream else (sh.nb, 1)
+    wide, few = ((GEMV_COLS, few_rows - 1) if stream else
+                 (dot_columns(c, sh), dot_pass_rows(c, sh) if c.K >= DOT_ALL_K else
+                  min(few_rows - 1, dot_pass_rows(c, sh))) if dot else (sh.nb, 1))
     step, cap = ((wide, few) if gemv else (sh.nb, sh.mc)) if isinstance(gemv, bool) else \
         (f"(gemv ? {wide} : {sh.nb})", f"(gemv ? {few} : {sh.mc})")
     src.append(f"  const int64_t step = {step};")
@@ -403,7 +419,7 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         "        const int64_t nb = c1 - n0 < step ? c1 - n0 : step;",
     ]
     panels = kernel.packed_rhs       # B's panels packed at compile time (pack_panels)
-    row = gemv_panels if panels else gemv_stream if stream else gemv_row
+    row = gemv_panels if panels else gemv_stream if stream else dot_rows if dot else gemv_row
     if column:
         src += column_gemv(c, sh)
     elif gemv is True:

@@ -187,3 +187,52 @@ def test_few_rows_stream_a_big_b_once_with_the_packed_rows_bits(m, dt):
                 tol = dict(rtol=1e-4, atol=1e-4 * np.sqrt(k)) if dt == "f32" else dict(rtol=1e-10, atol=1e-10)
                 np.testing.assert_allclose(got, want, **tol)
 
+
+
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+@pytest.mark.parametrize("k", [gemm_rows.DOT_ALL_K + 13, 300])
+def test_b_stored_n_by_k_takes_dot_products_with_one_rows_bits(k, dt):
+    """B stored N x K (a tied LM head, torch's Linear weights) with A's rows
+    along K: dot products read B in place (gemm_rows.dot_rows) for under
+    DOT_ROWS rows, for any number from DOT_ALL_K up; 4, 2 and 1 rows per
+    call, several column blocks (the next one prefetched), a last partial
+    group of columns, a K tail.  A row's bits do not depend on how many
+    rows its call has: every output's lanes meet in the same tree."""
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    npdt = np.float32 if dt == "f32" else np.float64
+    n = 400 + 5
+    rng = np.random.default_rng(19)
+    top = 100 if k >= gemm_rows.DOT_ALL_K else gemm_rows.DOT_ROWS - 1
+    a = rng.standard_normal((top, k)).astype(npdt)
+    b = rng.standard_normal((n, k)).astype(npdt)
+    c = rng.standard_normal(n).astype(npdt)
+    tol = dict(rtol=1e-4, atol=1e-4 * np.sqrt(k)) if dt == "f32" else dict(rtol=1e-10, atol=1e-10)
+    outs = {}
+    for rows in (top, 1, 2, 3, 5, 7, 16):
+        out = compile_text(_text((rows, k), b.shape, (rows, n), "contracting_dims = [1] x [1]", dt),
+                           CompileOptions(keep_source=True))
+        assert "tvm_dot_" in out.stats["c_source"] and "tvm_gemm_f" not in out.stats["c_source"]
+        for device in DEVICES:
+            got = np.asarray(runtime.load_module(out.vmfb, device=device).main(a[:rows], b, c))
+            np.testing.assert_allclose(got, a[:rows] @ b.T + c, **tol)
+            np.testing.assert_array_equal(got, outs.setdefault(top, got)[:rows])
+
+
+def test_dot_products_at_a_symbolic_row_count():
+    """M a symbol and K under DOT_ALL_K: dot products under DOT_ROWS rows,
+    the packed path from there (the choice is made per call)."""
+    k, n = 200, 70
+    rng = np.random.default_rng(20)
+    a = rng.standard_normal((gemm_rows.DOT_ROWS + 8, k)).astype(np.float32)
+    b = rng.standard_normal((n, k)).astype(np.float32)
+    text = (f"func.func @main(%a: tensor<?x{k}xf32>, %b: tensor<{n}x{k}xf32>) -> tensor<?x{n}xf32> {{\n"
+            f"  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1] : "
+            f"(tensor<?x{k}xf32>, tensor<{n}x{k}xf32>) -> tensor<?x{n}xf32>\n"
+            f"  return %0 : tensor<?x{n}xf32>\n}}")
+    mod = runtime.load_module(compiled(text), device="local-task://3")
+    ref = np.asarray(mod.main(a[:gemm_rows.DOT_ROWS - 1], b))
+    for rows in (1, 4, 9, gemm_rows.DOT_ROWS - 1, gemm_rows.DOT_ROWS, len(a)):
+        got = np.asarray(mod.main(a[:rows], b))
+        np.testing.assert_allclose(got, a[:rows] @ b.T, rtol=1e-4, atol=1e-4 * np.sqrt(k))
+        if rows < gemm_rows.DOT_ROWS:
+            np.testing.assert_array_equal(got, ref[:rows])
