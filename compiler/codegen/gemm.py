@@ -80,7 +80,7 @@ def packable(kernel: Kernel) -> bool:
     panels)."""
     c = kernel.contraction
     if kernel.kind != "contraction" or not applies(kernel) or len(c.batch_runs) > 1 or c.K == 0 \
-            or _narrow(c):
+            or _narrow(c) or c.offsets[1]:
         return False
     w = PANEL_BYTES // (4 if c.op.result.type.element == "f32" else 8)
     b_r, rsk, rsn = c.rhs_strides

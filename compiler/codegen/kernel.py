@@ -51,6 +51,8 @@ class Contraction:
     # run when the batch dims collapse on both operands, several when they do
     # not (attention's batch x heads over a [batch, seq, heads, dim] layout)
     batch_runs: tuple = ()
+    # element offsets of the operands' first elements in their buffers (a slice read in place)
+    offsets: tuple = (0, 0)
 
     @property
     def operand_element(self) -> str:
@@ -67,16 +69,18 @@ class Contraction:
         """C expression: the element offset of batch ``b`` in the ``side``
         ("lhs" or "rhs") operand."""
         col = 1 if side == "lhs" else 2
+        base = self.offsets[col - 1]
+        at = f"{base} + " if base else ""
         if len(self.batch_runs) <= 1:
             stride = (self.lhs_strides if side == "lhs" else self.rhs_strides)[0]
-            return f"{b} * {stride}"
+            return f"{at}{b} * {stride}"
         terms, inner = [], 1
         for run in reversed(self.batch_runs):
             q = b if inner == 1 else f"({b} / {inner})"
             idx = q if inner * run[0] == self.B else f"({q} % {run[0]})"
             terms.append(f"{idx} * {run[col]}")
             inner *= run[0]
-        return "(" + " + ".join(reversed(terms)) + ")"
+        return "(" + at + " + ".join(reversed(terms)) + ")"
 
 
 @dataclass
@@ -252,8 +256,8 @@ def _find_contraction(root, captured) -> Contraction | None:
     if dot is None:
         return None
     lhs, rhs = dot.operands
-    lhs_buf, ls = _strided_view(lhs, captured)
-    rhs_buf, rs = _strided_view(rhs, captured)
+    lhs_buf, ls, lo = _strided_view(lhs, captured)
+    rhs_buf, rs, ro = _strided_view(rhs, captured)
     if lhs_buf is None or rhs_buf is None:
         return None
     el, op_el = dot.result.type.element, lhs.type.element
@@ -283,46 +287,53 @@ def _find_contraction(root, captured) -> Contraction | None:
     return Contraction(dot, lhs_buf, rhs_buf, B, M, N, K,
                        (b_l, gm[1], k_l[1]), (b_r, k_r[1], gn[1]),
                        (sizes(lb, lhs.type.shape), sizes(lfree, lhs.type.shape),
-                        sizes(rfree, rhs.type.shape)), tuple(runs))
+                        sizes(rfree, rhs.type.shape)), tuple(runs), (lo, ro))
 
 
 def _strided_view(v, captured):
-    """(buffer, element strides of ``v`` in it) for a dot operand: a
-    captured buffer itself, or a view of one (``view_source``); else
-    (None, None)."""
+    """(buffer, element strides of ``v`` in it, element offset) for a dot
+    operand: a captured buffer itself, or a view of one (``view_source``);
+    else (None, None, 0)."""
     if v in captured:
-        return v, row_major_strides(v.type.shape)
-    src, strides = view_source(v, lambda op: True)
+        return v, row_major_strides(v.type.shape), 0
+    src, strides, offset = view_source(v, lambda op: True)
     if src is not v and src in captured and strides is not None:
-        return src, strides
-    return None, None
+        return src, strides, offset
+    return None, None, 0
 
 
 def view_source(v, usable):
-    """(source, element strides of ``v`` in the source's row-major buffer)
-    when ``v`` is a chain of views of the source made by ops ``usable(op)``
-    accepts: transposes (strides permuted), broadcasts that add dims or
-    expand unit dims in order (stride 0 there), reshapes that only split
-    dims; strides None when a shape is not static.  Otherwise (v, its own
-    row-major strides)."""
+    """(source, element strides of ``v`` in the source's row-major buffer,
+    element offset of ``v``'s first element there) when ``v`` is a chain of
+    views of the source made by ops ``usable(op)`` accepts: transposes
+    (strides permuted), broadcasts that add dims or expand unit dims in
+    order (stride 0 there), reshapes that only split dims, static slices
+    (strides scaled, the start added to the offset: a decode step's layer
+    of a KV cache); strides None when a shape is not static.  Otherwise
+    (v, its own row-major strides, 0)."""
     op = v.defining_op
-    if op is None or not registry.has(op.name, registry.VIEW) or not usable(op):
-        return v, (row_major_strides(v.type.shape) if v.type.is_static else None)
+    if op is None or not (registry.has(op.name, registry.VIEW) or op.name == "stablehlo.slice") \
+            or not usable(op):
+        return v, (row_major_strides(v.type.shape) if v.type.is_static else None), 0
     inner = op.operands[0]
-    src, st = view_source(inner, usable)
+    src, st, offset = view_source(inner, usable)
     if st is None or not v.type.is_static:
-        return src, None
+        return src, None, 0
     shape, ishape = v.type.shape, inner.type.shape
+    if op.name == "stablehlo.slice":
+        start = ints(op.attr("start_indices"))
+        step = ints(op.attr("strides")) or (1,) * len(start)
+        return src, tuple(s * k for s, k in zip(st, step)), offset + sum(s * b for s, b in zip(st, start))
     if op.name == "stablehlo.transpose":
-        return src, tuple(st[p] for p in ints(op.attr("permutation")))
+        return src, tuple(st[p] for p in ints(op.attr("permutation"))), offset
     if op.name == "stablehlo.broadcast_in_dim":
         dims = list(ints(op.attr("broadcast_dimensions")))
         if dims != sorted(dims):
-            return v, row_major_strides(shape)
+            return v, row_major_strides(shape), 0
         out = [0] * len(shape)
         for k, d in enumerate(dims):
             out[d] = st[k] if ishape[k] == shape[d] else 0
-        return src, tuple(out)
+        return src, tuple(out), offset
     out, d = [], len(shape)                 # a reshape: each inner dim split into a group
     for k in reversed(range(len(ishape))):
         size, stride = 1, st[k]
@@ -331,13 +342,13 @@ def view_source(v, usable):
             out.append(stride * size)
             size *= shape[d]
         if size != ishape[k]:
-            return v, row_major_strides(shape)
+            return v, row_major_strides(shape), 0
     while d > 0:                            # leading unit dims
         d -= 1
         if shape[d] != 1:
-            return v, row_major_strides(shape)
+            return v, row_major_strides(shape), 0
         out.append(0)
-    return src, tuple(reversed(out))
+    return src, tuple(reversed(out)), offset
 
 
 def _size_guess(d) -> int:

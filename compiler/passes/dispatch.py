@@ -360,7 +360,7 @@ def _strided_source(op, value, block):
     if op.name != "stablehlo.dot_general":
         return value
     from ..codegen.kernel import view_source
-    src, strides = view_source(value, lambda p: p.parent is block and HOST_ATTR not in p.attributes)
+    src, strides, _ = view_source(value, lambda p: p.parent is block and HOST_ATTR not in p.attributes)
     if src is not value and _collapsible(op, value, strides):
         return src
     return value

@@ -422,3 +422,27 @@ def test_a_forked_epilogue_that_stays_apart_computes_the_product_once():
     e, s = run_text(text, a, b, c)
     np.testing.assert_allclose(e, np.exp(x), rtol=1e-4)
     np.testing.assert_allclose(s, np.sin(x), rtol=1e-4, atol=1e-5)
+
+def test_a_slice_of_an_operand_is_read_in_place():
+    """A dot operand that is a static slice of a buffer (a decode step's
+    layer of a KV cache, q/k/v split from a fused projection) is read at
+    an offset with the slice's strides: one dispatch, no copy of the slice;
+    both operands sliced, a strided slice, several batch runs."""
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    rng = np.random.default_rng(21)
+    cache = rng.standard_normal((3, 4, 5, 40, 16), np.float32)     # batch, layer, head, seq, dim
+    qkv = rng.standard_normal((3, 5, 3 * 16 + 7), np.float32)      # batch, head, (q | k | v | pad)
+    text = """
+func.func @main(%c: tensor<3x4x5x40x16xf32>, %x: tensor<3x5x55xf32>) -> tensor<3x5x20xf32> {
+  %k = stablehlo.slice %c [0:3, 2:3, 0:5, 0:40:2, 0:16] : (tensor<3x4x5x40x16xf32>) -> tensor<3x1x5x20x16xf32>
+  %kr = stablehlo.reshape %k : (tensor<3x1x5x20x16xf32>) -> tensor<3x5x20x16xf32>
+  %q = stablehlo.slice %x [0:3, 0:5, 16:32] : (tensor<3x5x55xf32>) -> tensor<3x5x16xf32>
+  %s = stablehlo.dot_general %q, %kr, batching_dims = [0, 1] x [0, 1], contracting_dims = [2] x [3] : (tensor<3x5x16xf32>, tensor<3x5x20x16xf32>) -> tensor<3x5x20xf32>
+  return %s : tensor<3x5x20xf32>
+}"""
+    stats = compile_text(text, CompileOptions(targets=("cpu",))).stats
+    assert stats["dispatches"]["main"] == 1
+    want = np.einsum("bhd,bhtd->bht", qkv[:, :, 16:32], cache[:, 2, :, 0:40:2])
+    for device in DEVICES:
+        got = runtime.load_module(compiled(text), device=device).main(cache, qkv)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)

@@ -14,7 +14,8 @@ GOLDEN_DISPATCHES = {
     "matmul512": 1,
     "mlp": 3,              # one contraction per layer, bias + relu fused as epilogues
     "cnn_dot": 7,          # contractions root their dispatches; constant weight reshapes folded
-    "transformer_block": 14,  # layer norms and softmaxes are row kernels (CPU-only compile: row fusion); the GELU in its product
+    "transformer_block": 11,  # layer norms and softmaxes are row kernels (CPU-only compile: row fusion); the GELU in its
+                              # product; q, k and v read in place from the fused projection (slices are views)
 }
 
 
