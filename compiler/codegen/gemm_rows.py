@@ -22,7 +22,9 @@ GEMV_ROWS = 4  # fewer rows per batch than this: the unpacked row kernel
 GEMV_STREAM_BYTES = 1 << 20  # B at least this big, rows contiguous: gemv_stream instead,
 GEMV_STREAM_ROWS = 9  # for fewer rows per batch than this (all in one pass over B),
 GEMV_COLS = 8192  # this many columns per block,
-GEMV_KT = 8  # and this many rows of B side by side (4: 0.45-0.56 ms on 1x768x3072 from DRAM, 8: 0.41)
+GEMV_KT = 8  # and this many rows of B side by side (4: 0.45-0.56 ms on 1x768x3072 from DRAM, 8: 0.41),
+GEMV_PF_ROWS = 32  # with B prefetched this many rows ahead (one Zen 4 core from DRAM,
+                   # 1 x 3072 x 768: none 517 us, 8: 479, 16: 385, 32: 337, 64: 386)
 DOT_ROWS = 33  # fewer rows per batch than this, B stored N x K: dot products (dot_rows), B read once,
 DOT_ALL_K = 512  # and any number of rows from this K up (against packing, 128 rows: K = 64 0.9x, 256 0.9x,
                  # 768 1.1-1.2x the speed)
@@ -134,6 +136,9 @@ def gemv_stream(c, sh: _Shape) -> list[str]:
         return [*qs,
                 f"          for (int64_t j = 0; j < nv; j += {vl}) {{",
                 "            " + " ".join(sh.vector_read(f"y{t}", f"q{t} + j") for t in range(n)),
+                # the same columns GEMV_PF_ROWS rows of B on (past B's end: a no-op)
+                *([f"            __builtin_prefetch(q{t} + {GEMV_PF_ROWS * rsk} + j, 0, 2);" for t in range(n)]
+                  if n > 1 and GEMV_PF_ROWS else []),
                 "            for (int64_t i = 0; i < mb; ++i) {",
                 f"              {vt} s; memcpy(&s, cc + i * step + j, {vb}); {vec} memcpy(cc + i * step + j, &s, {vb});",
                 "            }",
