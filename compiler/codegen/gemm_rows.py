@@ -211,15 +211,20 @@ def dot_rows(c, sh: _Shape) -> list[str]:
     starts, ends = {}, {}
     prev = "0"
     for r in fns:
-        starts[r], ends[r] = prev, f"e{r}"
-        prev = f"e{r}"
-    calls = " + ".join(f"(nb + {vl // r - 1}) / {vl // r} * ((e{r} - {starts[r]}) / {r})" for r in fns)
+        starts[r], ends[r] = prev, f"de{r}"
+        prev = f"de{r}"
+    calls = " + ".join(f"(nb + {vl // r - 1}) / {vl // r} * ((de{r} - {starts[r]}) / {r})" for r in fns)
     out = ["        /* A and B rows along K: dot products (gemm_rows.dot_rows) */",
-           *[f"        const int64_t e{r} = {starts[r]} + (mb - {starts[r]}) / {r} * {r};" for r in fns],
-           # while this block's B serves row after row from L2, the next block's comes in
-           "        const int64_t pn = n0 + step < c1 ? (c1 - n0 - step < step ? c1 - n0 - step : step) : 0;",
+           *[f"        const int64_t de{r} = {starts[r]} + (mb - {starts[r]}) / {r} * {r};" for r in fns],
+           # while this block's B serves row after row from L2, the next block's comes in:
+           # the next columns, or after the last ones the next batch's first (attention's
+           # q . k^T of one row per batch: 192 of them in a 16-sequence decode step)
+           "        const int64_t pn = n0 + step < c1 ? (c1 - n0 - step < step ? c1 - n0 - step : step) "
+           f": m0 + mb == {c.M} && r + mb < r1 ? (c1 - c0 < step ? c1 - c0 : step) : 0;",
            f"        const int64_t pf_per = (pn + ({calls}) - 1) / ({calls});",
-           f"        const {sh.st}* pf = pn ? lb + (n0 + step) * {rsn} : lb; int64_t pf_left = pn;"]
+           f"        const {sh.st}* pf = !pn ? lb : n0 + step < c1 ? lb + (n0 + step) * {rsn} : "
+           f"lb + ({c.batch_offset('rhs', '(b + 1)')} - {c.batch_offset('rhs', 'b')}) + c0 * {rsn};",
+           "        int64_t pf_left = pn;"]
     for r in fns:
         w = vl // r
         out += [f"        for (int64_t i = {starts[r]}; i < {ends[r]}; i += {r})",
