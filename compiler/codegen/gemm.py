@@ -49,12 +49,18 @@ MC = 1024     # rows one packed B panel serves, MC / MB blocks of A in turn (the
 NB = 256      # columns of a packed block (f32; f64 uses half)
 DIRECT_B_ROWS = 64  # up to this many rows per batch: B read in place, not packed
 PANEL_BYTES = 64  # a constant B's panels in a module of several tile widths: one cache line
+STREAM_STRIP = 512  # columns per workgroup at least for few rows against a big B (gemm_rows.gemv_stream):
+                    # 32 (1 x 3072 x 768 from DRAM, local-task) 538 us, 512: 382 (claims of 2.5 KB of each row)
 
 
 def cpu_plan(c):
     """The packed GEMM's workgroup tiling: column strips of all rows up to
-    MC rows (``contraction_plan``'s ``strip_rows``)."""
-    return contraction_plan(c, strip_rows=MC)
+    MC rows (``contraction_plan``'s ``strip_rows``); few rows against B's
+    contiguous rows (``gemv_stream``), strips of STREAM_STRIP columns at
+    least, so that a worker's claim streams long runs of each row of B."""
+    rows = c.B * c.M
+    few = isinstance(rows, int) and rows < GEMV_STREAM_ROWS and c.rhs_strides[2] == 1
+    return contraction_plan(c, col_block=STREAM_STRIP if few else 32, strip_rows=MC)
 
 
 def applies(kernel: Kernel) -> bool:
