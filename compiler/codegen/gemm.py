@@ -55,12 +55,22 @@ STREAM_STRIP = 512  # columns per workgroup at least for few rows against a big 
 
 def cpu_plan(c):
     """The packed GEMM's workgroup tiling: column strips of all rows up to
-    MC rows (``contraction_plan``'s ``strip_rows``); few rows against B's
-    contiguous rows (``gemv_stream``), strips of STREAM_STRIP columns at
-    least, so that a worker's claim streams long runs of each row of B."""
+    MC rows (``contraction_plan``'s ``strip_rows``).  Few rows against B's
+    contiguous rows (up to DIRECT_B_ROWS: B streams from DRAM, read in
+    place) get strips of STREAM_STRIP columns at least, so that a worker's
+    claim reads long runs of each row of B (strips of a million
+    multiply-adds were 64-160 columns, 256-640 B runs: two workers ran
+    16 x 768 x 3072 from DRAM in 1.54 ms, one in 1.18; with wide strips
+    0.84 ms); from GEMV_STREAM_ROWS rows up at most a quarter of N, so
+    that the workers still split the product."""
     rows = c.B * c.M
-    few = isinstance(rows, int) and rows < GEMV_STREAM_ROWS and c.rhs_strides[2] == 1
-    return contraction_plan(c, col_block=STREAM_STRIP if few else 32, strip_rows=MC)
+    if not isinstance(rows, int) or rows > DIRECT_B_ROWS or c.rhs_strides[2] != 1:
+        return contraction_plan(c, strip_rows=MC)
+    if rows < GEMV_STREAM_ROWS:
+        return contraction_plan(c, col_block=STREAM_STRIP, strip_rows=MC)
+    # B read in place by the micro-kernel: wide strips, but four of them at least
+    # (the workers split a dispatch of 4 workgroups or more)
+    return contraction_plan(c, col_block=min(STREAM_STRIP, max(32, c.N // 4 // 32 * 32)), strip_rows=MC)
 
 
 def applies(kernel: Kernel) -> bool:
