@@ -143,12 +143,12 @@ def aligned(x, alignment: int = 64):
     unpickled inputs land anywhere; a GPT-2-small decode step took 97 ms
     with its 500 MB of weights copied, 22 ms in place)."""
     import numpy as np
+
+    from tensorvm.hal.allocator import aligned_bytes
     x = np.asarray(x)
     if x.ctypes.data % alignment == 0 or x.nbytes == 0:
         return x
-    raw = np.empty(x.nbytes + alignment, np.uint8)
-    start = -raw.ctypes.data % alignment
-    out = raw[start:start + x.nbytes].view(x.dtype).reshape(x.shape)
+    out = aligned_bytes(x.nbytes, alignment, zero=False).view(x.dtype).reshape(x.shape)
     out[...] = x
     return out
 

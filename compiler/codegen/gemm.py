@@ -284,10 +284,9 @@ class _Shape:
         (first row, row stride in bytes, bytes per row, rows) that the
         micro-kernel prefetches into L2 a line per k step."""
         key = tuple(x if isinstance(x, int) else None for x in (ars, aks, bks)) + (bool(boffs), bool(prefetch))
-        if key not in self.micro:
-            self.micro[key] = self._micro_kernel(key)
+        name = self.kernel(key, lambda: self._micro_kernel(key))
         runtime = [str(x) for x, k in zip((ars, aks, bks), key) if k is None]
-        return f"{self.micro[key][0]}(kc, {a}, {b}, {', '.join(runtime + list(boffs) + list(prefetch) + [tail])}"
+        return f"{name}(kc, {a}, {b}, {', '.join(runtime + list(boffs) + list(prefetch) + [tail])}"
 
     def kernel(self, key, make) -> str:
         """The name of a helper function of this blocking (``make()``:
@@ -404,13 +403,13 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     # B bigger than the caches, rows contiguous: the few-row kernel streams it
     stream = (c.rhs_strides[2] == 1 and not kernel.packed_rhs and not column
               and c.K * c.N * sh.item_bytes >= GEMV_STREAM_BYTES)
-    # A and B rows both along K (B stored N x K): dot products for up to DOT_ROWS - 1 rows
+    # A and B rows both along K (B stored N x K): dot products for up to DOT_ROWS - 1 rows,
+    # and long ones at any row count (the same bits at each)
     dot = (c.rhs_strides[1] == 1 and c.lhs_strides[2] == 1 and not kernel.packed_rhs
            and not column and not stream)
+    dot_all = dot and c.K >= DOT_ALL_K
     few_rows = GEMV_STREAM_ROWS if stream else DOT_ROWS if dot else GEMV_ROWS
-    gemv = c.M < few_rows if isinstance(c.M, int) else f"({c.M}) < {few_rows}"
-    if dot and c.K >= DOT_ALL_K:    # long dot products: at any row count (the same bits at each)
-        gemv = True
+    gemv = True if dot_all else c.M < few_rows if isinstance(c.M, int) else f"({c.M}) < {few_rows}"
     if column:
         gemv = False
     if _narrow(c):                  # column_gemv reads A as f32 vectors
@@ -427,11 +426,15 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
             f"  {ct}* restrict cc = bp + {KC * NB};"]
     if isinstance(gemv, str):
         src.append(f"  const int gemv = {gemv};")
-    # column block (and cc's row stride) and rows per pass: the rows streaming
-    # B (gemv_stream) take all of them at once over wider blocks
-    wide, few = ((GEMV_COLS, few_rows - 1) if stream else
-                 (dot_columns(c, sh), dot_pass_rows(c, sh) if c.K >= DOT_ALL_K else
-                  min(few_rows - 1, dot_pass_rows(c, sh))) if dot else (sh.nb, 1))
+    # column block (and cc's row stride) and rows per pass of the row kernels:
+    # the rows streaming B (gemv_stream) take all of them at once over wider blocks
+    if stream:
+        wide, few = GEMV_COLS, few_rows - 1
+    elif dot:
+        wide, few = dot_columns(c, sh), dot_pass_rows(c, sh)
+        few = few if dot_all else min(few_rows - 1, few)
+    else:
+        wide, few = sh.nb, 1
     step, cap = ((wide, few) if gemv else (sh.nb, sh.mc)) if isinstance(gemv, bool) else \
         (f"(gemv ? {wide} : {sh.nb})", f"(gemv ? {few} : {sh.mc})")
     src.append(f"  const int64_t step = {step};")
@@ -441,9 +444,10 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         f"      const int64_t b = r / {c.M}, m0 = r % {c.M};",
         f"      int64_t mb = r1 - r < {c.M} - m0 ? r1 - r : {c.M} - m0;",
         f"      if (mb > {cap}) mb = {cap};",
-        f"      const {st}* restrict la = {em.bindings[c.lhs]} + {c.batch_offset('lhs', 'b')} + m0 * {c.lhs_strides[1]};",
+        f"      const {st}* restrict la = {em.bindings[c.lhs]} + {c.batch_offset('lhs', 'b')} "
+        f"+ m0 * {c.lhs_strides[1]};",
         f"      const {st}* restrict lb = {em.bindings[c.rhs]} + {c.batch_offset('rhs', 'b')};",
-        f"      for (int64_t n0 = c0; n0 < c1; n0 += step) {{",
+        "      for (int64_t n0 = c0; n0 < c1; n0 += step) {",
         "        const int64_t nb = c1 - n0 < step ? c1 - n0 : step;",
     ]
     panels = kernel.packed_rhs       # B's panels packed at compile time (pack_panels)
@@ -541,7 +545,7 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
         vl, vt, vu = sh.vl, sh.vt, sh.vu
         pack_b = [
             f"            {ct}* restrict d = bp + jp * kc;",
-            f"            int64_t kv = 0;",
+            "            int64_t kv = 0;",
             f"            if (jn == {nr}) for (; kv + {vl} <= kc; kv += {vl}) {{",
             *[line for h in range(sh.nv) for line in (
                 f"              {{ {vt} r[{vl}];",

@@ -140,7 +140,8 @@ def gemv_stream(c, sh: _Shape) -> list[str]:
                 *([f"            __builtin_prefetch(q{t} + {GEMV_PF_ROWS * rsk} + j, 0, 2);" for t in range(n)]
                   if n > 1 and GEMV_PF_ROWS else []),
                 "            for (int64_t i = 0; i < mb; ++i) {",
-                f"              {vt} s; memcpy(&s, cc + i * step + j, {vb}); {vec} memcpy(cc + i * step + j, &s, {vb});",
+                f"              {vt} s; memcpy(&s, cc + i * step + j, {vb}); {vec} "
+                f"memcpy(cc + i * step + j, &s, {vb});",
                 "            }",
                 "          }",
                 "          for (int64_t i = 0; i < mb; ++i) for (int64_t j = nv; j < nb; ++j) {",
@@ -161,7 +162,7 @@ def gemv_row(c, sh: _Shape) -> list[str]:
     ``cc`` without packing: B streams once, with independent FMA chains
     (vectors across N when B's rows are contiguous -- then with the packed
     path's bits --; B stored N x K with A's row along K takes ``dot_rows``)."""
-    ct, vt, vl, vb = sh.ct, sh.vt, sh.vl, sh.vb
+    ct, vt, vl = sh.ct, sh.vt, sh.vl
     st, L = sh.st, sh.scalar_read
     (_, _, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
     K = c.K
@@ -207,12 +208,8 @@ def dot_rows(c, sh: _Shape) -> list[str]:
     (_, lsm, _), (_, _, rsn) = c.lhs_strides, c.rhs_strides
     fns = {r: sh.kernel(("dot", r), lambda r=r: dot_kernel(sh, r)) for r in _dot_blocks(vl)}
     # rows r at a time from the most the vector allows down to 1: each size
-    # takes whole blocks of r from where the larger ones stopped
-    starts, ends = {}, {}
-    prev = "0"
-    for r in fns:
-        starts[r], ends[r] = prev, f"de{r}"
-        prev = f"de{r}"
+    # takes whole blocks of r from where the larger ones stopped (de<r>)
+    starts = dict(zip(fns, ["0", *(f"de{r}" for r in fns)]))
     calls = " + ".join(f"(nb + {vl // r - 1}) / {vl // r} * ((de{r} - {starts[r]}) / {r})" for r in fns)
     out = ["        /* A and B rows along K: dot products (gemm_rows.dot_rows) */",
            *[f"        const int64_t de{r} = {starts[r]} + (mb - {starts[r]}) / {r} * {r};" for r in fns],
@@ -227,7 +224,7 @@ def dot_rows(c, sh: _Shape) -> list[str]:
            "        int64_t pf_left = pn;"]
     for r in fns:
         w = vl // r
-        out += [f"        for (int64_t i = {starts[r]}; i < {ends[r]}; i += {r})",
+        out += [f"        for (int64_t i = {starts[r]}; i < de{r}; i += {r})",
                 f"          for (int64_t j = 0; j < nb; j += {vl}) {{",
                 f"            const int64_t gn = nb - j < {vl} ? nb - j : {vl};",
                 f"            for (int64_t q = 0; q < gn; q += {w}) {{",
