@@ -37,7 +37,8 @@ from .cpu_body import CpuBodyEmitter
 from .gemm_rows import (DOT_ALL_K, DOT_ROWS, GEMV_COLS, GEMV_ROWS, GEMV_STREAM_BYTES, GEMV_STREAM_ROWS,
                         column_gemv, dot_columns, dot_pass_rows, dot_rows, gemv_panels, gemv_row, gemv_stream,
                         panel_offset)
-from .kernel import NARROW, Kernel, contraction_plan
+from ..ir.symbolic import cdiv
+from .kernel import CONTRACTION_WORK, NARROW, ContractionPlan, Kernel, contraction_plan
 
 KC = 128      # K slice packed per step: a B micro-panel (16 KB at AVX-512's 32 columns)
               # stays in L1 beside A's rows, and the packed block, A's rows, the
@@ -49,6 +50,9 @@ MC = 1024     # rows one packed B panel serves, MC / MB blocks of A in turn (the
 NB = 256      # columns of a packed block (f32; f64 uses half)
 DIRECT_B_ROWS = 64  # up to this many rows per batch: B read in place, not packed
 PANEL_BYTES = 64  # a constant B's panels in a module of several tile widths: one cache line
+SWEEP = True  # 9-64 rows against a big B: K outermost (_swept_rows); False: the block order (A/B timing)
+SWEEP_SLICE_BYTES = 1 << 18  # B bytes per K slice of a swept rectangle (128 KB: no faster, 512 KB: slower)
+BATCHED_ROWS_BYTES = 1 << 18  # B bytes per workgroup of few-row batches that each read their own B
 STREAM_STRIP = 512  # columns per workgroup at least for few rows against a big B (gemm_rows.gemv_stream):
                     # 32 (1 x 3072 x 768 from DRAM, local-task) 538 us, 512: 382 (claims of 2.5 KB of each row)
 
@@ -62,8 +66,25 @@ def cpu_plan(c):
     multiply-adds were 64-160 columns, 256-640 B runs: two workers ran
     16 x 768 x 3072 from DRAM in 1.54 ms, one in 1.18; with wide strips
     0.84 ms); from GEMV_STREAM_ROWS rows up at most a quarter of N, so
-    that the workers still split the product."""
+    that the workers still split the product.
+
+    A symbolic row count (a dynamic batch) gets the same strips, at most
+    a quarter of N, over row blocks of MC rows, unless DIRECT_B_ROWS rows
+    would be one workgroup's work (the static rule's test): the
+    generic dynamic plan's blocks of 8 rows by all N columns left a
+    decode step's 1 to 16 rows to one worker (a 16-sequence step on
+    local-task 45.7 ms against 35 for the static export)."""
     rows = c.B * c.M
+    if _batched_rows(c):
+        per_batch = c.K * c.N * (8 if c.op.result.type.element == "f64" else 4)
+        rpw = max(1, BATCHED_ROWS_BYTES // per_batch) * c.M
+        count = cdiv(rows, rpw)
+        return ContractionPlan(rpw, c.N, count, 1, count)
+    if not isinstance(rows, int) and isinstance(c.N, int) and isinstance(c.K, int) \
+            and c.K * c.N * DIRECT_B_ROWS >= 2 * CONTRACTION_WORK and c.N >= 64:
+        cols = min(STREAM_STRIP, max(32, c.N // 4 // 32 * 32))
+        row_blocks, col_blocks = cdiv(rows, MC), -(-c.N // cols)
+        return ContractionPlan(MC, cols, row_blocks, col_blocks, row_blocks * col_blocks)
     if not isinstance(rows, int) or rows > DIRECT_B_ROWS or c.rhs_strides[2] != 1:
         return contraction_plan(c, strip_rows=MC)
     if rows < GEMV_STREAM_ROWS:
@@ -71,6 +92,18 @@ def cpu_plan(c):
     # B read in place by the micro-kernel: wide strips, but four of them at least
     # (the workers split a dispatch of 4 workgroups or more)
     return contraction_plan(c, col_block=min(STREAM_STRIP, max(32, c.N // 4 // 32 * 32)), strip_rows=MC)
+
+
+def _batched_rows(c) -> bool:
+    """Few rows per batch against a small B of each batch's own (a decode
+    step's q . k^T and scores . v over each sequence's cache): bound by
+    reading B, not by multiply-adds, so workgroups are cut by B's bytes
+    (BATCHED_ROWS_BYTES): by multiply-adds a 16-sequence step's 192 heads
+    were two workgroups, 6.3 MB of cache each, and ran on one worker."""
+    if not (isinstance(c.M, int) and c.M < GEMV_ROWS and isinstance(c.K, int) and isinstance(c.N, int)):
+        return False
+    own = any(run[2] for run in c.batch_runs) if c.batch_runs else bool(c.rhs_strides[0])
+    return own and c.K * c.N * (8 if c.op.result.type.element == "f64" else 4) <= BATCHED_ROWS_BYTES
 
 
 def applies(kernel: Kernel) -> bool:
@@ -447,10 +480,17 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
         f"      const {st}* restrict la = {em.bindings[c.lhs]} + {c.batch_offset('lhs', 'b')} "
         f"+ m0 * {c.lhs_strides[1]};",
         f"      const {st}* restrict lb = {em.bindings[c.rhs]} + {c.batch_offset('rhs', 'b')};",
-        "      for (int64_t n0 = c0; n0 < c1; n0 += step) {",
-        "        const int64_t nb = c1 - n0 < step ? c1 - n0 : step;",
     ]
     panels = kernel.packed_rhs       # B's panels packed at compile time (pack_panels)
+    epilogue = ["        for (int64_t i = 0; i < mb; ++i) {",
+                "          for (int64_t j = 0; j < nb; ++j) {",
+                *("            " + d for d in idx_decls), *("  " + line for line in em.lines),
+                "            " + store, "          }", "        }"]
+    swept = _sweeps(c, sh, gemv, stream and not panels)
+    if swept:
+        src += [f"      if ({swept}) {{", *_swept_rows(c, sh, epilogue), "      } else"]
+    src += ["      for (int64_t n0 = c0; n0 < c1; n0 += step) {",
+            "        const int64_t nb = c1 - n0 < step ? c1 - n0 : step;"]
     row = gemv_panels if panels else gemv_stream if stream else dot_rows if dot else gemv_row
     if column:
         src += column_gemv(c, sh)
@@ -461,17 +501,91 @@ def render(kernel: Kernel, vector_bytes: int, pointer_decls):
     else:
         src += ["        if (gemv) {", *row(c, sh), "        } else {",
                 *_packed_block(c, sh, panels), "        }"]
-    src += ["        for (int64_t i = 0; i < mb; ++i) {",
-            "          for (int64_t j = 0; j < nb; ++j) {"]
-    src += ["            " + d for d in idx_decls]
-    src += ["  " + line for line in em.lines]
-    src += ["            " + store, "          }", "        }", "      }", "      r += mb;",
-            "    }", "  }", "  return 0;", "}"]
+    src += epilogue
+    src += ["      }", "      r += mb;", "    }", "  }", "  return 0;", "}"]
     return em.decls + sh.decls(), "\n".join(src), plan.count
 
 
+def _sweeps(c, sh: _Shape, gemv, big_b: bool) -> str:
+    """C condition (or "") for ``_swept_rows``: B too big for the caches
+    with contiguous rows, read in place (up to DIRECT_B_ROWS rows), A's rows
+    contiguous, and the accumulators of all the rectangle's columns fit
+    the scratch."""
+    if not SWEEP or not big_b or gemv is True or _narrow(c) or c.lhs_strides[2] != 1 or c.K == 0 \
+            or (isinstance(c.M, int) and c.M > DIRECT_B_ROWS):
+        return ""
+    cond = [f"mb * (c1 - c0 + {sh.nb}) <= {MC * NB}"]
+    if not isinstance(c.M, int):
+        cond.append(f"mb <= {DIRECT_B_ROWS}")
+    if isinstance(gemv, str):
+        cond.append("!gemv")
+    return " && ".join(cond)
+
+
+def _swept_rows(c, sh: _Shape, epilogue) -> list[str]:
+    """Statements computing the mb rows x [c0, c1) rectangle with K
+    outermost: each slice of K is swept over all the rectangle's column
+    blocks (accumulators for all of them in ``cc``, block after block) before
+    the next, so B is read a slice of whole rows at a time, the next slice
+    prefetched while this one is computed: one sequential stream where
+    block-by-block sweeps read 1 KB runs 12 KB apart (a core reads those at
+    13-15 GB/s, whole rows at 23).  Each output still sums K in order in one
+    FMA chain, so its bits are the block order's.  Slices of about
+    SWEEP_SLICE_BYTES (16 to KC rows)."""
+    ct, nr, item = sh.ct, sh.nr, sh.item_bytes
+    rsk = c.rhs_strides[1]
+    calls = f"((nb + {nr - 1}) / {nr}) * ((mb + {sh.mr - 1}) / {sh.mr})"
+    return [
+        f"        {ct}* const ccs = cc;",
+        f"        int64_t ks = {SWEEP_SLICE_BYTES} / ((c1 - c0) * {item});",
+        f"        ks = ks < 16 ? 16 : ks > {KC} ? {KC} : ks / 16 * 16;",
+        f"        for (int64_t k0 = 0; k0 < {c.K}; k0 += ks) {{",
+        f"          const int64_t kc = {c.K} - k0 < ks ? {c.K} - k0 : ks;",
+        f"          for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
+        f"            const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
+        f"            {ct}* restrict cb = ccs + (n0 - c0) / {sh.nb} * mb * {sh.nb};",
+        f"            for (int64_t jp = 0; jp < nb; jp += {nr}) {{",
+        f"              const int64_t jn = nb - jp < {nr} ? nb - jp : {nr};",
+        f"              if (jn < {nr}) {{",
+        *["  " + line for line in _pack_b(c, sh, False)],
+        "              }",
+        "            }",
+        "            const char* pf = 0; int64_t pf_left = 0;",
+        f"            const int64_t pf_bytes = nb * {item};",
+        f"            if (k0 + ks < {c.K}) {{",
+        f"              pf = (const char*)(lb + (k0 + ks) * {rsk} + n0);",
+        f"              pf_left = {c.K} - k0 - ks < ks ? {c.K} - k0 - ks : ks;",
+        "            }",
+        f"            const int64_t pf_per = (pf_left + {calls} - 1) / ({calls});",
+        "            const int64_t sm0 = 0, sb = mb;",
+        f"            const {sh.st}* restrict sa = la;",
+        f"            for (int64_t ip = 0; ip < sb; ip += {sh.mr}) {{",
+        f"              const int64_t in = sb - ip < {sh.mr} ? sb - ip : {sh.mr};",
+        f"              if (in < {sh.mr}) {{",
+        *["  " + line for line in _pack_a(c, sh)],
+        "              }",
+        "            }",
+        f"            for (int64_t jp = 0; jp < nb; jp += {nr}) {{",
+        f"              const int fb = nb - jp >= {nr};",
+        f"              for (int64_t ip = 0; ip < sb; ip += {sh.mr}) {{",
+        f"                const int fa = sb - ip >= {sh.mr};",
+        *["  " + line for line in _prefetch_step(c, sh)],
+        *["  " + line for line in _micro_calls(sh, c, True, True, False, True, acc="cb")],
+        f"                pf += pr * {rsk * item}; pf_left -= pr;",
+        "              }",
+        "            }",
+        "          }",
+        "        }",
+        f"        for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
+        f"          const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
+        f"          {ct}* restrict cc = ccs + (n0 - c0) / {sh.nb} * mb * {sh.nb};",
+        *epilogue,
+        "        }",
+    ]
+
+
 def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool, panels: bool = False,
-                 prefetch: bool = False) -> list[str]:
+                 prefetch: bool = False, acc: str = "cc") -> list[str]:
     """The micro-kernel call for tile (ip, jp): full tiles of an operand
     read directly (``fa`` / ``fb``) are passed in place with their strides,
     the rest from the packed panels (``panels``: B read directly is the
@@ -486,7 +600,7 @@ def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool, panels: bool = F
         b_dir = (f"lb + {panel_offset(sh, c, 'n0 + jp')} + k0 * {sh.panel}", sh.panel)
         boffs = tuple(f"{panel_offset(sh, c, f'n0 + jp + {h * sh.vl}')} - "
                       f"({panel_offset(sh, c, 'n0 + jp')})" for h in range(1, sh.nv))
-    tail = f"cc + (sm0 + ip) * {sh.nb} + jp, k0 == 0);"
+    tail = f"{acc} + (sm0 + ip) * {sh.nb} + jp, k0 == 0);"
     pf = ("pf", str(c.rhs_strides[1] * sh.item_bytes), "pf_bytes", "pr") if prefetch else ()
     out = []
     for fa, fb in ((True, True), (True, False), (False, True)):
@@ -500,28 +614,14 @@ def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool, panels: bool = F
     return out
 
 
-def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
-    """Statements accumulating the mb x nb block at (m0, n0) into ``cc``.
-    An operand reused by few tiles is read in place instead of packed (B
-    when there are few rows per batch, A when N is at most two panels
-    wide); edge tiles are still packed, zero padded.  ``panels``: B is a
-    constant packed at compile time (``pack_panels``), read in place
-    whatever M is; only its edge tiles are copied."""
-    ct, mr, nr = sh.ct, sh.mr, sh.nr
+def _pack_b(c, sh: _Shape, panels: bool) -> list[str]:
+    """Statements packing B's tile (jp, jn columns) of the K slice into ``bp``
+    (zero padded), along the operand's unit-stride dimension."""
+    ct, nr = sh.ct, sh.nr
     st, L = sh.st, sh.scalar_read
-    (_, lsm, lsk), (_, rsk, rsn) = c.lhs_strides, c.rhs_strides
-    # B in place: decided here for a static M, by a run-time test otherwise
-    direct_b = panels or rsn == 1 and not _narrow(c) and (
-        c.M <= DIRECT_B_ROWS if isinstance(c.M, int) else f"({c.M}) <= {DIRECT_B_ROWS}")
-    pack_b_when = ("" if direct_b is False else f"jn < {nr}" if direct_b is True
-                   else f"jn < {nr} || !({direct_b})")
-    direct_a = (c.N <= 2 * nr or lsk == 1) and not _narrow(c)
-    prefetch = not panels and rsn == 1
-    if c.K == 0:
-        return [f"        for (int64_t i = 0; i < mb * {sh.nb}; ++i) cc[i] = 0;"]
-    # pack loops run along the operand's unit-stride dimension
+    rsk, rsn = c.rhs_strides[1:]
     if panels:       # only edge tiles: copied from the panels, zero padded
-        pack_b = [
+        return [
             "            /* B: compile-time panels (packed_weights.py) */",
             "            for (int64_t k = 0; k < kc; ++k) {",
             f"              {ct}* restrict d = bp + jp * kc + k * {nr};",
@@ -530,7 +630,7 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
             "            }",
         ]
     elif rsn == 1 or rsk != 1 or _narrow(c):
-        pack_b = [
+        return [
             "            for (int64_t k = 0; k < kc; ++k) {",
             f"              const {st}* restrict s = lb + (k0 + k) * {rsk} + (n0 + jp) * {rsn};",
             f"              {ct}* restrict d = bp + jp * kc + k * {nr};",
@@ -543,7 +643,7 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
         ]
     else:
         vl, vt, vu = sh.vl, sh.vt, sh.vu
-        pack_b = [
+        return [
             f"            {ct}* restrict d = bp + jp * kc;",
             "            int64_t kv = 0;",
             f"            if (jn == {nr}) for (; kv + {vl} <= kc; kv += {vl}) {{",
@@ -561,8 +661,16 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
             "            }",
             f"            for (int64_t j = jn; j < {nr}; ++j) for (int64_t k = 0; k < kc; ++k) d[k * {nr} + j] = 0;",
         ]
+
+
+def _pack_a(c, sh: _Shape) -> list[str]:
+    """Statements packing A's rows (ip, in rows) of the K slice into ``ap``
+    (zero padded)."""
+    ct, mr = sh.ct, sh.mr
+    st, L = sh.st, sh.scalar_read
+    lsm, lsk = c.lhs_strides[1:]
     if lsk == 1 and lsm != 1:
-        pack_a = [
+        return [
             f"            {ct}* restrict d = ap + ip * kc;",
             f"            if (in == {mr}) {{",
             f"              const {st}* restrict s = sa + ip * {lsm} + k0;",
@@ -585,13 +693,35 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
             "            }",
         ]
     else:
-        pack_a = [
+        return [
             "            for (int64_t k = 0; k < kc; ++k) {",
             f"              const {st}* restrict s = sa + ip * {lsm} + (k0 + k) * {lsk};",
             f"              {ct}* restrict d = ap + ip * kc + k * {mr};",
             f"              for (int64_t i = 0; i < {mr}; ++i) d[i] = i < in ? {L(f's[i * {lsm}]')} : 0;",
             "            }",
         ]
+
+
+def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
+    """Statements accumulating the mb x nb block at (m0, n0) into ``cc``.
+    An operand reused by few tiles is read in place instead of packed (B
+    when there are few rows per batch, A when N is at most two panels
+    wide); edge tiles are still packed, zero padded.  ``panels``: B is a
+    constant packed at compile time (``pack_panels``), read in place
+    whatever M is; only its edge tiles are copied."""
+    mr, nr = sh.mr, sh.nr
+    st = sh.st
+    (_, lsm, lsk), (_, _, rsn) = c.lhs_strides, c.rhs_strides
+    # B in place: decided here for a static M, by a run-time test otherwise
+    direct_b = panels or rsn == 1 and not _narrow(c) and (
+        c.M <= DIRECT_B_ROWS if isinstance(c.M, int) else f"({c.M}) <= {DIRECT_B_ROWS}")
+    pack_b_when = ("" if direct_b is False else f"jn < {nr}" if direct_b is True
+                   else f"jn < {nr} || !({direct_b})")
+    direct_a = (c.N <= 2 * nr or lsk == 1) and not _narrow(c)
+    prefetch = not panels and rsn == 1
+    if c.K == 0:
+        return [f"        for (int64_t i = 0; i < mb * {sh.nb}; ++i) cc[i] = 0;"]
+    pack_b, pack_a = _pack_b(c, sh, panels), _pack_a(c, sh)
     return [
         f"        for (int64_t k0 = 0; k0 < {c.K}; k0 += {KC}) {{",
         f"          const int64_t kc = {c.K} - k0 < {KC} ? {c.K} - k0 : {KC};",

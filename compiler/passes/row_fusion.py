@@ -22,12 +22,23 @@ would recompute the row reduction for every element.
 """
 from __future__ import annotations
 
+from ..dialects import registry
 from ..dialects import stablehlo as shlo
 from ..ir.attributes import ints
 
 
-def _static(shape) -> bool:
-    return all(type(d) is int for d in shape)
+def _rows_of_static_length(shape) -> bool:
+    """Rows of a static length; their count may be symbolic (a dynamic batch)."""
+    return bool(shape) and type(shape[-1]) is int
+
+
+# (with a dynamic batch, row broadcasts and keep-dims reshapes carry their shape as an operand)
+_RESHAPES = registry.with_trait(registry.ALIAS)
+
+
+def _dims_broadcast(op) -> bool:
+    """A broadcast_in_dim or dynamic_broadcast_in_dim (both carry broadcast_dimensions)."""
+    return registry.has(op.name, registry.BROADCAST) and op.name != "stablehlo.broadcast"
 
 
 def _row_shapes(x_shape):
@@ -37,7 +48,7 @@ def _row_shapes(x_shape):
 
 def row_broadcast(op, x_shape) -> bool:
     """``op`` broadcasts row values back to ``x_shape`` along the last dim."""
-    if op.name != "stablehlo.broadcast_in_dim" or tuple(op.result.type.shape) != tuple(x_shape):
+    if not _dims_broadcast(op) or tuple(op.result.type.shape) != tuple(x_shape):
         return False
     src = tuple(op.operands[0].type.shape)
     dims = ints(op.attr("broadcast_dimensions"))
@@ -55,10 +66,10 @@ def _row_level(op, x_shape) -> bool:
     if op.name in shlo.ELEMENTWISE:
         return True
     src = tuple(op.operands[0].type.shape) if op.operands else None
-    if op.name == "stablehlo.broadcast_in_dim":       # torch's keep-dims: [r] -> [r, 1]
+    if _dims_broadcast(op):       # torch's keep-dims: [r] -> [r, 1]
         return src == _row_shapes(x_shape)[0] and ints(op.attr("broadcast_dimensions")) == tuple(
             range(len(src)))
-    return op.name == "stablehlo.reshape" and src in _row_shapes(x_shape)
+    return op.name in _RESHAPES and src in _row_shapes(x_shape)
 
 
 def row_fusible(op, ret) -> bool:
@@ -68,7 +79,7 @@ def row_fusible(op, ret) -> bool:
         return False
     x = op.operands[0]
     shape = tuple(x.type.shape)
-    if not shape or not _static(shape) or ints(op.attr("dimensions")) != (len(shape) - 1,):
+    if not _rows_of_static_length(shape) or ints(op.attr("dimensions")) != (len(shape) - 1,):
         return False
     work, seen = [op.result], set()
     while work:

@@ -236,3 +236,59 @@ def test_dot_products_at_a_symbolic_row_count():
         np.testing.assert_allclose(got, a[:rows] @ b.T, rtol=1e-4, atol=1e-4 * np.sqrt(k))
         if rows < gemm_rows.DOT_ROWS:
             np.testing.assert_array_equal(got, ref[:rows])
+
+
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+@pytest.mark.parametrize("m", [16, 40, "?"])
+def test_few_rows_sweep_k_over_whole_rows_of_a_big_b(m, dt, monkeypatch):
+    """9 to DIRECT_B_ROWS rows against a B bigger than the caches
+    (``_swept_rows``): K is the outer loop over all the rectangle's column
+    blocks, so B streams a slice of whole rows at a time.  A K tail inside
+    a slice and N past the last whole panel; every row's bits equal the
+    block-by-block order's (SWEEP off), whatever the row count."""
+    from tensorvm.compiler.api import CompileOptions, compile_text
+    npdt = np.float32 if dt == "f32" else np.float64
+    k, n = 300, 1000 + 5
+    assert k * n * np.dtype(npdt).itemsize >= gemm_rows.GEMV_STREAM_BYTES
+    rng = np.random.default_rng(21)
+    a = rng.standard_normal((gemm.DIRECT_B_ROWS + 1, k)).astype(npdt)
+    b = rng.standard_normal((k, n)).astype(npdt)
+    c = rng.standard_normal(n).astype(npdt)
+    if m == "?":          # (a static broadcast of the bias cannot take a symbolic shape)
+        c = np.zeros(n, npdt)
+        text = (f"func.func @main(%a: tensor<?x{k}x{dt}>, %b: tensor<{k}x{n}x{dt}>, %c: tensor<{n}x{dt}>)"
+                f" -> tensor<?x{n}x{dt}> {{\n  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]"
+                f" : (tensor<?x{k}x{dt}>, tensor<{k}x{n}x{dt}>) -> tensor<?x{n}x{dt}>\n"
+                f"  return %0 : tensor<?x{n}x{dt}>\n}}")
+    else:
+        text = _text((m, k), b.shape, (m, n), "contracting_dims = [1] x [0]", dt)
+    swept = compile_text(text, CompileOptions(keep_source=True))
+    assert "ccs + (n0 - c0)" in swept.stats["c_source"]
+    monkeypatch.setattr(gemm, "SWEEP", False)
+    blocks = compiled(text)
+    tol = dict(rtol=1e-4, atol=1e-4 * np.sqrt(k)) if dt == "f32" else dict(rtol=1e-10, atol=1e-10)
+    for rows in ([m] if m != "?" else [9, 16, 40, gemm.DIRECT_B_ROWS, gemm.DIRECT_B_ROWS + 1]):
+        for device in DEVICES:
+            got = np.asarray(runtime.load_module(swept.vmfb, device=device).main(a[:rows], b, c))
+            np.testing.assert_allclose(got, a[:rows] @ b + c, **tol)
+            ref = np.asarray(runtime.load_module(blocks, device=device).main(a[:rows], b, c))
+            np.testing.assert_array_equal(got, ref)
+
+
+def test_plans_for_a_symbolic_row_count_and_for_few_rows_per_batch():
+    """A symbolic row count (a dynamic batch) against a big B gets column
+    strips (the generic dynamic plan gave 1 to 16 rows one workgroup); few
+    rows per batch, each batch against a B of its own (a decode step's
+    attention over its cache), get workgroups of BATCHED_ROWS_BYTES of B."""
+    from types import SimpleNamespace
+    from tensorvm.compiler.ir.symbolic import Dim
+    f32 = SimpleNamespace(result=SimpleNamespace(type=SimpleNamespace(element="f32")))
+    dyn = SimpleNamespace(B=1, M=Dim.symbol(0), K=768, N=3072, rhs_strides=(0, 3072, 1), batch_runs=(), op=f32)
+    plan = gemm.cpu_plan(dyn)
+    assert plan.rows == gemm.MC and plan.cols == gemm.STREAM_STRIP and plan.col_blocks == 3072 // plan.cols
+    assert plan.count.evaluate({Dim.symbol(0): 16}) == plan.col_blocks
+    heads = SimpleNamespace(B=Dim.symbol(0), M=1, K=64, N=128, rhs_strides=(128 * 64, 1, 64),
+                            batch_runs=(), op=f32)
+    plan = gemm.cpu_plan(heads)
+    per_wg = gemm.BATCHED_ROWS_BYTES // (64 * 128 * 4)
+    assert plan.rows == per_wg and plan.count.evaluate({Dim.symbol(0): 192}) == 192 // per_wg

@@ -122,3 +122,49 @@ def test_rowed_values_read_at_other_indices_come_from_buffers():
     np.testing.assert_allclose(r, want_r, rtol=2e-6)
     np.testing.assert_allclose(y, x * want_r[:, None], rtol=2e-6)
     np.testing.assert_array_equal(t, y.T)
+
+
+DYNAMIC_LAYER_NORM = """func.func @main(%x: tensor<?x48xf32>, %g: tensor<48xf32>) -> tensor<?x48xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %inv = stablehlo.constant dense<0.020833333> : tensor<f32>
+  %eps = stablehlo.constant dense<1.0e-5> : tensor<f32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x48xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %c1 = stablehlo.constant dense<1> : tensor<1xi32>
+  %c48 = stablehlo.constant dense<48> : tensor<1xi32>
+  %keep = stablehlo.concatenate %n1, %c1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %full = stablehlo.concatenate %n1, %c48, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %invk = stablehlo.dynamic_broadcast_in_dim %inv, %keep, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x1xf32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x48xf32>, tensor<f32>) -> tensor<?xf32>
+  %sk = stablehlo.dynamic_broadcast_in_dim %s, %keep, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x1xf32>
+  %mean = stablehlo.multiply %sk, %invk : tensor<?x1xf32>
+  %mb = stablehlo.dynamic_broadcast_in_dim %mean, %full, dims = [0, 1] : (tensor<?x1xf32>, tensor<2xi32>) -> tensor<?x48xf32>
+  %c = stablehlo.subtract %x, %mb : tensor<?x48xf32>
+  %sq = stablehlo.multiply %c, %c : tensor<?x48xf32>
+  %v = stablehlo.reduce(%sq init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x48xf32>, tensor<f32>) -> tensor<?xf32>
+  %vk = stablehlo.dynamic_broadcast_in_dim %v, %keep, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x1xf32>
+  %vm = stablehlo.multiply %vk, %invk : tensor<?x1xf32>
+  %epsk = stablehlo.dynamic_broadcast_in_dim %eps, %keep, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x1xf32>
+  %ve = stablehlo.add %vm, %epsk : tensor<?x1xf32>
+  %r = stablehlo.rsqrt %ve : tensor<?x1xf32>
+  %rb = stablehlo.dynamic_broadcast_in_dim %r, %full, dims = [0, 1] : (tensor<?x1xf32>, tensor<2xi32>) -> tensor<?x48xf32>
+  %y = stablehlo.multiply %c, %rb : tensor<?x48xf32>
+  %gb = stablehlo.dynamic_broadcast_in_dim %g, %full, dims = [1] : (tensor<48xf32>, tensor<2xi32>) -> tensor<?x48xf32>
+  %o = stablehlo.multiply %y, %gb : tensor<?x48xf32>
+  return %o : tensor<?x48xf32>
+}"""
+
+
+def test_layer_norm_with_a_dynamic_batch_is_one_row_kernel():
+    """JAX's symbolic-batch export: row broadcasts are dynamic_broadcast_in_dim.
+    Its reductions fuse into the kernels reading them back, as the static
+    layer norm's do (they were five dispatches: each reduce and each step
+    on the row values); the centred value stays a buffer (two dispatches:
+    a dynamic broadcast is not recomputed per reader)."""
+    assert _stats(DYNAMIC_LAYER_NORM)["dispatches"]["main"] == 2
+    rng = np.random.default_rng(2)
+    g = rng.standard_normal(48).astype(np.float32)
+    for rows in (1, 5, 33):
+        x = (rng.standard_normal((rows, 48)) * 3 + 1).astype(np.float32)
+        np.testing.assert_allclose(run_text(DYNAMIC_LAYER_NORM, x, g), _layer_norm_ref(x, g),
+                                   rtol=1e-4, atol=1e-5)
