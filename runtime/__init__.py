@@ -14,7 +14,7 @@ _LAZY = {
     "Instance": "api", "get_device": "api", "MissingCustomCallError": "custom_calls",
     "Context": "vm", "BytecodeModule": "vm", "NativeModule": "vm", "Suspend": "vm",
     "Invocation": "vm", "FunctionHandle": "vm", "HostQueues": "host_queues",
-    "HostQueue": "host_queues", "Token": "host_queues", "Batcher": "batcher",
+    "HostQueue": "host_queues", "Token": "host_queues", "Batcher": "batcher", "Rows": "batcher",
 }
 
 __all__ = ["CallCancelledError", "CallTimeoutError", "HostQueueError", "HostQueueTimeoutError",

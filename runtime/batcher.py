@@ -22,6 +22,13 @@ single requests, so an error reaches only the requests that cause it.
 ``close()`` (or leaving ``with``) fails waiting requests with
 ``BatcherClosedError`` and lets running ones finish.  Results are numpy
 arrays (views of the merged call's results), nested as the function's are.
+
+State a server keeps per request stream (a decoder's KV cache: megabytes
+per sequence) is passed as ``Rows(store, start)``: rows of one array the
+server holds, batch-major.  Requests naming adjacent rows of the same store
+merge into a view of it, so the merged call reads the state in place
+instead of concatenating every request's copy (Triton's sequence batcher
+keeps such state in slots the same way).
 """
 from __future__ import annotations
 
@@ -39,6 +46,58 @@ from .arrays import DeviceArray, check_tensor, host_value, tensor_text
 from .errors import (BatcherClosedError, DeadlineExceededError, InvalidArgumentError,
                      NotBatchableError, QueueFullError)
 from tensorvm.vmfb import element_types
+
+
+class Rows:
+    """Rows ``[start, start + count)`` of ``store`` (a C-contiguous numpy
+    array whose leading dim is the batch) as a batched argument: a request
+    names its slot of state the server holds instead of passing a copy.
+    The batcher passes a merged call a view of the store when the merged
+    requests' rows are adjacent, else their rows gathered.  The store must
+    not change while a request naming it waits or runs."""
+
+    __slots__ = ("store", "start", "count")
+
+    def __init__(self, store, start: int, count: int = 1):
+        if not isinstance(store, np.ndarray) or store.ndim == 0 or not store.flags.c_contiguous:
+            raise InvalidArgumentError("Rows needs a C-contiguous numpy array with a leading "
+                                       f"(batch) dim, got {type(store).__name__}"
+                                       f"{getattr(store, 'shape', '')}")
+        start, count = int(start), int(count)
+        if count < 1 or start < 0 or start + count > store.shape[0]:
+            raise InvalidArgumentError(f"Rows({start}, count={count}) is outside a store of "
+                                       f"{store.shape[0]} rows")
+        self.store, self.start, self.count = store, start, count
+
+    def view(self) -> np.ndarray:
+        return self.store[self.start:self.start + self.count]
+
+    def __repr__(self):
+        return f"Rows(store{self.store.shape}, {self.start}, count={self.count})"
+
+
+def _merge_rows(parts):
+    """(merged argument, True if it is a view of a Rows store) of batched
+    parts (arrays or Rows), in order: a view when all are adjacent Rows of
+    one store."""
+    first = parts[0]
+    if len(parts) == 1 and type(first) is not Rows:
+        return first, False
+    if type(first) is Rows and all(type(p) is Rows and p.store is first.store for p in parts):
+        end = first.start
+        for p in parts:
+            if p.start != end:
+                break
+            end += p.count
+        else:
+            return first.store[first.start:end], True
+    return np.concatenate([p.view() if type(p) is Rows else p for p in parts]), False
+
+
+def _order_key(req, column):
+    """Sort key putting requests' Rows of one store in row order."""
+    part = req.flat[column]
+    return (id(part.store), part.start) if type(part) is Rows else (0, -1)
 
 
 class _Request:
@@ -111,7 +170,7 @@ class Batcher:
             timeout_ms = None if t is None else 1e3 * t
         self.timeout_ms = timeout_ms
         self.pad_to = sorted(int(p) for p in pad_to)
-        self.stats = collections.Counter()      # requests, calls, rows, padded, retries...
+        self.stats = collections.Counter()      # requests, calls, rows, padded, retries, Rows...
         self._queue: collections.deque = collections.deque()
         self._cond = threading.Condition()
         self._closed = False
@@ -218,8 +277,11 @@ class Batcher:
                 key.append(v if isinstance(v, (int, float, bool)) else id(v))
                 continue
             entry = fn.args[i]
-            arr = np.asarray(v) if isinstance(v, DeviceArray) else host_value(
-                fn.name, label, v, element_types.numpy_dtype(entry["dtype"]))
+            if type(v) is Rows:
+                arr = v.view()
+            else:
+                arr = np.asarray(v) if isinstance(v, DeviceArray) else host_value(
+                    fn.name, label, v, element_types.numpy_dtype(entry["dtype"]))
             check_tensor(fn.name, label, arr.shape, arr.dtype, entry)
             if rows is None:
                 rows, first = arr.shape[0], label
@@ -227,7 +289,7 @@ class Batcher:
                 raise InvalidArgumentError(f"{fn.name}: the batched arguments disagree on the "
                                            f"batch size: {first} has {rows} rows, {label} has "
                                            f"{arr.shape[0]}")
-            flat[i] = arr
+            flat[i] = v if type(v) is Rows else arr
             key.append(arr.shape[1:])
         return flat, rows, tuple(key)
 
@@ -328,13 +390,19 @@ class Batcher:
         fn, total = self.function, sum(r.rows for r in reqs)
         k = bisect.bisect_left(self.pad_to, total)
         size = self.pad_to[k] if k < len(self.pad_to) and total else total
-        args = []
+        column = next((i for i, b in enumerate(self._batched) if b and type(reqs[0].flat[i]) is Rows),
+                      None)
+        if column is not None and len(reqs) > 1:    # state rows in store order: one view
+            reqs.sort(key=lambda r: _order_key(r, column))
+        args, views, gathers = [], 0, 0
         for i, is_batched in enumerate(self._batched):
             if not is_batched:
                 args.append(reqs[0].flat[i])
                 continue
-            merged = reqs[0].flat[i] if len(reqs) == 1 else np.concatenate(
-                [r.flat[i] for r in reqs])
+            merged, in_place = _merge_rows([r.flat[i] for r in reqs])
+            if type(reqs[0].flat[i]) is Rows:
+                views += in_place
+                gathers += not in_place
             if size > total:
                 merged = np.concatenate([merged, np.repeat(merged[-1:], size - total, axis=0)])
             args.append(merged)
@@ -347,7 +415,8 @@ class Batcher:
                     f"{fn.name}: result #{j} has {h.shape[0] if h.ndim else 'no'} rows for "
                     f"{size} batch rows: its leading dim is not the batch", fn.name)
         with self._cond:
-            self.stats.update(calls=1, rows=total, padded=size - total)
+            self.stats.update(calls=1, rows=total, padded=size - total, rows_in_place=views,
+                              rows_gathered=gathers)
         outs, start = [], 0
         for r in reqs:
             rows = [h[start:start + r.rows] for h in host]

@@ -215,3 +215,34 @@ def test_unbatchable_functions_are_refused_by_name(others):
         Batcher(others.fixed)
     with pytest.raises(NotBatchableError, match=r"'total': result #0 \(tensor<f32>\)"):
         Batcher(others.total)
+
+
+def test_rows_of_a_store_merge_as_a_view_of_it(others):
+    """State the server holds (Rows of one store) is read in place when the
+    merged requests' rows are adjacent, gathered otherwise; either way each
+    request gets a single call's answer."""
+    store = np.arange(8 * 4, dtype=np.float32).reshape(8, 4) / 3
+    ys = [_rows(k, 1) for k in range(8)]
+
+    def single(k):
+        return [np.asarray(r) for r in others.two(store[k:k + 1], ys[k])]
+    for slots, in_place in (([5, 3, 4, 2], True), ([0, 2, 7], False)):
+        with Batcher(others.two, max_batch=16, max_delay_ms=300) as b:
+            futs = {k: b.submit(runtime.Rows(store, k), ys[k]) for k in slots}
+            got = {k: f.result(10) for k, f in futs.items()}
+            stats = dict(b.stats)
+        assert stats["calls"] == 1
+        assert (stats["rows_in_place"], stats["rows_gathered"]) == ((1, 0) if in_place else (0, 1))
+        for k in slots:
+            for g, w in zip(got[k], single(k)):
+                np.testing.assert_array_equal(g, w)
+
+
+def test_bad_rows_are_refused_at_submission(others):
+    with Batcher(others.two, max_batch=4, max_delay_ms=1) as b:
+        with pytest.raises(InvalidArgumentError, match="outside a store of 2 rows"):
+            runtime.Rows(np.zeros((2, 4), np.float32), 2)
+        with pytest.raises(InvalidArgumentError, match="C-contiguous"):
+            runtime.Rows(np.zeros((4, 2), np.float32).T, 0)
+        with pytest.raises(InvalidArgumentError, match=r"expected tensor<\?x4xf32>, got tensor<1x5xf32>"):
+            b(runtime.Rows(np.zeros((2, 5), np.float32), 0), _rows(0, 1))
