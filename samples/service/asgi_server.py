@@ -3,7 +3,7 @@
     pip install 'tensorvm[service]'
     python samples/service/asgi_server.py [--host 127.0.0.1] [--port 8000]
                                           [--device local-task] [--vmfb model.vmfb]
-                                          [--model digits|bert] [--batch 16[,2]]
+                                          [--model digits|bert|decode] [--batch 16[,2]]
 
 The same API as server.py, served by one asyncio event loop.  Requests call
 the runtime with ``await module.main.call_async(x)``: the call runs on the

@@ -14,11 +14,12 @@ weights on disk.  ``main(*weights, ids) -> logits: tensor<?xNxf32>``.
 """
 from __future__ import annotations
 
-import argparse
 import pathlib
 import sys
 
 import numpy as np
+
+from exported import export_main, random_weights
 
 HERE = pathlib.Path(__file__).resolve().parent
 MLIR = HERE / "bert_b.mlir"
@@ -41,18 +42,8 @@ def weight_shapes(cfg=CONFIG) -> list[tuple[str, tuple]]:
 
 
 def weights(seed=0, cfg=CONFIG) -> list[np.ndarray]:
-    """Random float32 weights (BERT's initialiser scale: normal, std 0.02;
-    LayerNorm gains 1, biases 0)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for name, shape in weight_shapes(cfg):
-        if name.endswith("_g"):
-            out.append(np.ones(shape, np.float32))
-        elif len(shape) == 1:
-            out.append(np.zeros(shape, np.float32))
-        else:
-            out.append((0.02 * rng.standard_normal(shape)).astype(np.float32))
-    return out
+    """Random float32 weights (BERT's initialiser: exported.random_weights)."""
+    return random_weights(weight_shapes(cfg), seed)
 
 
 def forward(cfg, flat_weights, ids):
@@ -93,15 +84,7 @@ def export_mlir(cfg=CONFIG) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for key, value in CONFIG.items():
-        ap.add_argument(f"--{key}", type=int, default=value)
-    ap.add_argument("-o", "--output", default=str(MLIR))
-    args = ap.parse_args(argv)
-    cfg = {k: getattr(args, k) for k in CONFIG}
-    pathlib.Path(args.output).write_text(export_mlir(cfg))
-    print(f"wrote {args.output} ({cfg})")
-    return 0
+    return export_main(__doc__.splitlines()[0], CONFIG, MLIR, export_mlir, argv)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
     python samples/service/loadtest.py [--server stdlib|asgi|both] [--clients 16]
                                        [--requests 200] [--half-open 200] [--time-cap 60]
-                                       [--model digits|bert] [--batch 16[,2]] [--compare]
+                                       [--model digits|bert|decode] [--batch 16[,2]] [--compare]
 
 Starts the server (server.py's stdlib one, asgi_server.py's Starlette/uvicorn
 one, or each in turn) in this process on 127.0.0.1 with a free port, opens
@@ -16,7 +16,12 @@ An answer "differs" when its class or a logit (beyond rounding: rtol 1e-5)
 does; answers that match but not bit for bit are counted apart ("inexact":
 a merged call's kernels may round differently from a call of one row).
 
-``--batch MAX[,DELAY_MS]`` serves through a runtime.Batcher; ``--compare``
+``--model decode``: each request is a greedy generation of DECODE_TOKENS
+tokens (generation.py); answers are compared bit for bit (every token and
+its logits' CRC-32) with the same generation run alone.
+
+``--batch MAX[,DELAY_MS]`` serves through a runtime.Batcher (decode: MAX
+sequences per continuously batched step); ``--compare``
 runs the model three times on one server kind: one client unbatched (the
 single-call latency), ``clients`` unbatched, ``clients`` batched (``--batch``,
 default 16,2), and prints throughput and p99 ratios.
@@ -61,6 +66,32 @@ def _client(port, key, xs, first, count, deadline, out):
         conn.close()
 
 
+def _decode_client(port, first, count, deadline, out):
+    """``count`` generations of DECODE_TOKENS tokens, each prompted with
+    ``decode_starts()[first]``: the answers are keyed by ``first``."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    body = json.dumps({"prompt": [decode_starts()[first]], "max_tokens": DECODE_TOKENS})
+    try:
+        for _ in range(count):
+            if time.monotonic() > deadline:
+                break
+            t0 = time.perf_counter()
+            conn.request("POST", "/predict", body, {"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            data = resp.read()
+            out.append((first, resp.status, json.loads(data), time.perf_counter() - t0))
+    finally:
+        conn.close()
+
+
+DECODE_TOKENS = 24                 # tokens per generation of the decode load test
+
+
+def decode_starts() -> list[int]:
+    """The decode clients' prompts: client i sends the i-th token, every time."""
+    return [(7919 * i + 13) % 50257 for i in range(64)]
+
+
 def request_inputs(model="digits") -> np.ndarray:
     """What the clients send: the digits test set, or 64 random BERT token
     sequences (a fixed seed)."""
@@ -76,13 +107,14 @@ def _clients(port, model, clients, requests, time_cap, pipe) -> None:
     """The client side, in its own process (as real clients are: they do not
     compete with the server for its interpreter lock): ``clients`` threads,
     then (answers, wall seconds) through ``pipe``."""
-    xs = request_inputs(model)
+    xs = request_inputs(model) if model != "decode" else None
     out, threads = [], []
     deadline = time.monotonic() + time_cap
     t0 = time.perf_counter()
     for c in range(clients):
-        t = threading.Thread(target=_client, args=(port, KEYS[model], xs, c * requests,
-                                                   requests, deadline, out))
+        t = threading.Thread(target=_decode_client, args=(port, c, requests, deadline, out)) \
+            if model == "decode" else threading.Thread(
+                target=_client, args=(port, KEYS[model], xs, c * requests, requests, deadline, out))
         t.start()
         threads.append(t)
     for t in threads:
@@ -150,16 +182,25 @@ def _matches(got: dict, want: dict) -> bool:
         rtol=1e-5, atol=1e-6)
 
 
+_REFERENCE = {}          # (model, client count) -> the sequential answers
+
+
 def run_load(clients=8, requests=200, time_cap=60.0, device="local-task", server="stdlib",
              half_open=0, model="digits", batch=None, vmfb=None) -> dict:
     """Serve, load, verify; returns the figures (see ``report``).  ``batch``:
     (max_batch, max_delay_ms) to serve through a Batcher; ``vmfb``: the
     compiled model (default: compiled now)."""
     import multiprocessing
-    xs = request_inputs(model)
     model_name = model
-    model = service.Model(device, vmfb, model=model_name, batch=batch)
-    expected = [model.predict_single(x) for x in xs]    # sequential reference
+    model = service.make_model(device, vmfb, model=model_name, batch=batch)
+    if model_name == "decode":      # each client's generation, run alone
+        key = (model_name, clients)
+        if key not in _REFERENCE:
+            _REFERENCE[key] = [model.reference([decode_starts()[c]], DECODE_TOKENS)
+                               for c in range(clients)]
+        expected = _REFERENCE[key]
+    else:
+        expected = [model.predict_single(x) for x in request_inputs(model_name)]  # sequential
     port, stop = start_server(server, model)
     stalled = []
     try:
@@ -180,9 +221,14 @@ def run_load(clients=8, requests=200, time_cap=60.0, device="local-task", server
         model.close()
     lat = sorted(dt for _, _, _, dt in out)
     errors = [(i, s, d) for i, s, d, _ in out if s != 200]
-    wrong = [i for i, s, d, _ in out if s == 200 and not _matches(d, expected[i])]
-    inexact = [i for i, s, d, _ in out if s == 200 and d != expected[i] and i not in wrong]
-    stats = dict(model.batcher.stats) if model.batcher is not None else {}
+    if model_name == "decode":      # bit for bit: every token and its logits' CRC
+        wrong = [i for i, s, d, _ in out if s == 200 and d != expected[i]]
+        inexact = []
+    else:
+        wrong = [i for i, s, d, _ in out if s == 200 and not _matches(d, expected[i])]
+        inexact = [i for i, s, d, _ in out if s == 200 and d != expected[i] and i not in wrong]
+    stats = dict(model.batcher.stats) if model.batcher is not None else dict(
+        getattr(model, "stats", {}))
     return {"requests": len(out), "clients": clients, "wall_s": wall, "model": model_name,
             "batch": batch, "inexact": inexact, "batcher": stats,
             "throughput": len(out) / wall if wall else 0.0,
@@ -194,7 +240,13 @@ def run_load(clients=8, requests=200, time_cap=60.0, device="local-task", server
 
 def report(r: dict) -> str:
     batched = ""
-    if r.get("batch"):
+    if r.get("batch") and "steps" in r["batcher"]:       # decode: continuous batching
+        steps = r["batcher"]["steps"]
+        batched = (f", batched {r['batch'][0]}: {steps} steps, "
+                   f"{r['batcher']['rows'] / max(steps, 1):.1f} sequences per step, "
+                   f"{1e3 * r['batcher']['call_s'] / max(steps, 1):.1f} ms per step's call, "
+                   f"{1e3 * r['batcher']['step_s'] / max(steps, 1):.1f} ms per step")
+    elif r.get("batch"):
         calls = r["batcher"].get("calls", 0)
         batched = (f", batched {r['batch'][0]},{r['batch'][1]:g}: {calls} calls, "
                    f"{r['batcher'].get('rows', 0) / max(calls, 1):.1f} rows per call")
@@ -215,8 +267,9 @@ def compare(server, clients, requests, time_cap, device, half_open, model, batch
     ratios printed."""
     if vmfb is None:
         import bert
+        import decode
         from tensorvm import compiler
-        source = bert.MLIR if model == "bert" else service.MODEL_MLIR
+        source = {"bert": bert.MLIR, "decode": decode.MLIR}.get(model, service.MODEL_MLIR)
         vmfb = compiler.compile_str(source.read_text(), targets=["cpu"])
     kw = dict(time_cap=time_cap, device=device, server=server, half_open=half_open,
               model=model, vmfb=vmfb)
@@ -240,7 +293,7 @@ def main(argv=None) -> int:
                     help="stalled connections held open during the load")
     ap.add_argument("--time-cap", type=float, default=60.0, help="seconds, all clients")
     ap.add_argument("--device", default="local-task")
-    ap.add_argument("--model", default="digits", choices=["digits", "bert"])
+    ap.add_argument("--model", default="digits", choices=["digits", "bert", "decode"])
     ap.add_argument("--batch", type=service.parse_batch, metavar="MAX[,DELAY_MS]",
                     help="serve through runtime.Batcher (a model with a symbolic batch)")
     ap.add_argument("--vmfb", help="the model precompiled (default: compile it now)")

@@ -2,11 +2,13 @@
 
     python samples/service/server.py [--host 127.0.0.1] [--port 8000]
                                      [--device local-task] [--vmfb model.vmfb]
-                                     [--model digits|bert] [--batch 16[,2]]
+                                     [--model digits|bert|decode] [--batch 16[,2]]
 
 Serves the digits MLP (samples/digits/digits_mlp_b1.mlir, compiled at start,
-or a precompiled ``--vmfb``), or with ``--model bert`` a BERT-style
+or a precompiled ``--vmfb``), with ``--model bert`` a BERT-style
 classifier with a symbolic batch (bert.py; ``{"ids": [128 token ids]}``),
+or with ``--model decode`` greedy GPT-2-small generation from KV caches the
+server holds (generation.py; ``{"prompt": [464], "max_tokens": 16}``),
 to concurrent clients with the standard
 library's ``ThreadingHTTPServer`` (one thread per connection, HTTP/1.1
 keep-alive).  All request threads share ONE loaded module: tensorvm modules
@@ -150,11 +152,24 @@ def encode_output(logits: np.ndarray) -> dict:
 
 
 def error_status(e: Exception) -> int:
-    """The HTTP status of a failed call: 503 when the batcher's queue is full
-    (back-pressure: retry later), 504 past the request's deadline, else 500."""
+    """The HTTP status of a failed call: its own (``status``: a decode
+    session's refusal), 503 when the batcher's queue is full (back-pressure:
+    retry later), 504 past the request's deadline, else 500."""
     from tensorvm.runtime import DeadlineExceededError, QueueFullError
+    status = getattr(e, "status", None)
+    if type(status) is int:
+        return status
     return 503 if isinstance(e, QueueFullError) else 504 if isinstance(
         e, DeadlineExceededError) else 500
+
+
+def make_model(device="local-task", vmfb=None, model="digits", batch=None, timeout_s=30.0):
+    """The served model: a ``Model`` ("digits", "bert") or, for "decode", a
+    ``generation.DecodeModel`` (the same interface)."""
+    if model == "decode":
+        import generation
+        return generation.DecodeModel(device, vmfb, timeout_s=timeout_s, batch=batch)
+    return Model(device, vmfb, timeout_s=timeout_s, model=model, batch=batch)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -281,12 +296,12 @@ def cli_model(description: str, argv=None):
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--device", default="local-task", help="local-task (default) or local-sync")
     ap.add_argument("--vmfb", help="a precompiled module (default: compile the model now)")
-    ap.add_argument("--model", default="digits", choices=["digits", "bert"])
+    ap.add_argument("--model", default="digits", choices=["digits", "bert", "decode"])
     ap.add_argument("--batch", type=parse_batch, metavar="MAX[,DELAY_MS]",
-                    help="merge concurrent requests (runtime.Batcher); needs --model bert")
+                    help="merge concurrent requests (runtime.Batcher); needs --model bert or decode")
     args = ap.parse_args(argv)
-    return args, Model(args.device, pathlib.Path(args.vmfb).read_bytes() if args.vmfb else None,
-                       model=args.model, batch=args.batch)
+    return args, make_model(args.device, pathlib.Path(args.vmfb).read_bytes() if args.vmfb else None,
+                            model=args.model, batch=args.batch)
 
 
 def parse_batch(text: str) -> tuple[int, float]:
