@@ -121,6 +121,16 @@ class Function:
     def _to_view(self, i, value, entry):
         return to_view(self.name, self._arg_label(i), value, entry, self.module.device)
 
+    def _parameter_list(self, params, head: int = 8, tail: int = 2) -> str:
+        """The parameters as text for an argument-count error; a long list
+        (a model whose weights are arguments: hundreds) shows its first
+        ``head`` and last ``tail``, so the message stays readable."""
+        items = [f"{e.get('name', f'arg{i}')}: {self._describe(e, p)}"
+                 for i, (e, p) in enumerate(zip(self.args, params))]
+        if len(items) > head + tail + 1:
+            items = [*items[:head], f"... {len(items) - head - tail} more ...", *items[-tail:]]
+        return ", ".join(items)
+
     def _convert(self, args, pending=None) -> list:
         """VM arguments for ``args``; fences of not-yet-ready DeviceArrays are
         appended to ``pending`` (or waited for when it is None)."""
@@ -128,10 +138,8 @@ class Function:
         if self._in_tree is not None:
             args = pytree.flatten(self._in_tree, tuple(args), [])
         if len(args) != len(params):
-            wanted = ", ".join(f"{e.get('name', f'arg{i}')}: {self._describe(e, p)}"
-                               for i, (e, p) in enumerate(zip(self.args, params)))
             raise InvalidArgumentError(f"{self.name} takes {len(params)} arguments "
-                                       f"({wanted}), got {len(args)}")
+                                       f"({self._parameter_list(params)}), got {len(args)}")
         out = []
         device = self.module.device
         last = self._last_import

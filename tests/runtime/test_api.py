@@ -227,3 +227,19 @@ def test_a_failing_initializer_names_its_global():
         rt.load_module(blob, device="local-sync")
     assert "while initializing global 'seen' of module 'inits' with hal.executable.load" \
         in "\n".join(getattr(e.value, "__notes__", [])), e.value
+
+
+def test_a_long_parameter_list_is_shortened_in_the_count_error():
+    """A model whose weights are arguments has hundreds of parameters: the
+    count error names the first 8 and the last 2, and how many it left out."""
+    n = 30
+    params = ", ".join(f"%w{i}: tensor<{i + 1}xf32>" for i in range(n))
+    text = f"func.func @main({params}) -> tensor<1xf32> {{\n  return %w0 : tensor<1xf32>\n}}"
+    from tensorvm import compiler
+    m = rt.load_module(compiler.compile_str(text))
+    with pytest.raises(InvalidArgumentError) as e:
+        m.main(np.zeros(1, np.float32))
+    msg = str(e.value)
+    assert msg.startswith(f"main takes {n} arguments (arg0: tensor<1xf32>, ")
+    assert "arg7: tensor<8xf32>, ... 20 more ..., arg28: tensor<29xf32>, arg29: tensor<30xf32>), got 1" in msg
+    assert "arg8:" not in msg and len(msg) < 400
