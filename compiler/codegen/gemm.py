@@ -76,13 +76,12 @@ def cpu_plan(c):
     local-task 45.7 ms against 35 for the static export)."""
     rows = c.B * c.M
     if _batched_rows(c):
-        per_batch = c.K * c.N * (8 if c.op.result.type.element == "f64" else 4)
-        rpw = max(1, BATCHED_ROWS_BYTES // per_batch) * c.M
+        rpw = max(1, BATCHED_ROWS_BYTES // _b_bytes(c)) * c.M
         count = cdiv(rows, rpw)
         return ContractionPlan(rpw, c.N, count, 1, count)
     if not isinstance(rows, int) and isinstance(c.N, int) and isinstance(c.K, int) \
             and c.K * c.N * DIRECT_B_ROWS >= 2 * CONTRACTION_WORK and c.N >= 64:
-        cols = min(STREAM_STRIP, max(32, c.N // 4 // 32 * 32))
+        cols = _quarter_strip(c)
         row_blocks, col_blocks = cdiv(rows, MC), -(-c.N // cols)
         return ContractionPlan(MC, cols, row_blocks, col_blocks, row_blocks * col_blocks)
     if not isinstance(rows, int) or rows > DIRECT_B_ROWS or c.rhs_strides[2] != 1:
@@ -91,7 +90,19 @@ def cpu_plan(c):
         return contraction_plan(c, col_block=STREAM_STRIP, strip_rows=MC)
     # B read in place by the micro-kernel: wide strips, but four of them at least
     # (the workers split a dispatch of 4 workgroups or more)
-    return contraction_plan(c, col_block=min(STREAM_STRIP, max(32, c.N // 4 // 32 * 32)), strip_rows=MC)
+    return contraction_plan(c, col_block=_quarter_strip(c), strip_rows=MC)
+
+
+def _quarter_strip(c) -> int:
+    """Columns of a strip of few rows against a big B: STREAM_STRIP at most,
+    and at most a quarter of N (whole 32-column tiles), so the workers
+    still split the product."""
+    return min(STREAM_STRIP, max(32, c.N // 4 // 32 * 32))
+
+
+def _b_bytes(c) -> int:
+    """Bytes of one batch's B (K x N of the operands' element)."""
+    return c.K * c.N * (2 if _narrow(c) else 8 if c.operand_element == "f64" else 4)
 
 
 def _batched_rows(c) -> bool:
@@ -103,7 +114,7 @@ def _batched_rows(c) -> bool:
     if not (isinstance(c.M, int) and c.M < GEMV_ROWS and isinstance(c.K, int) and isinstance(c.N, int)):
         return False
     own = any(run[2] for run in c.batch_runs) if c.batch_runs else bool(c.rhs_strides[0])
-    return own and c.K * c.N * (8 if c.op.result.type.element == "f64" else 4) <= BATCHED_ROWS_BYTES
+    return own and _b_bytes(c) <= BATCHED_ROWS_BYTES
 
 
 def applies(kernel: Kernel) -> bool:
@@ -544,12 +555,10 @@ def _swept_rows(c, sh: _Shape, epilogue) -> list[str]:
         f"          for (int64_t n0 = c0; n0 < c1; n0 += {sh.nb}) {{",
         f"            const int64_t nb = c1 - n0 < {sh.nb} ? c1 - n0 : {sh.nb};",
         f"            {ct}* restrict cb = ccs + (n0 - c0) / {sh.nb} * mb * {sh.nb};",
-        f"            for (int64_t jp = 0; jp < nb; jp += {nr}) {{",
-        f"              const int64_t jn = nb - jp < {nr} ? nb - jp : {nr};",
-        f"              if (jn < {nr}) {{",
+        f"            {{ const int64_t jp = nb / {nr} * {nr}, jn = nb - jp;   /* the edge panel */",
+        "              if (jn) {",
         *["  " + line for line in _pack_b(c, sh, False)],
-        "              }",
-        "            }",
+        "              } }",
         "            const char* pf = 0; int64_t pf_left = 0;",
         f"            const int64_t pf_bytes = nb * {item};",
         f"            if (k0 + ks < {c.K}) {{",
@@ -569,9 +578,7 @@ def _swept_rows(c, sh: _Shape, epilogue) -> list[str]:
         f"              const int fb = nb - jp >= {nr};",
         f"              for (int64_t ip = 0; ip < sb; ip += {sh.mr}) {{",
         f"                const int fa = sb - ip >= {sh.mr};",
-        *["  " + line for line in _prefetch_step(c, sh)],
         *["  " + line for line in _micro_calls(sh, c, True, True, False, True, acc="cb")],
-        f"                pf += pr * {rsk * item}; pf_left -= pr;",
         "              }",
         "            }",
         "          }",
@@ -590,8 +597,8 @@ def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool, panels: bool = F
     read directly (``fa`` / ``fb``) are passed in place with their strides,
     the rest from the packed panels (``panels``: B read directly is the
     constant's compile-time panels, each of its vectors in one panel);
-    ``prefetch``: each call prefetches its share of B's next rows
-    (``_prefetch_step``)."""
+    ``prefetch``: each call prefetches its share, the next ``pf_per`` rows
+    of B's prefetch (``_prefetch_setup``), a line per k step."""
     (_, lsm, lsk), (_, rsk, _) = c.lhs_strides, c.rhs_strides
     a_pk, a_dir = ("ap + ip * kc", 1, sh.mr), (f"sa + ip * {lsm} + k0 * {lsk}", lsm, lsk)
     b_pk, b_dir = ("bp + jp * kc", sh.nr), (f"lb + k0 * {rsk} + n0 + jp", rsk)
@@ -601,16 +608,20 @@ def _micro_calls(sh: _Shape, c, direct_a: bool, direct_b: bool, panels: bool = F
         boffs = tuple(f"{panel_offset(sh, c, f'n0 + jp + {h * sh.vl}')} - "
                       f"({panel_offset(sh, c, 'n0 + jp')})" for h in range(1, sh.nv))
     tail = f"{acc} + (sm0 + ip) * {sh.nb} + jp, k0 == 0);"
-    pf = ("pf", str(c.rhs_strides[1] * sh.item_bytes), "pf_bytes", "pr") if prefetch else ()
-    out = []
+    stride = c.rhs_strides[1] * sh.item_bytes
+    pf = ("pf", str(stride), "pf_bytes", "pr") if prefetch else ()
+    out = ["              const int64_t pr = pf_per < pf_left ? pf_per : pf_left;"] if prefetch else []
+    first = len(out)
     for fa, fb in ((True, True), (True, False), (False, True)):
         if (fa and not direct_a) or (fb and not direct_b):
             continue
         cond = " && ".join(x for x, on in (("fa", fa), ("fb", fb)) if on)
-        out.append(f"              {'else ' if out else ''}if ({cond}) "
+        out.append(f"              {'else ' if len(out) > first else ''}if ({cond}) "
                    + sh.call(*(a_dir if fa else a_pk), *(b_dir if fb else b_pk), tail,
                              boffs if fb else (), pf))
-    out.append(f"              {'else ' if out else ''}" + sh.call(*a_pk, *b_pk, tail, (), pf))
+    out.append(f"              {'else ' if len(out) > first else ''}" + sh.call(*a_pk, *b_pk, tail, (), pf))
+    if prefetch:
+        out.append(f"              pf += pr * {stride}; pf_left -= pr;")
     return out
 
 
@@ -743,9 +754,7 @@ def _packed_block(c, sh: _Shape, panels: bool = False) -> list[str]:
         f"            const int fb = {direct_b if isinstance(direct_b, str) else int(direct_b)} && nb - jp >= {nr};",
         f"            for (int64_t ip = 0; ip < sb; ip += {mr}) {{",
         f"              const int fa = {int(direct_a)} && sb - ip >= {mr};",
-        *(_prefetch_step(c, sh) if prefetch else []),
         *_micro_calls(sh, c, direct_a, direct_b is not False, panels, prefetch),
-        *([f"              pf += pr * {c.rhs_strides[1] * sh.item_bytes}; pf_left -= pr;"] if prefetch else []),
         "            }",
         "          }",
         "          }",
@@ -781,9 +790,3 @@ def _prefetch_setup(c, sh: _Shape) -> list[str]:
         "          }",
         f"          const int64_t pf_per = (pf_left + {calls} - 1) / ({calls});",
     ]
-
-
-def _prefetch_step(c, sh: _Shape) -> list[str]:
-    """Per micro-kernel call: its share, the next ``pf_per`` rows of the
-    prefetch (L2), which the micro-kernel issues a line per k step."""
-    return ["              const int64_t pr = pf_per < pf_left ? pf_per : pf_left;"]

@@ -89,7 +89,8 @@ DECODE_TOKENS = 24                 # tokens per generation of the decode load te
 
 def decode_starts() -> list[int]:
     """The decode clients' prompts: client i sends the i-th token, every time."""
-    return [(7919 * i + 13) % 50257 for i in range(64)]
+    import decode
+    return [(7919 * i + 13) % decode.CONFIG["vocab"] for i in range(64)]
 
 
 def request_inputs(model="digits") -> np.ndarray:

@@ -152,8 +152,8 @@ def encode_output(logits: np.ndarray) -> dict:
 
 
 def error_status(e: Exception) -> int:
-    """The HTTP status of a failed call: its own (``status``: a decode
-    session's refusal), 503 when the batcher's queue is full (back-pressure:
+    """The HTTP status of a failed call: its own (``status``: the decode
+    service's refusals), 503 when the batcher's queue is full (back-pressure:
     retry later), 504 past the request's deadline, else 500."""
     from tensorvm.runtime import DeadlineExceededError, QueueFullError
     status = getattr(e, "status", None)

@@ -282,13 +282,13 @@ def test_plans_for_a_symbolic_row_count_and_for_few_rows_per_batch():
     attention over its cache), get workgroups of BATCHED_ROWS_BYTES of B."""
     from types import SimpleNamespace
     from tensorvm.compiler.ir.symbolic import Dim
-    f32 = SimpleNamespace(result=SimpleNamespace(type=SimpleNamespace(element="f32")))
-    dyn = SimpleNamespace(B=1, M=Dim.symbol(0), K=768, N=3072, rhs_strides=(0, 3072, 1), batch_runs=(), op=f32)
+    dyn = SimpleNamespace(B=1, M=Dim.symbol(0), K=768, N=3072, rhs_strides=(0, 3072, 1), batch_runs=(),
+                          operand_element="f32")
     plan = gemm.cpu_plan(dyn)
     assert plan.rows == gemm.MC and plan.cols == gemm.STREAM_STRIP and plan.col_blocks == 3072 // plan.cols
     assert plan.count.evaluate({Dim.symbol(0): 16}) == plan.col_blocks
     heads = SimpleNamespace(B=Dim.symbol(0), M=1, K=64, N=128, rhs_strides=(128 * 64, 1, 64),
-                            batch_runs=(), op=f32)
+                            batch_runs=(), operand_element="f32")
     plan = gemm.cpu_plan(heads)
     per_wg = gemm.BATCHED_ROWS_BYTES // (64 * 128 * 4)
     assert plan.rows == per_wg and plan.count.evaluate({Dim.symbol(0): 192}) == 192 // per_wg
